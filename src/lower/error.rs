@@ -1,0 +1,152 @@
+//! Errors found while checking a program, before anything is evaluated.
+
+use miette::{Diagnostic, SourceSpan};
+use thiserror::Error;
+
+#[derive(Debug, Clone, Error, Diagnostic, PartialEq, Eq)]
+pub enum CheckError {
+    #[error("unknown game `{name}`")]
+    #[diagnostic(code(sprague::check::unknown_game), help("{help}"))]
+    UnknownGame {
+        name: String,
+        #[label("no game is declared with this name")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("unknown graph `{name}`")]
+    #[diagnostic(code(sprague::check::unknown_graph), help("{help}"))]
+    UnknownGraph {
+        name: String,
+        #[label("no graph is declared with this name")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("graph `{graph}` has no node `{node}`")]
+    #[diagnostic(code(sprague::check::unknown_node), help("{help}"))]
+    UnknownNode {
+        graph: String,
+        node: String,
+        #[label("not a node of `{graph}`")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("unknown variable `{name}`")]
+    #[diagnostic(code(sprague::check::unknown_variable), help("{help}"))]
+    UnknownVariable {
+        name: String,
+        #[label("not a parameter or a bound variable here")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("unknown name `{name}`")]
+    #[diagnostic(code(sprague::check::unknown_name), help("{help}"))]
+    UnknownName {
+        name: String,
+        #[label("no `let`, game or graph has this name")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("unknown function `{name}`")]
+    #[diagnostic(
+        code(sprague::check::unknown_function),
+        help("the functions are `min(a, b, …)`, `max(a, b, …)` and `abs(a)`")
+    )]
+    UnknownFunction {
+        name: String,
+        #[label("not a function")]
+        span: SourceSpan,
+    },
+
+    #[error("`{name}` takes {expected}, but {found} {were} given")]
+    #[diagnostic(code(sprague::check::arity), help("{help}"))]
+    Arity {
+        name: String,
+        expected: String,
+        found: usize,
+        were: &'static str,
+        #[label(primary, "{found} given here")]
+        span: SourceSpan,
+        #[label("`{name}` declared here")]
+        declared: Option<SourceSpan>,
+        help: String,
+    },
+
+    #[error("`{name}` is declared twice")]
+    #[diagnostic(
+        code(sprague::check::duplicate_declaration),
+        help("games, graphs and `let` names share one namespace: rename one of them")
+    )]
+    Duplicate {
+        name: String,
+        #[label(primary, "declared again here")]
+        span: SourceSpan,
+        #[label("first declared here")]
+        first: SourceSpan,
+    },
+
+    #[error("`{name}` is bound twice")]
+    #[diagnostic(
+        code(sprague::check::duplicate_variable),
+        help("parameters and bound variables in one rule need distinct names")
+    )]
+    DuplicateVariable {
+        name: String,
+        #[label(primary, "bound again here")]
+        span: SourceSpan,
+        #[label("first bound here")]
+        first: SourceSpan,
+    },
+
+    #[error("`{name}` is {actual}, not {wanted}")]
+    #[diagnostic(code(sprague::check::wrong_kind), help("{help}"))]
+    WrongKind {
+        name: String,
+        actual: &'static str,
+        wanted: &'static str,
+        #[label(primary, "used as {wanted} here")]
+        span: SourceSpan,
+        #[label("declared as {actual} here")]
+        declared: SourceSpan,
+        help: String,
+    },
+
+    #[error("`{name}` is used before its declaration")]
+    #[diagnostic(
+        code(sprague::check::let_before_declaration),
+        help("move this `let` below the `let` it uses")
+    )]
+    LetBeforeDeclaration {
+        name: String,
+        #[label(primary, "used here")]
+        span: SourceSpan,
+        #[label("declared here")]
+        declared: SourceSpan,
+    },
+
+    #[error("expected {expected}, found {found}")]
+    #[diagnostic(code(sprague::check::type_mismatch), help("{help}"))]
+    TypeMismatch {
+        expected: &'static str,
+        found: &'static str,
+        #[label("this is {found}")]
+        span: SourceSpan,
+        help: &'static str,
+    },
+}
+
+/// Every error found in one source, reported together.
+#[derive(Debug, Clone, Error, Diagnostic, PartialEq, Eq)]
+#[error("{} errors found while checking", errors.len())]
+#[diagnostic(
+    code(sprague::check::errors),
+    help("nothing was evaluated; fix these and run again")
+)]
+pub struct CheckErrors {
+    #[related]
+    pub errors: Vec<CheckError>,
+}

@@ -1,0 +1,172 @@
+//! The lowered program: names resolved to ids, variables to slots, types
+//! checked. This is what the interpreter runs.
+
+use indexmap::{IndexMap, IndexSet};
+use miette::SourceSpan;
+
+pub use crate::syntax::ast::{BinaryOp, QueryKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(pub u32);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GraphId(pub u32);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LetId(pub u32);
+
+/// Every declaration of a session, in one namespace.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    pub names: IndexMap<String, Declaration>,
+    pub games: Vec<Game>,
+    pub graphs: Vec<Graph>,
+    pub lets: Vec<Let>,
+}
+
+/// What a name stands for, and where it was declared.
+#[derive(Debug, Clone, Copy)]
+pub struct Declaration {
+    pub kind: DeclarationKind,
+    pub span: SourceSpan,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeclarationKind {
+    Game(GameId),
+    Graph(GraphId),
+    Let(LetId),
+}
+
+impl DeclarationKind {
+    /// The kind of thing, as said in an error message.
+    pub fn noun(self) -> &'static str {
+        match self {
+            DeclarationKind::Game(_) => "a game",
+            DeclarationKind::Graph(_) => "a graph",
+            DeclarationKind::Let(_) => "a `let` name",
+        }
+    }
+}
+
+/// A family of positions over integer parameters, and its move rules.
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub name: String,
+    pub params: Vec<String>,
+    pub rules: Vec<Rule>,
+    /// Slots a rule needs: the parameters first, then the rule's bindings.
+    pub slots: usize,
+    pub span: SourceSpan,
+}
+
+/// `move TARGET for … if …`, with the parameters in slots `0..params`.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub target: Vec<Term>,
+    pub bindings: Vec<Binding>,
+    pub guard: Option<Expr>,
+    pub span: SourceSpan,
+}
+
+/// A directed graph whose nodes are positions.
+#[derive(Debug, Clone)]
+pub struct Graph {
+    pub name: String,
+    pub nodes: IndexSet<String>,
+    /// The successors of each node, in the order written.
+    pub moves: Vec<Vec<NodeId>>,
+    pub span: SourceSpan,
+}
+
+/// `let name = POSITION`; the value has no free variables.
+#[derive(Debug, Clone)]
+pub struct Let {
+    pub name: String,
+    pub value: Vec<Term>,
+    pub span: SourceSpan,
+}
+
+/// A query over its bindings, which occupy slots `0..slots`.
+#[derive(Debug, Clone)]
+pub struct Query {
+    pub kind: QueryKind,
+    pub position: Vec<Term>,
+    pub bindings: Vec<Binding>,
+    pub guard: Option<Expr>,
+    /// The names of the bindings, in slot order, for table rows.
+    pub names: Vec<String>,
+    pub span: SourceSpan,
+}
+
+/// A variable, the slot it is stored in, and the values it ranges over.
+#[derive(Debug, Clone)]
+pub struct Binding {
+    pub slot: usize,
+    pub domain: Domain,
+    pub span: SourceSpan,
+}
+
+#[derive(Debug, Clone)]
+pub enum Domain {
+    Range {
+        start: Expr,
+        end: Expr,
+        inclusive: bool,
+    },
+    Set(Vec<Expr>),
+}
+
+/// One term of a sum, with its arguments still to evaluate.
+#[derive(Debug, Clone)]
+pub enum Term {
+    Game {
+        game: GameId,
+        args: Vec<Expr>,
+        span: SourceSpan,
+    },
+    Heap {
+        size: Expr,
+        span: SourceSpan,
+    },
+    Node {
+        graph: GraphId,
+        node: NodeId,
+    },
+}
+
+/// A type-checked expression; conditions evaluate to 0 or 1.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: SourceSpan,
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    Const(i64),
+    Slot(usize),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Min(Vec<Expr>),
+    Max(Vec<Expr>),
+    Abs(Box<Expr>),
+}
+
+impl Program {
+    pub fn game(&self, id: GameId) -> &Game {
+        &self.games[id.0 as usize]
+    }
+
+    pub fn graph(&self, id: GraphId) -> &Graph {
+        &self.graphs[id.0 as usize]
+    }
+
+    pub fn let_value(&self, id: LetId) -> &Let {
+        &self.lets[id.0 as usize]
+    }
+}

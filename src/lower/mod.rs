@@ -1,0 +1,573 @@
+//! Lowering: resolves names, checks arities and types, and compiles the
+//! syntax tree into the [`ir`] the interpreter runs. Every error of a source
+//! is collected and reported together; nothing is evaluated if one exists.
+
+mod error;
+pub mod ir;
+
+use std::collections::HashSet;
+
+use miette::SourceSpan;
+
+use crate::syntax::ast;
+pub use error::{CheckError, CheckErrors};
+use ir::*;
+
+/// Checks `source` against the declarations already in `program` and returns
+/// the program extended with its declarations, and its queries in order.
+pub fn lower(program: &Program, source: &ast::Program) -> Result<(Program, Vec<Query>), CheckErrors> {
+    let mut lowerer = Lowerer {
+        program: program.clone(),
+        errors: Vec::new(),
+        unlowered_lets: HashSet::new(),
+    };
+    let declared = lowerer.declare_all(source);
+    for (statement, kind) in source.statements.iter().zip(&declared) {
+        if let (ast::Statement::Let(decl), Some(DeclarationKind::Let(id))) = (statement, kind) {
+            lowerer.let_decl(decl, *id);
+        }
+    }
+    for (statement, kind) in source.statements.iter().zip(&declared) {
+        if let (ast::Statement::Game(decl), Some(DeclarationKind::Game(id))) = (statement, kind) {
+            lowerer.game_decl(decl, *id);
+        }
+    }
+    let queries = source
+        .statements
+        .iter()
+        .filter_map(|statement| match statement {
+            ast::Statement::Query(query) => Some(lowerer.query(query)),
+            _ => None,
+        })
+        .collect();
+    match lowerer.errors.is_empty() {
+        true => Ok((lowerer.program, queries)),
+        false => Err(CheckErrors {
+            errors: lowerer.errors,
+        }),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Type {
+    Int,
+    Bool,
+}
+
+impl Type {
+    fn noun(self) -> &'static str {
+        match self {
+            Type::Int => "an integer",
+            Type::Bool => "a condition",
+        }
+    }
+}
+
+/// The variables in scope, in slot order.
+#[derive(Default)]
+struct Scope {
+    vars: Vec<ast::Ident>,
+}
+
+impl Scope {
+    fn lookup(&self, name: &str) -> Option<usize> {
+        self.vars.iter().rposition(|var| var.name == name)
+    }
+}
+
+struct Lowerer {
+    program: Program,
+    errors: Vec<CheckError>,
+    /// `let`s of this source whose value is not lowered yet.
+    unlowered_lets: HashSet<u32>,
+}
+
+impl Lowerer {
+    /// Enters every declaration's name, so that games may refer to each
+    /// other in any order; graphs are complete after this.
+    fn declare_all(&mut self, source: &ast::Program) -> Vec<Option<DeclarationKind>> {
+        source
+            .statements
+            .iter()
+            .map(|statement| {
+                let (name, kind) = match statement {
+                    ast::Statement::Game(decl) => (&decl.name, self.declare_game(decl)),
+                    ast::Statement::Graph(decl) => (&decl.name, self.declare_graph(decl)),
+                    ast::Statement::Let(decl) => (&decl.name, self.declare_let(decl)),
+                    ast::Statement::Query(_) => return None,
+                };
+                if let Some(first) = self.program.names.get(&name.name) {
+                    self.errors.push(CheckError::Duplicate {
+                        name: name.name.clone(),
+                        span: name.span,
+                        first: first.span,
+                    });
+                    return None;
+                }
+                let declaration = Declaration {
+                    kind,
+                    span: name.span,
+                };
+                self.program.names.insert(name.name.clone(), declaration);
+                Some(kind)
+            })
+            .collect()
+    }
+
+    fn declare_game(&mut self, decl: &ast::GameDecl) -> DeclarationKind {
+        let id = GameId(self.program.games.len() as u32);
+        self.program.games.push(Game {
+            name: decl.name.name.clone(),
+            params: decl.params.iter().map(|param| param.name.clone()).collect(),
+            rules: Vec::new(),
+            slots: decl.params.len(),
+            span: decl.span,
+        });
+        DeclarationKind::Game(id)
+    }
+
+    fn declare_graph(&mut self, decl: &ast::GraphDecl) -> DeclarationKind {
+        let id = GraphId(self.program.graphs.len() as u32);
+        let mut graph = Graph {
+            name: decl.name.name.clone(),
+            nodes: Default::default(),
+            moves: Vec::new(),
+            span: decl.span,
+        };
+        for edges in &decl.edges {
+            let from = node_id(&mut graph, &edges.from.name);
+            for to in &edges.to {
+                let to = node_id(&mut graph, &to.name);
+                graph.moves[from.0 as usize].push(to);
+            }
+        }
+        self.program.graphs.push(graph);
+        DeclarationKind::Graph(id)
+    }
+
+    fn declare_let(&mut self, decl: &ast::LetDecl) -> DeclarationKind {
+        let id = self.program.lets.len() as u32;
+        self.program.lets.push(Let {
+            name: decl.name.name.clone(),
+            value: Vec::new(),
+            span: decl.span,
+        });
+        self.unlowered_lets.insert(id);
+        DeclarationKind::Let(LetId(id))
+    }
+
+    fn let_decl(&mut self, decl: &ast::LetDecl, id: LetId) {
+        let value = self.sum(&decl.value, &Scope::default());
+        self.program.lets[id.0 as usize].value = value;
+        self.unlowered_lets.remove(&id.0);
+    }
+
+    fn game_decl(&mut self, decl: &ast::GameDecl, id: GameId) {
+        let mut params = Scope::default();
+        for param in &decl.params {
+            self.bind(&mut params, param);
+        }
+        let mut slots = params.vars.len();
+        let rules = decl
+            .rules
+            .iter()
+            .map(|rule| {
+                let mut scope = Scope {
+                    vars: params.vars.clone(),
+                };
+                let bindings = self.bindings(&rule.bindings, &mut scope);
+                let guard = rule.guard.as_ref().map(|guard| self.condition(guard, &scope));
+                let target = self.sum(&rule.target, &scope);
+                slots = slots.max(scope.vars.len());
+                Rule {
+                    target,
+                    bindings,
+                    guard,
+                    span: rule.span,
+                }
+            })
+            .collect();
+        let game = &mut self.program.games[id.0 as usize];
+        game.rules = rules;
+        game.slots = slots;
+    }
+
+    fn query(&mut self, query: &ast::Query) -> Query {
+        let mut scope = Scope::default();
+        let bindings = self.bindings(&query.bindings, &mut scope);
+        let guard = query.guard.as_ref().map(|guard| self.condition(guard, &scope));
+        let position = self.sum(&query.position, &scope);
+        Query {
+            kind: query.kind,
+            position,
+            bindings,
+            guard,
+            names: scope.vars.iter().map(|var| var.name.clone()).collect(),
+            span: query.span,
+        }
+    }
+
+    /// Lowers bindings left to right: each domain sees the variables before it.
+    fn bindings(&mut self, bindings: &[ast::Binding], scope: &mut Scope) -> Vec<Binding> {
+        bindings
+            .iter()
+            .map(|binding| {
+                let domain = match &binding.domain {
+                    ast::Domain::Range {
+                        start,
+                        end,
+                        inclusive,
+                    } => Domain::Range {
+                        start: self.int(start, scope),
+                        end: self.int(end, scope),
+                        inclusive: *inclusive,
+                    },
+                    ast::Domain::Set(elements) => {
+                        Domain::Set(elements.iter().map(|element| self.int(element, scope)).collect())
+                    }
+                };
+                Binding {
+                    slot: self.bind(scope, &binding.var),
+                    domain,
+                    span: binding.var.span,
+                }
+            })
+            .collect()
+    }
+
+    /// Adds a variable to the scope and returns its slot.
+    fn bind(&mut self, scope: &mut Scope, var: &ast::Ident) -> usize {
+        if let Some(slot) = scope.lookup(&var.name) {
+            self.errors.push(CheckError::DuplicateVariable {
+                name: var.name.clone(),
+                span: var.span,
+                first: scope.vars[slot].span,
+            });
+        }
+        scope.vars.push(var.clone());
+        scope.vars.len() - 1
+    }
+
+    /// Lowers a sum to its flat list of terms: groups and `let`s are inlined.
+    fn sum(&mut self, sum: &ast::Sum, scope: &Scope) -> Vec<Term> {
+        let mut terms = Vec::new();
+        for term in &sum.terms {
+            self.term(term, scope, &mut terms);
+        }
+        terms
+    }
+
+    fn term(&mut self, term: &ast::Term, scope: &Scope, terms: &mut Vec<Term>) {
+        match term {
+            ast::Term::Game { name, args, span } => {
+                if let Some(game) = self.game_named(name, args.len(), *span) {
+                    let args = args.iter().map(|arg| self.int(arg, scope)).collect();
+                    terms.push(Term::Game {
+                        game,
+                        args,
+                        span: *span,
+                    });
+                }
+            }
+            ast::Term::Heap { size, span } => terms.push(Term::Heap {
+                size: self.int(size, scope),
+                span: *span,
+            }),
+            ast::Term::Node { graph, node } => {
+                if let Some(term) = self.node_ref(graph, node) {
+                    terms.push(term);
+                }
+            }
+            ast::Term::Name(name) => self.name_ref(name, terms),
+            ast::Term::Group(sum) => {
+                for term in &sum.terms {
+                    self.term(term, scope, terms);
+                }
+            }
+        }
+    }
+
+    /// Resolves `Name(args)` to a game taking that many arguments.
+    fn game_named(&mut self, name: &ast::Ident, found: usize, span: SourceSpan) -> Option<GameId> {
+        let Some(declaration) = self.program.names.get(&name.name).copied() else {
+            let help = self.suggest(&name.name, |kind| matches!(kind, DeclarationKind::Game(_)))
+                .unwrap_or_else(|| format!("declare it with `game {}(…) {{ move … }}`", name.name));
+            self.errors.push(CheckError::UnknownGame {
+                name: name.name.clone(),
+                span: name.span,
+                help,
+            });
+            return None;
+        };
+        let DeclarationKind::Game(id) = declaration.kind else {
+            self.wrong_kind(name, declaration, "a game");
+            return None;
+        };
+        let expected = self.program.game(id).params.len();
+        if expected != found {
+            self.errors.push(arity(&name.name, expected, found, span, Some(declaration.span)));
+            return None;
+        }
+        Some(id)
+    }
+
+    fn node_ref(&mut self, graph: &ast::Ident, node: &ast::Ident) -> Option<Term> {
+        let Some(declaration) = self.program.names.get(&graph.name).copied() else {
+            let help = self.suggest(&graph.name, |kind| matches!(kind, DeclarationKind::Graph(_)))
+                .unwrap_or_else(|| format!("declare it with `graph {} {{ a -> b }}`", graph.name));
+            self.errors.push(CheckError::UnknownGraph {
+                name: graph.name.clone(),
+                span: graph.span,
+                help,
+            });
+            return None;
+        };
+        let DeclarationKind::Graph(id) = declaration.kind else {
+            self.wrong_kind(graph, declaration, "a graph");
+            return None;
+        };
+        let nodes = &self.program.graph(id).nodes;
+        match nodes.get_index_of(&node.name) {
+            Some(index) => Some(Term::Node {
+                graph: id,
+                node: NodeId(index as u32),
+            }),
+            None => {
+                let help = match closest(&node.name, nodes.iter().map(String::as_str)) {
+                    Some(similar) => format!("did you mean `{}.{similar}`?", graph.name),
+                    None => format!(
+                        "the nodes of `{}` are {}",
+                        graph.name,
+                        nodes.iter().map(|node| format!("`{node}`")).collect::<Vec<_>>().join(", ")
+                    ),
+                };
+                self.errors.push(CheckError::UnknownNode {
+                    graph: graph.name.clone(),
+                    node: node.name.clone(),
+                    span: node.span,
+                    help,
+                });
+                None
+            }
+        }
+    }
+
+    /// A bare name: a `let` (inlined) or a game without parameters.
+    fn name_ref(&mut self, name: &ast::Ident, terms: &mut Vec<Term>) {
+        let Some(declaration) = self.program.names.get(&name.name).copied() else {
+            let help = self.suggest(&name.name, |kind| !matches!(kind, DeclarationKind::Graph(_)))
+                .unwrap_or_else(|| format!("declare it with `let {} = …`", name.name));
+            self.errors.push(CheckError::UnknownName {
+                name: name.name.clone(),
+                span: name.span,
+                help,
+            });
+            return;
+        };
+        match declaration.kind {
+            DeclarationKind::Let(id) if self.unlowered_lets.contains(&id.0) => {
+                self.errors.push(CheckError::LetBeforeDeclaration {
+                    name: name.name.clone(),
+                    span: name.span,
+                    declared: declaration.span,
+                });
+            }
+            DeclarationKind::Let(id) => terms.extend(self.program.let_value(id).value.iter().cloned()),
+            DeclarationKind::Game(_) => {
+                if let Some(game) = self.game_named(name, 0, name.span) {
+                    terms.push(Term::Game {
+                        game,
+                        args: Vec::new(),
+                        span: name.span,
+                    });
+                }
+            }
+            DeclarationKind::Graph(_) => self.wrong_kind(name, declaration, "a position"),
+        }
+    }
+
+    fn wrong_kind(&mut self, name: &ast::Ident, declaration: Declaration, wanted: &'static str) {
+        let help = match declaration.kind {
+            DeclarationKind::Game(_) => format!("a position of a game is written `{}(…)`", name.name),
+            DeclarationKind::Graph(_) => format!("a position of a graph is one of its nodes: `{}.node`", name.name),
+            DeclarationKind::Let(_) => format!("`{}` is a position already: write it alone", name.name),
+        };
+        self.errors.push(CheckError::WrongKind {
+            name: name.name.clone(),
+            actual: declaration.kind.noun(),
+            wanted,
+            span: name.span,
+            declared: declaration.span,
+            help,
+        });
+    }
+
+    /// "did you mean `X`?" for the closest declared name of a fitting kind.
+    fn suggest(&self, name: &str, fits: impl Fn(DeclarationKind) -> bool) -> Option<String> {
+        let candidates = self
+            .program
+            .names
+            .iter()
+            .filter(|(_, declaration)| fits(declaration.kind))
+            .map(|(candidate, _)| candidate.as_str());
+        closest(name, candidates).map(|similar| format!("did you mean `{similar}`?"))
+    }
+
+    fn int(&mut self, expr: &ast::Expr, scope: &Scope) -> Expr {
+        self.typed(expr, scope, Type::Int)
+    }
+
+    fn condition(&mut self, expr: &ast::Expr, scope: &Scope) -> Expr {
+        self.typed(expr, scope, Type::Bool)
+    }
+
+    fn typed(&mut self, expr: &ast::Expr, scope: &Scope, expected: Type) -> Expr {
+        let (lowered, found) = self.expr(expr, scope);
+        if found != expected {
+            self.errors.push(CheckError::TypeMismatch {
+                expected: expected.noun(),
+                found: found.noun(),
+                span: expr.span,
+                help: match expected {
+                    Type::Int => "arguments, heap sizes and range bounds are integers",
+                    Type::Bool => "a condition compares integers, e.g. `k <= n`, or joins conditions with `and`, `or`, `not`",
+                },
+            });
+        }
+        lowered
+    }
+
+    fn expr(&mut self, expr: &ast::Expr, scope: &Scope) -> (Expr, Type) {
+        let (kind, ty) = match &expr.kind {
+            ast::ExprKind::Int(value) => (ExprKind::Const(*value), Type::Int),
+            ast::ExprKind::Bool(value) => (ExprKind::Const(*value as i64), Type::Bool),
+            ast::ExprKind::Var(var) => (self.var(var, scope), Type::Int),
+            ast::ExprKind::Call { function, args } => (self.call(function, args, expr.span, scope), Type::Int),
+            ast::ExprKind::Unary(ast::UnaryOp::Neg, operand) => {
+                (ExprKind::Neg(Box::new(self.int(operand, scope))), Type::Int)
+            }
+            ast::ExprKind::Unary(ast::UnaryOp::Not, operand) => {
+                (ExprKind::Not(Box::new(self.condition(operand, scope))), Type::Bool)
+            }
+            ast::ExprKind::Binary(op, lhs, rhs) => {
+                let (operands, result) = operator_types(*op);
+                let lhs = self.typed(lhs, scope, operands);
+                let rhs = self.typed(rhs, scope, operands);
+                (ExprKind::Binary(*op, Box::new(lhs), Box::new(rhs)), result)
+            }
+        };
+        (Expr { kind, span: expr.span }, ty)
+    }
+
+    fn var(&mut self, var: &ast::Ident, scope: &Scope) -> ExprKind {
+        match scope.lookup(&var.name) {
+            Some(slot) => ExprKind::Slot(slot),
+            None => {
+                let names = scope.vars.iter().map(|var| var.name.as_str());
+                let help = match closest(&var.name, names) {
+                    Some(similar) => format!("did you mean `{similar}`?"),
+                    None if scope.vars.is_empty() => {
+                        format!("bind it with `for {} in …` after the query or rule", var.name)
+                    }
+                    None => format!(
+                        "the variables here are {}",
+                        scope.vars.iter().map(|var| format!("`{}`", var.name)).collect::<Vec<_>>().join(", ")
+                    ),
+                };
+                self.errors.push(CheckError::UnknownVariable {
+                    name: var.name.clone(),
+                    span: var.span,
+                    help,
+                });
+                ExprKind::Const(0)
+            }
+        }
+    }
+
+    fn call(&mut self, function: &ast::Ident, args: &[ast::Expr], span: SourceSpan, scope: &Scope) -> ExprKind {
+        let mut lowered: Vec<Expr> = args.iter().map(|arg| self.int(arg, scope)).collect();
+        let (kind, at_least, at_most) = match function.name.as_str() {
+            "min" => (ExprKind::Min as fn(Vec<Expr>) -> ExprKind, 1, usize::MAX),
+            "max" => (ExprKind::Max as fn(Vec<Expr>) -> ExprKind, 1, usize::MAX),
+            "abs" => (abs as fn(Vec<Expr>) -> ExprKind, 1, 1),
+            _ => {
+                self.errors.push(CheckError::UnknownFunction {
+                    name: function.name.clone(),
+                    span: function.span,
+                });
+                return ExprKind::Const(0);
+            }
+        };
+        if !(at_least..=at_most).contains(&lowered.len()) {
+            let expected = match at_most {
+                1 => "1 argument".to_owned(),
+                _ => format!("at least {at_least} argument"),
+            };
+            self.errors.push(CheckError::Arity {
+                name: function.name.clone(),
+                expected,
+                found: args.len(),
+                were: if args.len() == 1 { "was" } else { "were" },
+                span,
+                declared: None,
+                help: format!("`{}` is built in: {}", function.name, BUILTINS),
+            });
+            lowered.truncate(at_most.min(lowered.len()));
+            if lowered.is_empty() {
+                return ExprKind::Const(0);
+            }
+        }
+        kind(lowered)
+    }
+}
+
+const BUILTINS: &str = "`min(a, b, …)`, `max(a, b, …)`, `abs(a)`";
+
+fn abs(mut args: Vec<Expr>) -> ExprKind {
+    ExprKind::Abs(Box::new(args.remove(0)))
+}
+
+/// The operand and result types of a binary operator.
+fn operator_types(op: BinaryOp) -> (Type, Type) {
+    match op {
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => (Type::Int, Type::Int),
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+            (Type::Int, Type::Bool)
+        }
+        BinaryOp::And | BinaryOp::Or => (Type::Bool, Type::Bool),
+    }
+}
+
+fn arity(name: &str, expected: usize, found: usize, span: SourceSpan, declared: Option<SourceSpan>) -> CheckError {
+    let expected_words = match expected {
+        0 => "no arguments".to_owned(),
+        1 => "1 argument".to_owned(),
+        n => format!("{n} arguments"),
+    };
+    CheckError::Arity {
+        name: name.to_owned(),
+        help: format!("write `{name}` with {expected_words}"),
+        expected: expected_words,
+        found,
+        were: if found == 1 { "was" } else { "were" },
+        span,
+        declared,
+    }
+}
+
+fn node_id(graph: &mut Graph, name: &str) -> NodeId {
+    let (index, added) = graph.nodes.insert_full(name.to_owned());
+    if added {
+        graph.moves.push(Vec::new());
+    }
+    NodeId(index as u32)
+}
+
+/// The candidate most like `name`, if any is close enough to be a typo.
+fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .map(|candidate| (strsim::jaro_winkler(name, candidate), candidate))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
+}

@@ -1,0 +1,207 @@
+//! The typed syntax tree. Every node carries the span of source it came from,
+//! as an offset into the session's source buffer.
+
+use miette::SourceSpan;
+
+/// A parsed source: its statements in the order written.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub statements: Vec<Statement>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Statement {
+    Game(GameDecl),
+    Graph(GraphDecl),
+    Let(LetDecl),
+    Query(Query),
+}
+
+/// A name as written, with where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: SourceSpan,
+}
+
+/// `game Name(p, q) { move … }`
+#[derive(Debug, Clone)]
+pub struct GameDecl {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub rules: Vec<MoveRule>,
+    pub span: SourceSpan,
+}
+
+/// `move TARGET for x in D if COND`
+#[derive(Debug, Clone)]
+pub struct MoveRule {
+    pub target: Sum,
+    pub bindings: Vec<Binding>,
+    pub guard: Option<Expr>,
+    pub span: SourceSpan,
+}
+
+/// `x in D`
+#[derive(Debug, Clone)]
+pub struct Binding {
+    pub var: Ident,
+    pub domain: Domain,
+}
+
+#[derive(Debug, Clone)]
+pub enum Domain {
+    /// `start..end` or `start..=end`.
+    Range {
+        start: Expr,
+        end: Expr,
+        inclusive: bool,
+    },
+    /// `{e1, e2, …}`.
+    Set(Vec<Expr>),
+}
+
+/// `graph Name { a -> b, c }`
+#[derive(Debug, Clone)]
+pub struct GraphDecl {
+    pub name: Ident,
+    pub edges: Vec<Edges>,
+    pub span: SourceSpan,
+}
+
+/// One line of a graph: a node and the nodes it moves to.
+#[derive(Debug, Clone)]
+pub struct Edges {
+    pub from: Ident,
+    pub to: Vec<Ident>,
+}
+
+/// `let name = POSITION`
+#[derive(Debug, Clone)]
+pub struct LetDecl {
+    pub name: Ident,
+    pub value: Sum,
+    pub span: SourceSpan,
+}
+
+/// What a query asks of a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryKind {
+    Grundy,
+    Wins,
+    BestMove,
+}
+
+impl QueryKind {
+    /// The keyword that asks the query, as written and as named in JSON.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            QueryKind::Grundy => "grundy",
+            QueryKind::Wins => "wins?",
+            QueryKind::BestMove => "best_move",
+        }
+    }
+}
+
+/// `grundy P for x in D if COND`
+#[derive(Debug, Clone)]
+pub struct Query {
+    pub kind: QueryKind,
+    pub position: Sum,
+    pub bindings: Vec<Binding>,
+    pub guard: Option<Expr>,
+    pub span: SourceSpan,
+}
+
+/// A sum of games, `A + B + …`.
+#[derive(Debug, Clone)]
+pub struct Sum {
+    pub terms: Vec<Term>,
+    pub span: SourceSpan,
+}
+
+#[derive(Debug, Clone)]
+pub enum Term {
+    /// `Name(args)`.
+    Game {
+        name: Ident,
+        args: Vec<Expr>,
+        span: SourceSpan,
+    },
+    /// `*size`.
+    Heap { size: Expr, span: SourceSpan },
+    /// `Graph.node`.
+    Node { graph: Ident, node: Ident },
+    /// A bare name: a `let` or a game without parameters.
+    Name(Ident),
+    /// `(A + B)`.
+    Group(Sum),
+}
+
+/// An integer or condition expression.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: SourceSpan,
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Var(Ident),
+    Call { function: Ident, args: Vec<Expr> },
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinaryOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            BinaryOp::And => "and",
+            BinaryOp::Or => "or",
+        }
+    }
+}
+
+/// The span from the start of `a` to the end of `b`.
+pub fn join(a: SourceSpan, b: SourceSpan) -> SourceSpan {
+    let start = a.offset();
+    let end = b.offset() + b.len();
+    SourceSpan::new(start.into(), end.saturating_sub(start))
+}

@@ -1,0 +1,48 @@
+//! Parse errors, in the words a user of the language knows.
+
+use miette::{Diagnostic, SourceSpan};
+use thiserror::Error;
+
+#[derive(Debug, Clone, Error, Diagnostic, PartialEq, Eq)]
+pub enum ParseError {
+    #[error("expected {expected}, found {found}")]
+    #[diagnostic(code(sprague::parse::syntax), help("{help}"))]
+    Syntax {
+        expected: String,
+        found: String,
+        #[label("expected {expected}")]
+        span: SourceSpan,
+        help: String,
+        /// Whether the error sits at the very end of the input, so that more
+        /// input could complete it (the REPL then asks for another line).
+        at_end: bool,
+    },
+
+    #[error("integer literal `{text}` does not fit in 64 bits")]
+    #[diagnostic(
+        code(sprague::parse::integer_too_large),
+        help("integers range from -9223372036854775808 to 9223372036854775807")
+    )]
+    IntegerTooLarge {
+        text: String,
+        #[label("too large")]
+        span: SourceSpan,
+    },
+
+    #[error("the input nests too deeply to parse")]
+    #[diagnostic(
+        code(sprague::parse::too_deep),
+        help("split the expression with `let` declarations or simplify its parentheses")
+    )]
+    TooDeep {
+        #[label("nesting reaches its limit here")]
+        span: SourceSpan,
+    },
+}
+
+impl ParseError {
+    /// Whether more input could complete the source (the error is at its end).
+    pub fn is_incomplete(&self) -> bool {
+        matches!(self, ParseError::Syntax { at_end: true, .. })
+    }
+}

@@ -1,0 +1,502 @@
+//! Text to syntax tree: the pest grammar in `grammar/sprague.pest`, one
+//! function per rule building typed, spanned nodes, and the translation of
+//! pest's errors into [`ParseError`]. pest's types stay inside this module.
+
+pub mod ast;
+mod error;
+
+use std::sync::LazyLock;
+
+use miette::SourceSpan;
+use pest::Parser as _;
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+
+pub use error::ParseError;
+
+use ast::*;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/sprague.pest"]
+struct Grammar;
+
+/// Parses one source whose first byte sits at `base` in the session's
+/// source buffer, so that every span is an offset into that buffer.
+pub fn parse(text: &str, base: usize) -> Result<Program, ParseError> {
+    let mut pairs =
+        Grammar::parse(Rule::program, text).map_err(|error| syntax_error(&error, text, base))?;
+    let builder = Builder { base };
+    builder.program(pairs.next().expect("pest yields the program rule it was asked for"))
+}
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::kw_or, Assoc::Left))
+        .op(Op::infix(Rule::kw_and, Assoc::Left))
+        .op(Op::prefix(Rule::kw_not))
+        .op(Op::infix(Rule::eq, Assoc::Left)
+            | Op::infix(Rule::ne, Assoc::Left)
+            | Op::infix(Rule::lt, Assoc::Left)
+            | Op::infix(Rule::le, Assoc::Left)
+            | Op::infix(Rule::gt, Assoc::Left)
+            | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+        .op(Op::infix(Rule::mul, Assoc::Left)
+            | Op::infix(Rule::div, Assoc::Left)
+            | Op::infix(Rule::rem, Assoc::Left))
+        .op(Op::prefix(Rule::neg))
+});
+
+/// Builds syntax nodes from pairs, shifting spans by the source's offset.
+struct Builder {
+    base: usize,
+}
+
+type Built<T> = Result<T, ParseError>;
+
+impl Builder {
+    fn span(&self, pair: &Pair<Rule>) -> SourceSpan {
+        let span = pair.as_span();
+        SourceSpan::new((self.base + span.start()).into(), span.end() - span.start())
+    }
+
+    fn program(&self, pair: Pair<Rule>) -> Built<Program> {
+        let statements = children(pair)
+            .filter(|pair| pair.as_rule() != Rule::EOI)
+            .map(|pair| self.statement(pair))
+            .collect::<Built<_>>()?;
+        Ok(Program { statements })
+    }
+
+    fn statement(&self, pair: Pair<Rule>) -> Built<Statement> {
+        Ok(match pair.as_rule() {
+            Rule::game_decl => Statement::Game(self.game_decl(pair)?),
+            Rule::graph_decl => Statement::Graph(self.graph_decl(pair)),
+            Rule::let_decl => Statement::Let(self.let_decl(pair)?),
+            _ => Statement::Query(self.query(pair)?),
+        })
+    }
+
+    fn game_decl(&self, pair: Pair<Rule>) -> Built<GameDecl> {
+        let span = self.span(&pair);
+        let mut inner = children(pair).peekable();
+        let name = self.ident(inner.next().expect("a game has a name"));
+        let params = match inner.next_if(|pair| pair.as_rule() == Rule::params) {
+            Some(params) => children(params).map(|pair| self.ident(pair)).collect(),
+            None => Vec::new(),
+        };
+        let rules = inner.map(|pair| self.move_rule(pair)).collect::<Built<_>>()?;
+        Ok(GameDecl {
+            name,
+            params,
+            rules,
+            span,
+        })
+    }
+
+    fn move_rule(&self, pair: Pair<Rule>) -> Built<MoveRule> {
+        let span = self.span(&pair);
+        let mut inner = children(pair);
+        let target = self.sum(inner.next().expect("a move has a target"))?;
+        let (bindings, guard) = self.bindings_and_guard(inner)?;
+        Ok(MoveRule {
+            target,
+            bindings,
+            guard,
+            span,
+        })
+    }
+
+    /// The optional `for …` and `if …` that close a rule or a query.
+    fn bindings_and_guard<'i>(
+        &self,
+        rest: impl Iterator<Item = Pair<'i, Rule>>,
+    ) -> Built<(Vec<Binding>, Option<Expr>)> {
+        let mut bindings = Vec::new();
+        let mut guard = None;
+        for pair in rest {
+            match pair.as_rule() {
+                Rule::bindings => bindings = self.bindings(pair)?,
+                _ => guard = Some(self.guard(pair)?),
+            }
+        }
+        Ok((bindings, guard))
+    }
+
+    fn bindings(&self, pair: Pair<Rule>) -> Built<Vec<Binding>> {
+        children(pair).map(|pair| self.binding(pair)).collect()
+    }
+
+    fn binding(&self, pair: Pair<Rule>) -> Built<Binding> {
+        let mut inner = children(pair);
+        let var = self.ident(inner.next().expect("a binding names its variable"));
+        let domain = inner.next().expect("a binding has a domain");
+        let domain = match domain.as_rule() {
+            Rule::range => self.range(domain)?,
+            _ => self.set(domain)?,
+        };
+        Ok(Binding { var, domain })
+    }
+
+    fn range(&self, pair: Pair<Rule>) -> Built<Domain> {
+        let mut inner = children(pair);
+        let start = self.expr(inner.next().expect("a range has a start"))?;
+        let inclusive = inner.next().expect("a range has an operator").as_rule() == Rule::range_inclusive;
+        let end = self.expr(inner.next().expect("a range has an end"))?;
+        Ok(Domain::Range {
+            start,
+            end,
+            inclusive,
+        })
+    }
+
+    fn set(&self, pair: Pair<Rule>) -> Built<Domain> {
+        let elements = children(pair).map(|pair| self.expr(pair)).collect::<Built<_>>()?;
+        Ok(Domain::Set(elements))
+    }
+
+    fn guard(&self, pair: Pair<Rule>) -> Built<Expr> {
+        self.expr(children(pair).next().expect("a guard has a condition"))
+    }
+
+    fn graph_decl(&self, pair: Pair<Rule>) -> GraphDecl {
+        let span = self.span(&pair);
+        let mut inner = children(pair);
+        let name = self.ident(inner.next().expect("a graph has a name"));
+        let edges = inner.map(|pair| self.edges(pair)).collect();
+        GraphDecl { name, edges, span }
+    }
+
+    fn edges(&self, pair: Pair<Rule>) -> Edges {
+        let mut nodes = children(pair).map(|pair| self.node(pair));
+        let from = nodes.next().expect("an edge line starts with a node");
+        Edges {
+            from,
+            to: nodes.collect(),
+        }
+    }
+
+    /// A node name, an identifier or an integer, kept as written.
+    fn node(&self, pair: Pair<Rule>) -> Ident {
+        Ident {
+            name: pair.as_str().to_owned(),
+            span: self.span(&pair),
+        }
+    }
+
+    fn let_decl(&self, pair: Pair<Rule>) -> Built<LetDecl> {
+        let span = self.span(&pair);
+        let mut inner = children(pair);
+        let name = self.ident(inner.next().expect("a let has a name"));
+        let value = self.sum(inner.next().expect("a let has a value"))?;
+        Ok(LetDecl { name, value, span })
+    }
+
+    fn query(&self, pair: Pair<Rule>) -> Built<Query> {
+        let span = self.span(&pair);
+        let mut inner = children(pair);
+        let kind = match inner.next().expect("a query opens with its keyword").as_rule() {
+            Rule::kw_grundy => QueryKind::Grundy,
+            Rule::kw_wins => QueryKind::Wins,
+            _ => QueryKind::BestMove,
+        };
+        let position = self.sum(inner.next().expect("a query has a position"))?;
+        let (bindings, guard) = self.bindings_and_guard(inner)?;
+        Ok(Query {
+            kind,
+            position,
+            bindings,
+            guard,
+            span,
+        })
+    }
+
+    fn sum(&self, pair: Pair<Rule>) -> Built<Sum> {
+        let span = self.span(&pair);
+        let terms = children(pair).map(|pair| self.term(pair)).collect::<Built<_>>()?;
+        Ok(Sum { terms, span })
+    }
+
+    fn term(&self, pair: Pair<Rule>) -> Built<Term> {
+        let span = self.span(&pair);
+        Ok(match pair.as_rule() {
+            Rule::game_term => {
+                let mut inner = children(pair);
+                let name = self.ident(inner.next().expect("a game term has a name"));
+                let args = inner.map(|pair| self.expr(pair)).collect::<Built<_>>()?;
+                Term::Game { name, args, span }
+            }
+            Rule::heap => {
+                let size = children(pair).next().expect("a heap has a size");
+                Term::Heap {
+                    size: self.primary(size)?,
+                    span,
+                }
+            }
+            Rule::node_ref => {
+                let mut inner = children(pair);
+                let graph = self.ident(inner.next().expect("a node reference names its graph"));
+                let node = self.node(inner.next().expect("a node reference names its node"));
+                Term::Node { graph, node }
+            }
+            Rule::group => Term::Group(self.sum(children(pair).next().expect("a group holds a sum"))?),
+            _ => Term::Name(self.ident(children(pair).next().expect("a name reference is a name"))),
+        })
+    }
+
+    fn expr(&self, pair: Pair<Rule>) -> Built<Expr> {
+        PRATT
+            .map_primary(|primary| self.primary(primary))
+            .map_prefix(|op, operand| {
+                let operand = operand?;
+                let op_kind = match op.as_rule() {
+                    Rule::neg => UnaryOp::Neg,
+                    _ => UnaryOp::Not,
+                };
+                Ok(Expr {
+                    span: join(self.span(&op), operand.span),
+                    kind: ExprKind::Unary(op_kind, Box::new(operand)),
+                })
+            })
+            .map_infix(|lhs, op, rhs| {
+                let (lhs, rhs) = (lhs?, rhs?);
+                Ok(Expr {
+                    span: join(lhs.span, rhs.span),
+                    kind: ExprKind::Binary(binary_op(op.as_rule()), Box::new(lhs), Box::new(rhs)),
+                })
+            })
+            .parse(pair.into_inner())
+    }
+
+    fn primary(&self, pair: Pair<Rule>) -> Built<Expr> {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::integer => ExprKind::Int(self.integer(&pair)?),
+            Rule::kw_true => ExprKind::Bool(true),
+            Rule::kw_false => ExprKind::Bool(false),
+            Rule::call => {
+                let mut inner = children(pair);
+                let function = self.ident(inner.next().expect("a call names its function"));
+                let args = inner.map(|pair| self.expr(pair)).collect::<Built<_>>()?;
+                ExprKind::Call { function, args }
+            }
+            Rule::var => ExprKind::Var(self.ident(children(pair).next().expect("a variable is a name"))),
+            _ => return self.expr(children(pair).next().expect("parentheses hold an expression")),
+        };
+        Ok(Expr { kind, span })
+    }
+
+    fn integer(&self, pair: &Pair<Rule>) -> Built<i64> {
+        pair.as_str().parse().map_err(|_| ParseError::IntegerTooLarge {
+            text: pair.as_str().to_owned(),
+            span: self.span(pair),
+        })
+    }
+
+    fn ident(&self, pair: Pair<Rule>) -> Ident {
+        Ident {
+            name: pair.as_str().to_owned(),
+            span: self.span(&pair),
+        }
+    }
+}
+
+fn binary_op(rule: Rule) -> BinaryOp {
+    match rule {
+        Rule::add => BinaryOp::Add,
+        Rule::sub => BinaryOp::Sub,
+        Rule::mul => BinaryOp::Mul,
+        Rule::div => BinaryOp::Div,
+        Rule::rem => BinaryOp::Rem,
+        Rule::eq => BinaryOp::Eq,
+        Rule::ne => BinaryOp::Ne,
+        Rule::lt => BinaryOp::Lt,
+        Rule::le => BinaryOp::Le,
+        Rule::gt => BinaryOp::Gt,
+        Rule::ge => BinaryOp::Ge,
+        Rule::kw_and => BinaryOp::And,
+        _ => BinaryOp::Or,
+    }
+}
+
+/// The children of a pair that carry meaning: punctuation and the keywords
+/// that only introduce a construct are dropped.
+fn children(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
+    pair.into_inner().filter(|child| !matches!(name(child.as_rule()), Name::Token(_)) || meaningful_token(child.as_rule()))
+}
+
+/// Tokens whose identity matters to the tree (which operator, which query).
+fn meaningful_token(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::kw_grundy
+            | Rule::kw_wins
+            | Rule::kw_best_move
+            | Rule::kw_true
+            | Rule::kw_false
+            | Rule::range_inclusive
+            | Rule::range_exclusive
+    )
+}
+
+/// How a rule is named to a user.
+enum Name {
+    /// A literal token, shown in backticks.
+    Token(&'static str),
+    /// A construct, described in words.
+    Phrase(&'static str),
+}
+
+/// Names every grammar rule in the words of the language's users. The match
+/// is exhaustive so that a new rule must be given a name.
+fn name(rule: Rule) -> Name {
+    use Name::{Phrase, Token};
+    match rule {
+        Rule::EOI => Phrase("end of input"),
+        Rule::WHITESPACE => Phrase("white space"),
+        Rule::COMMENT => Phrase("a comment"),
+        Rule::program | Rule::statement => Phrase("a declaration or a query"),
+        Rule::game_decl => Phrase("a game declaration"),
+        Rule::params => Phrase("parameters"),
+        Rule::move_rule => Phrase("a `move` rule"),
+        Rule::graph_decl => Phrase("a graph declaration"),
+        Rule::edges => Phrase("an edge"),
+        Rule::node => Phrase("a node name"),
+        Rule::let_decl => Phrase("a `let` declaration"),
+        Rule::query | Rule::query_kind => Phrase("a query"),
+        Rule::bindings => Phrase("`for` bindings"),
+        Rule::binding => Phrase("a binding `x in …`"),
+        Rule::domain => Phrase("a range or a set"),
+        Rule::range => Phrase("a range"),
+        Rule::range_op => Phrase("`..` or `..=`"),
+        Rule::set => Phrase("a set"),
+        Rule::guard => Phrase("an `if` condition"),
+        Rule::sum | Rule::term => Phrase("a position"),
+        Rule::game_term => Phrase("a game position"),
+        Rule::heap => Phrase("a Nim heap"),
+        Rule::node_ref => Phrase("a graph node"),
+        Rule::group => Phrase("a parenthesised sum"),
+        Rule::name_ref => Phrase("a name"),
+        Rule::expr | Rule::primary | Rule::paren | Rule::var => Phrase("an expression"),
+        Rule::call => Phrase("a function call"),
+        Rule::prefix => Phrase("`-` or `not`"),
+        Rule::infix => Phrase("an operator"),
+        Rule::ident | Rule::ident_char => Phrase("a name"),
+        Rule::integer => Phrase("an integer"),
+        Rule::keyword => Phrase("a keyword"),
+        Rule::neg | Rule::sub => Token("-"),
+        Rule::add | Rule::plus => Token("+"),
+        Rule::mul | Rule::star => Token("*"),
+        Rule::div => Token("/"),
+        Rule::rem => Token("%"),
+        Rule::eq => Token("=="),
+        Rule::ne => Token("!="),
+        Rule::le => Token("<="),
+        Rule::lt => Token("<"),
+        Rule::ge => Token(">="),
+        Rule::gt => Token(">"),
+        Rule::kw_game => Token("game"),
+        Rule::kw_graph => Token("graph"),
+        Rule::kw_move => Token("move"),
+        Rule::kw_let => Token("let"),
+        Rule::kw_for => Token("for"),
+        Rule::kw_in => Token("in"),
+        Rule::kw_if => Token("if"),
+        Rule::kw_and => Token("and"),
+        Rule::kw_or => Token("or"),
+        Rule::kw_not => Token("not"),
+        Rule::kw_true => Token("true"),
+        Rule::kw_false => Token("false"),
+        Rule::kw_grundy => Token("grundy"),
+        Rule::kw_wins => Token("wins?"),
+        Rule::kw_best_move => Token("best_move"),
+        Rule::lparen => Token("("),
+        Rule::rparen => Token(")"),
+        Rule::lbrace => Token("{"),
+        Rule::rbrace => Token("}"),
+        Rule::comma => Token(","),
+        Rule::arrow => Token("->"),
+        Rule::assign => Token("="),
+        Rule::dot => Token("."),
+        Rule::range_inclusive => Token("..="),
+        Rule::range_exclusive => Token(".."),
+    }
+}
+
+fn describe(rule: Rule) -> String {
+    match name(rule) {
+        Name::Token(token) => format!("`{token}`"),
+        Name::Phrase(phrase) => phrase.to_owned(),
+    }
+}
+
+/// "a", "a or b", "a, b or c".
+fn one_of(words: &[String]) -> String {
+    match words {
+        [] => "something else".to_owned(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// Translates a pest error: its position, its expected rules named in words,
+/// what was found there, and a help line for the construct that failed.
+fn syntax_error(error: &pest::error::Error<Rule>, text: &str, base: usize) -> ParseError {
+    let position = match error.location {
+        InputLocation::Pos(position) => position,
+        InputLocation::Span((start, _)) => start,
+    };
+    let found = found_at(text, position);
+    let span = SourceSpan::new((base + position).into(), found.len().min(text.len() - position));
+    match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut expected: Vec<String> = Vec::new();
+            for rule in positives {
+                let word = describe(*rule);
+                if !expected.contains(&word) {
+                    expected.push(word);
+                }
+            }
+            let at_end = text[position..].trim().is_empty();
+            ParseError::Syntax {
+                help: help_for(positives),
+                expected: one_of(&expected),
+                found: if at_end { "end of input".to_owned() } else { format!("`{found}`") },
+                span,
+                at_end,
+            }
+        }
+        ErrorVariant::CustomError { .. } => ParseError::TooDeep { span },
+    }
+}
+
+/// The token at `position`: a word, a number or one character.
+fn found_at(text: &str, position: usize) -> &str {
+    let rest = &text[position..];
+    let word = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    match word {
+        0 => rest.char_indices().nth(1).map_or(rest, |(end, _)| &rest[..end]),
+        _ => &rest[..word],
+    }
+}
+
+fn help_for(positives: &[Rule]) -> String {
+    let wants = |rules: &[Rule]| positives.iter().any(|rule| rules.contains(rule));
+    if wants(&[Rule::game_term, Rule::heap, Rule::node_ref, Rule::name_ref, Rule::sum]) {
+        "a position is `Name(args)`, `*n`, `Graph.node`, a `let` name, or a sum of these joined by `+`".into()
+    } else if wants(&[Rule::expr, Rule::integer, Rule::var, Rule::call, Rule::paren]) {
+        "an expression is an integer, a variable, `min`/`max`/`abs(…)`, or operators such as `n - k`".into()
+    } else if wants(&[Rule::game_decl, Rule::query, Rule::let_decl, Rule::graph_decl]) {
+        "a statement starts with `game`, `graph`, `let`, `grundy`, `wins?` or `best_move`".into()
+    } else if wants(&[Rule::arrow]) {
+        "a graph line reads `node -> other, another`".into()
+    } else {
+        "see the language tour in README.md".into()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,137 @@
+//! Grammar rule tests: each rule consumes exactly the input given, or
+//! rejects it; and the tree built from a few statements.
+
+use super::*;
+
+/// Whether `rule` matches all of `input` (not merely a prefix of it).
+fn consumes(rule: Rule, input: &str) -> bool {
+    Grammar::parse(rule, input)
+        .ok()
+        .and_then(|mut pairs| pairs.next())
+        .is_some_and(|pair| pair.as_span().end() == input.len())
+}
+
+#[test]
+fn identifiers_exclude_keywords_but_not_their_prefixes() {
+    assert!(consumes(Rule::ident, "Kayles"));
+    assert!(consumes(Rule::ident, "gamey"));
+    assert!(consumes(Rule::ident, "_x1"));
+    assert!(!consumes(Rule::ident, "game"));
+    assert!(!consumes(Rule::ident, "for"));
+    assert!(!consumes(Rule::ident, "1x"));
+}
+
+#[test]
+fn ranges_and_sets() {
+    assert!(consumes(Rule::range, "1..=n"));
+    assert!(consumes(Rule::range, "0..=n - k"));
+    assert!(consumes(Rule::range, "a..b"));
+    assert!(consumes(Rule::set, "{1, 2, 3}"));
+    assert!(consumes(Rule::set, "{}"));
+    assert!(!consumes(Rule::range, "1...3"));
+}
+
+#[test]
+fn bindings_list_several_variables() {
+    assert!(consumes(Rule::bindings, "for k in 1..=2, a in 0..=n - k"));
+    assert!(!consumes(Rule::bindings, "for k 1..=2"));
+}
+
+#[test]
+fn sums_of_every_kind_of_term() {
+    assert!(consumes(Rule::sum, "Nim(3) + *5 + Maze.start + heaps + (A(1) + *0)"));
+    assert!(consumes(Rule::sum, "*(n + 1)"));
+    assert!(consumes(Rule::sum, "G.3"));
+    assert!(!consumes(Rule::sum, "Nim(3) +"));
+}
+
+#[test]
+fn a_heap_takes_a_primary_so_plus_joins_the_sum() {
+    let sum = Grammar::parse(Rule::sum, "*3 + *5").unwrap().next().unwrap();
+    let terms: Vec<_> = sum
+        .into_inner()
+        .filter(|pair| pair.as_rule() == Rule::heap)
+        .collect();
+    assert_eq!(terms.len(), 2);
+}
+
+#[test]
+fn statements() {
+    assert!(consumes(Rule::game_decl, "game Nim(n) { move Nim(n - k) for k in 1..=n }"));
+    assert!(consumes(Rule::game_decl, "game Empty { }"));
+    assert!(consumes(Rule::graph_decl, "graph G { a -> b, c\n b -> c\n d }"));
+    assert!(consumes(Rule::let_decl, "let heaps = Nim(3) + Nim(4)"));
+    assert!(consumes(Rule::query, "wins? Wythoff(3, 5)"));
+    assert!(consumes(Rule::query, "grundy Kayles(n) for n in 0..=12 if n % 2 == 0"));
+    assert!(!consumes(Rule::query, "wins Nim(3)"));
+}
+
+#[test]
+fn comments_and_line_breaks_are_white_space() {
+    assert!(consumes(Rule::program, "# a comment\ngrundy *3 # another\n\nwins? *1\n"));
+}
+
+fn expr(text: &str) -> Expr {
+    let pair = Grammar::parse(Rule::expr, text).unwrap().next().unwrap();
+    Builder { base: 0 }.expr(pair).unwrap()
+}
+
+/// Renders an expression fully parenthesised, to read its precedence.
+fn shape(expr: &Expr) -> String {
+    match &expr.kind {
+        ExprKind::Int(n) => n.to_string(),
+        ExprKind::Bool(b) => b.to_string(),
+        ExprKind::Var(v) => v.name.clone(),
+        ExprKind::Call { function, args } => {
+            let args: Vec<_> = args.iter().map(shape).collect();
+            format!("{}({})", function.name, args.join(", "))
+        }
+        ExprKind::Unary(UnaryOp::Neg, e) => format!("(-{})", shape(e)),
+        ExprKind::Unary(UnaryOp::Not, e) => format!("(not {})", shape(e)),
+        ExprKind::Binary(op, a, b) => format!("({} {} {})", shape(a), op.symbol(), shape(b)),
+    }
+}
+
+#[test]
+fn operator_precedence_and_associativity() {
+    assert_eq!(shape(&expr("1 + 2 * 3")), "(1 + (2 * 3))");
+    assert_eq!(shape(&expr("n - k - a")), "((n - k) - a)");
+    assert_eq!(shape(&expr("-a % 3")), "((-a) % 3)");
+    assert_eq!(shape(&expr("not a < b and c or d")), "(((not (a < b)) and c) or d)");
+    assert_eq!(shape(&expr("min(a, b) * (c + 1)")), "(min(a, b) * (c + 1))");
+}
+
+#[test]
+fn spans_are_shifted_by_the_base_offset() {
+    let program = parse("grundy *3", 100).unwrap();
+    let Statement::Query(query) = &program.statements[0] else {
+        panic!("expected a query, got {:?}", program.statements[0]);
+    };
+    assert_eq!(query.span, SourceSpan::new(100.into(), 9));
+    assert_eq!(query.position.span, SourceSpan::new(107.into(), 2));
+}
+
+#[test]
+fn errors_name_tokens_in_words() {
+    let error = parse("graph G { a b -> ; }", 0).unwrap_err();
+    let ParseError::Syntax { expected, found, .. } = &error else {
+        panic!("expected a syntax error, got {error:?}");
+    };
+    assert_eq!(expected, "a node name");
+    assert_eq!(found, "`;`");
+}
+
+#[test]
+fn an_error_at_the_end_is_incomplete() {
+    assert!(parse("game Nim(n) {", 0).unwrap_err().is_incomplete());
+    assert!(parse("grundy *3 +", 0).unwrap_err().is_incomplete());
+    assert!(!parse("grundy ) *3", 0).unwrap_err().is_incomplete());
+}
+
+#[test]
+fn integer_literals_past_64_bits_are_errors() {
+    assert!(matches!(
+        parse("grundy *99999999999999999999", 0),
+        Err(ParseError::IntegerTooLarge { .. })
+    ));
+}
