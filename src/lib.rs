@@ -2,5 +2,10 @@
 //! `.game` language.
 
 pub mod engine;
+pub mod interp;
 pub mod lower;
 pub mod syntax;
+pub mod session;
+pub mod sources;
+pub mod cli;
+pub mod output;

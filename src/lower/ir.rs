@@ -100,6 +100,7 @@ pub struct Query {
     /// The names of the bindings, in slot order, for table rows.
     pub names: Vec<String>,
     pub span: SourceSpan,
+    pub position_span: SourceSpan,
 }
 
 /// A variable, the slot it is stored in, and the values it ranges over.

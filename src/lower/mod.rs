@@ -204,6 +204,7 @@ impl Lowerer {
             guard,
             names: scope.vars.iter().map(|var| var.name.clone()).collect(),
             span: query.span,
+            position_span: query.position.span,
         }
     }
 

@@ -1,0 +1,98 @@
+//! Errors of evaluation: arithmetic, limits and loopy move graphs.
+
+use miette::{Diagnostic, SourceSpan};
+use thiserror::Error;
+
+#[derive(Debug, Clone, Error, Diagnostic, PartialEq, Eq)]
+pub enum EvalError {
+    #[error("integer overflow in `{op}`{context}")]
+    #[diagnostic(
+        code(sprague::eval::overflow),
+        help("values are 64-bit signed integers, from -9223372036854775808 to 9223372036854775807")
+    )]
+    Overflow {
+        op: &'static str,
+        #[label("this overflows")]
+        span: SourceSpan,
+        context: String,
+    },
+
+    #[error("division by zero{context}")]
+    #[diagnostic(
+        code(sprague::eval::division_by_zero),
+        help("guard the rule with a condition such as `if d != 0`")
+    )]
+    DivisionByZero {
+        #[label("the divisor is 0 here")]
+        span: SourceSpan,
+        context: String,
+    },
+
+    #[error("a Nim heap cannot have {size} tokens{context}")]
+    #[diagnostic(
+        code(sprague::eval::negative_heap),
+        help("heap sizes are 0 or more; guard the rule with a condition such as `if k <= n`")
+    )]
+    NegativeHeap {
+        size: i64,
+        #[label("this heap size is negative")]
+        span: SourceSpan,
+        context: String,
+    },
+
+    #[error("more than {limit} {what}{context}")]
+    #[diagnostic(
+        code(sprague::eval::too_many_options),
+        help("raise the limit with `--max-states`, or narrow the bindings")
+    )]
+    TooManyOptions {
+        limit: usize,
+        what: &'static str,
+        #[label("this produces too many")]
+        span: SourceSpan,
+        context: String,
+    },
+
+    #[error("this game is loopy: {cycle}")]
+    #[diagnostic(
+        code(sprague::eval::loopy),
+        help("a position that can return to itself has no Grundy value; every sequence of moves must end")
+    )]
+    Loopy {
+        cycle: String,
+        #[label("this position reaches a cycle")]
+        span: SourceSpan,
+    },
+
+    #[error("more than {limit} distinct positions while expanding {position} of game `{game}`")]
+    #[diagnostic(
+        code(sprague::eval::too_many_states),
+        help("raise the limit with `--max-states N`, or ask about a smaller position")
+    )]
+    TooManyStates {
+        limit: usize,
+        game: String,
+        position: String,
+        #[label("solving this needs more positions")]
+        span: SourceSpan,
+    },
+}
+
+impl EvalError {
+    /// Says which position's options were being listed when this happened.
+    pub fn while_expanding(mut self, position: &str) -> Self {
+        let text = format!(" while listing the options of {position}");
+        match &mut self {
+            EvalError::Overflow { context, .. }
+            | EvalError::DivisionByZero { context, .. }
+            | EvalError::NegativeHeap { context, .. }
+            | EvalError::TooManyOptions { context, .. } => {
+                if context.is_empty() {
+                    *context = text;
+                }
+            }
+            EvalError::Loopy { .. } | EvalError::TooManyStates { .. } => {}
+        }
+        self
+    }
+}

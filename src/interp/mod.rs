@@ -1,0 +1,327 @@
+//! The interpreter: runs a lowered [`Program`]'s rules to list the options
+//! of a position, for the engine. Integer arithmetic is checked: overflow and
+//! division by zero are errors with the span of the operation.
+
+mod error;
+
+use std::fmt;
+
+use miette::SourceSpan;
+
+use crate::engine::{Grundy, Options, Rules};
+use crate::lower::ir::*;
+pub use error::EvalError;
+
+/// A position of one game: what the engine interns and memoises.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Component {
+    /// `*n`, whose value n is known without search.
+    Heap(u64),
+    /// `Name(args)`.
+    Game(GameId, Box<[i64]>),
+    /// `Graph.node`.
+    Node(GraphId, NodeId),
+}
+
+/// The move rules of a program, as the engine sees them.
+pub struct Interpreter<'p> {
+    pub program: &'p Program,
+}
+
+impl Rules for Interpreter<'_> {
+    type Position = Component;
+    type Error = EvalError;
+
+    fn options(&self, position: &Component, options: &mut Options<Component>) -> Result<(), EvalError> {
+        let listed = match position {
+            Component::Heap(n) => (0..*n).try_for_each(|k| push_option(options, [Component::Heap(k)], None)),
+            Component::Node(graph, node) => self.program.graph(*graph).moves[node.0 as usize]
+                .iter()
+                .try_for_each(|to| push_option(options, [Component::Node(*graph, *to)], None)),
+            Component::Game(game, args) => self.game_options(*game, args, options),
+        };
+        listed.map_err(|error| error.while_expanding(&self.show(std::slice::from_ref(position)).to_string()))
+    }
+
+    fn known_grundy(&self, position: &Component) -> Option<Grundy> {
+        match position {
+            Component::Heap(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    fn known_option(&self, position: &Component, value: Grundy) -> Option<Vec<Component>> {
+        match position {
+            Component::Heap(n) if value < *n => Some(vec![Component::Heap(value)]),
+            _ => None,
+        }
+    }
+}
+
+fn push_option<const N: usize>(
+    options: &mut Options<Component>,
+    option: [Component; N],
+    span: Option<SourceSpan>,
+) -> Result<(), EvalError> {
+    options.push(option).map_err(|too_many| EvalError::TooManyOptions {
+        limit: too_many.limit,
+        what: "options",
+        span: span.unwrap_or_else(|| SourceSpan::new(0.into(), 0)),
+        context: String::new(),
+    })
+}
+
+impl<'p> Interpreter<'p> {
+    pub fn new(program: &'p Program) -> Self {
+        Interpreter { program }
+    }
+
+    fn game_options(&self, id: GameId, args: &[i64], options: &mut Options<Component>) -> Result<(), EvalError> {
+        let game = self.program.game(id);
+        let mut env = vec![0; game.slots];
+        env[..args.len()].copy_from_slice(args);
+        for rule in &game.rules {
+            let mut budget = Budget::new(options.limit());
+            assignments(&rule.bindings, rule.guard.as_ref(), &mut env, &mut budget, &mut |env| {
+                if let Err(error) = self.position(&rule.target, env, &mut |part| options.push_part(part)) {
+                    options.abandon_option();
+                    return Err(error);
+                }
+                options.end_option().map_err(|too_many| EvalError::TooManyOptions {
+                    limit: too_many.limit,
+                    what: "options",
+                    span: rule.span,
+                    context: String::new(),
+                })
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Evaluates the terms of a sum under `env`, passing each component on.
+    pub fn position(&self, terms: &[Term], env: &[i64], each: &mut dyn FnMut(Component)) -> Result<(), EvalError> {
+        for term in terms {
+            each(match term {
+                Term::Game { game, args, .. } => Component::Game(
+                    *game,
+                    args.iter().map(|arg| eval(arg, env)).collect::<Result<_, _>>()?,
+                ),
+                Term::Heap { size, .. } => {
+                    let n = eval(size, env)?;
+                    let n = u64::try_from(n).map_err(|_| EvalError::NegativeHeap {
+                        size: n,
+                        span: size.span,
+                        context: String::new(),
+                    })?;
+                    Component::Heap(n)
+                }
+                Term::Node { graph, node } => Component::Node(*graph, *node),
+            });
+        }
+        Ok(())
+    }
+
+    /// A sum as it is written in the language.
+    pub fn show<'a>(&'a self, sum: &'a [Component]) -> Show<'a> {
+        Show {
+            program: self.program,
+            sum,
+        }
+    }
+}
+
+/// How many more binding assignments may be tried, out of how many.
+pub struct Budget {
+    left: usize,
+    limit: usize,
+}
+
+impl Budget {
+    pub fn new(limit: usize) -> Self {
+        Budget { left: limit, limit }
+    }
+
+    fn spend(&mut self, span: SourceSpan) -> Result<(), EvalError> {
+        if self.left == 0 {
+            return Err(EvalError::TooManyOptions {
+                limit: self.limit,
+                what: "assignments of the bindings",
+                span,
+                context: String::new(),
+            });
+        }
+        self.left -= 1;
+        Ok(())
+    }
+}
+
+/// Calls `each` with every assignment of the bindings, left to right, for
+/// which the guard holds, trying no more assignments than the budget allows.
+pub fn assignments(
+    bindings: &[Binding],
+    guard: Option<&Expr>,
+    env: &mut [i64],
+    budget: &mut Budget,
+    each: &mut dyn FnMut(&[i64]) -> Result<(), EvalError>,
+) -> Result<(), EvalError> {
+    let Some((binding, rest)) = bindings.split_first() else {
+        let holds = match guard {
+            Some(guard) => eval(guard, env)? != 0,
+            None => true,
+        };
+        return if holds { each(env) } else { Ok(()) };
+    };
+    let mut assign = |env: &mut [i64], value: i64| {
+        budget.spend(binding.span)?;
+        env[binding.slot] = value;
+        assignments(rest, guard, env, budget, each)
+    };
+    match &binding.domain {
+        Domain::Range { start, end, inclusive } => {
+            let (start, end) = (eval(start, env)?, eval(end, env)?);
+            let last = if *inclusive { Some(end) } else { end.checked_sub(1) };
+            match last {
+                Some(last) => (start..=last).try_for_each(|value| assign(env, value)),
+                None => Ok(()),
+            }
+        }
+        Domain::Set(elements) => elements.iter().try_for_each(|element| {
+            let value = eval(element, env)?;
+            assign(env, value)
+        }),
+    }
+}
+
+/// Evaluates an expression; conditions give 0 or 1.
+pub fn eval(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
+    let overflow = |op| EvalError::Overflow {
+        op,
+        span: expr.span,
+        context: String::new(),
+    };
+    Ok(match &expr.kind {
+        ExprKind::Const(value) => *value,
+        ExprKind::Slot(slot) => env[*slot],
+        ExprKind::Neg(operand) => eval(operand, env)?.checked_neg().ok_or_else(|| overflow("-"))?,
+        ExprKind::Not(operand) => (eval(operand, env)? == 0) as i64,
+        ExprKind::Abs(operand) => eval(operand, env)?.checked_abs().ok_or_else(|| overflow("abs"))?,
+        ExprKind::Min(args) => fold(args, env, i64::min)?,
+        ExprKind::Max(args) => fold(args, env, i64::max)?,
+        ExprKind::Binary(BinaryOp::And, lhs, rhs) => (eval(lhs, env)? != 0 && eval(rhs, env)? != 0) as i64,
+        ExprKind::Binary(BinaryOp::Or, lhs, rhs) => (eval(lhs, env)? != 0 || eval(rhs, env)? != 0) as i64,
+        ExprKind::Binary(op, lhs, rhs) => {
+            let (a, b) = (eval(lhs, env)?, eval(rhs, env)?);
+            if matches!(op, BinaryOp::Div | BinaryOp::Rem) && b == 0 {
+                return Err(EvalError::DivisionByZero {
+                    span: rhs.span,
+                    context: String::new(),
+                });
+            }
+            arithmetic(*op, a, b).ok_or_else(|| overflow(op.symbol()))?
+        }
+    })
+}
+
+fn fold(args: &[Expr], env: &[i64], pick: fn(i64, i64) -> i64) -> Result<i64, EvalError> {
+    let mut values = args.iter().map(|arg| eval(arg, env));
+    let first = values.next().expect("the checker requires an argument")?;
+    values.try_fold(first, |acc, value| Ok(pick(acc, value?)))
+}
+
+/// A binary operation on integers; `None` on overflow. Division and
+/// remainder round towards negative infinity, as in Python.
+fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        BinaryOp::Add => a.checked_add(b)?,
+        BinaryOp::Sub => a.checked_sub(b)?,
+        BinaryOp::Mul => a.checked_mul(b)?,
+        BinaryOp::Div => {
+            let (q, r) = (a.checked_div(b)?, a.checked_rem(b)?);
+            if r != 0 && (r < 0) != (b < 0) { q - 1 } else { q }
+        }
+        BinaryOp::Rem => {
+            // The remainder by -1 is 0 even for the least i64.
+            let r = a.wrapping_rem(b);
+            if r != 0 && (r < 0) != (b < 0) { r + b } else { r }
+        }
+        BinaryOp::Eq => (a == b) as i64,
+        BinaryOp::Ne => (a != b) as i64,
+        BinaryOp::Lt => (a < b) as i64,
+        BinaryOp::Le => (a <= b) as i64,
+        BinaryOp::Gt => (a > b) as i64,
+        BinaryOp::Ge => (a >= b) as i64,
+        BinaryOp::And => (a != 0 && b != 0) as i64,
+        BinaryOp::Or => (a != 0 || b != 0) as i64,
+    })
+}
+
+/// A sum written as source text: `Nim(3) + *5 + Maze.start`.
+pub struct Show<'a> {
+    program: &'a Program,
+    sum: &'a [Component],
+}
+
+impl fmt::Display for Show<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, component) in self.sum.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" + ")?;
+            }
+            match component {
+                Component::Heap(n) => write!(f, "*{n}")?,
+                Component::Node(graph, node) => {
+                    let graph = self.program.graph(*graph);
+                    write!(f, "{}.{}", graph.name, graph.nodes[node.0 as usize])?;
+                }
+                Component::Game(game, args) => {
+                    f.write_str(&self.program.game(*game).name)?;
+                    if !args.is_empty() {
+                        f.write_str("(")?;
+                        for (i, arg) in args.iter().enumerate() {
+                            if i > 0 {
+                                f.write_str(", ")?;
+                            }
+                            write_int(f, *arg)?;
+                        }
+                        f.write_str(")")?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An integer as a literal that parses back to it; the least i64 has no
+/// literal of its own.
+fn write_int(f: &mut fmt::Formatter<'_>, value: i64) -> fmt::Result {
+    match value {
+        i64::MIN => write!(f, "(-{} - 1)", i64::MAX),
+        _ => write!(f, "{value}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_division_and_modulo_follow_python() {
+        assert_eq!(arithmetic(BinaryOp::Div, 7, 2), Some(3));
+        assert_eq!(arithmetic(BinaryOp::Div, -7, 2), Some(-4));
+        assert_eq!(arithmetic(BinaryOp::Div, 7, -2), Some(-4));
+        assert_eq!(arithmetic(BinaryOp::Div, -7, -2), Some(3));
+        assert_eq!(arithmetic(BinaryOp::Rem, -7, 2), Some(1));
+        assert_eq!(arithmetic(BinaryOp::Rem, 7, -2), Some(-1));
+        assert_eq!(arithmetic(BinaryOp::Rem, -7, -2), Some(-1));
+        assert_eq!(arithmetic(BinaryOp::Rem, 6, -3), Some(0));
+    }
+
+    #[test]
+    fn overflow_is_detected() {
+        assert_eq!(arithmetic(BinaryOp::Add, i64::MAX, 1), None);
+        assert_eq!(arithmetic(BinaryOp::Mul, i64::MIN, -1), None);
+        assert_eq!(arithmetic(BinaryOp::Div, i64::MIN, -1), None);
+        assert_eq!(arithmetic(BinaryOp::Rem, i64::MIN, -1), Some(0));
+    }
+}
