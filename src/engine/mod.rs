@@ -129,11 +129,23 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         if let Some(value) = rules.known_grundy(position) {
             return Ok(value);
         }
-        let id = self.intern(position, position)?;
-        if self.values[id] == UNSOLVED {
-            self.solve(rules, id)?;
+        let mark = self.positions.len();
+        let solved = self
+            .intern(position, position)
+            .and_then(|id| match self.values[id] {
+                UNSOLVED => self.solve(rules, id).map(|()| id),
+                _ => Ok(id),
+            });
+        match solved {
+            Ok(id) => Ok(self.values[id]),
+            Err(error) => {
+                // Forget what this search interned, so that a failed query
+                // leaves the engine as it found it (and its room for states).
+                self.positions.truncate(mark);
+                self.values.truncate(mark);
+                Err(error)
+            }
         }
-        Ok(self.values[id])
     }
 
     /// The Grundy value of a sum: the XOR (nim-sum) of its components'.

@@ -83,6 +83,9 @@ fn the_state_limit_names_the_position_being_expanded() {
         engine.grundy(&rules, &100),
         Err(EngineError::TooManyStates { limit: 10, expanding: 91 })
     );
+    // The failed search gave its room back: a small question still fits.
+    assert_eq!(engine.grundy(&rules, &5), Ok(1));
+    assert_eq!(engine.states(), 6);
 }
 
 #[test]

@@ -261,8 +261,8 @@ impl Lowerer {
     fn term(&mut self, term: &ast::Term, scope: &Scope, terms: &mut Vec<Term>) {
         match term {
             ast::Term::Game { name, args, span } => {
+                let args: Vec<Expr> = args.iter().map(|arg| self.int(arg, scope)).collect();
                 if let Some(game) = self.game_named(name, args.len(), *span) {
-                    let args = args.iter().map(|arg| self.int(arg, scope)).collect();
                     terms.push(Term::Game {
                         game,
                         args,

@@ -143,6 +143,10 @@ pub enum Term {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: SourceSpan,
+    /// How many expressions deep this one is: at most
+    /// [`MAX_NESTING`](crate::syntax::MAX_NESTING), so that the passes that
+    /// recurse over expressions fit in the stack.
+    pub depth: usize,
 }
 
 #[derive(Debug, Clone)]

@@ -24,10 +24,58 @@ struct Grammar;
 /// Parses one source whose first byte sits at `base` in the session's
 /// source buffer, so that every span is an offset into that buffer.
 pub fn parse(text: &str, base: usize) -> Result<Program, ParseError> {
+    if let Some(position) = too_deep(text) {
+        return Err(ParseError::TooDeep {
+            span: SourceSpan::new((base + position).into(), 1),
+        });
+    }
     let mut pairs =
         Grammar::parse(Rule::program, text).map_err(|error| syntax_error(&error, text, base))?;
     let builder = Builder { base };
     builder.program(pairs.next().expect("pest yields the program rule it was asked for"))
+}
+
+/// How deeply brackets and prefix operators may nest: far past anything
+/// written by hand, and well within the parser's stack.
+pub const MAX_NESTING: usize = 10_000;
+
+/// Where the nesting of brackets and runs of prefix operators (`-`, `not`)
+/// first exceeds [`MAX_NESTING`], if it does. The recursive descent parser
+/// and evaluator need stack in proportion to this depth.
+fn too_deep(text: &str) -> Option<usize> {
+    let (mut depth, mut prefixes) = (0usize, 0usize);
+    let mut chars = text.char_indices().peekable();
+    while let Some((position, c)) = chars.next() {
+        match c {
+            '#' => {
+                while chars.next_if(|&(_, c)| c != '\n').is_some() {}
+            }
+            '(' | '{' => {
+                depth += 1;
+                prefixes = 0;
+            }
+            ')' | '}' => depth = depth.saturating_sub(1),
+            '-' => prefixes += 1,
+            'n' if is_not_keyword(text, position) => {
+                prefixes += 1;
+                chars.nth(1);
+            }
+            c if c.is_whitespace() => continue,
+            _ => prefixes = 0,
+        }
+        if depth + prefixes > MAX_NESTING {
+            return Some(position);
+        }
+    }
+    None
+}
+
+/// Whether the word `not` starts at `position`.
+fn is_not_keyword(text: &str, position: usize) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text[position..].starts_with("not")
+        && !text[..position].ends_with(word)
+        && !text[position + 3..].starts_with(word)
 }
 
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
@@ -254,17 +302,13 @@ impl Builder {
                     Rule::neg => UnaryOp::Neg,
                     _ => UnaryOp::Not,
                 };
-                Ok(Expr {
-                    span: join(self.span(&op), operand.span),
-                    kind: ExprKind::Unary(op_kind, Box::new(operand)),
-                })
+                let span = join(self.span(&op), operand.span);
+                nest(ExprKind::Unary(op_kind, Box::new(operand)), span)
             })
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);
-                Ok(Expr {
-                    span: join(lhs.span, rhs.span),
-                    kind: ExprKind::Binary(binary_op(op.as_rule()), Box::new(lhs), Box::new(rhs)),
-                })
+                let span = join(lhs.span, rhs.span);
+                nest(ExprKind::Binary(binary_op(op.as_rule()), Box::new(lhs), Box::new(rhs)), span)
             })
             .parse(pair.into_inner())
     }
@@ -284,7 +328,7 @@ impl Builder {
             Rule::var => ExprKind::Var(self.ident(children(pair).next().expect("a variable is a name"))),
             _ => return self.expr(children(pair).next().expect("parentheses hold an expression")),
         };
-        Ok(Expr { kind, span })
+        nest(kind, span)
     }
 
     fn integer(&self, pair: &Pair<Rule>) -> Built<i64> {
@@ -299,6 +343,22 @@ impl Builder {
             name: pair.as_str().to_owned(),
             span: self.span(&pair),
         }
+    }
+}
+
+/// An expression one level deeper than its deepest operand, refused past
+/// [`MAX_NESTING`].
+fn nest(kind: ExprKind, span: SourceSpan) -> Built<Expr> {
+    let operands = match &kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Var(_) => 0,
+        ExprKind::Call { args, .. } => args.iter().map(|arg| arg.depth).max().unwrap_or(0),
+        ExprKind::Unary(_, operand) => operand.depth,
+        ExprKind::Binary(_, lhs, rhs) => lhs.depth.max(rhs.depth),
+    };
+    let depth = operands + 1;
+    match depth > MAX_NESTING {
+        true => Err(ParseError::TooDeep { span }),
+        false => Ok(Expr { kind, span, depth }),
     }
 }
 

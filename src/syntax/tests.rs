@@ -135,3 +135,16 @@ fn integer_literals_past_64_bits_are_errors() {
         Err(ParseError::IntegerTooLarge { .. })
     ));
 }
+
+#[test]
+fn nesting_past_the_limit_is_an_error_not_a_stack_overflow() {
+    let too_deep = |text: String| matches!(parse(&text, 0), Err(ParseError::TooDeep { .. }));
+    let parens = |depth| format!("grundy *({}1{})", "(".repeat(depth), ")".repeat(depth));
+    assert!(too_deep(parens(MAX_NESTING)));
+    assert!(too_deep(format!("grundy *({}1)", "- ".repeat(MAX_NESTING + 1))));
+    assert!(too_deep(format!("grundy *1 if {}true", "not ".repeat(MAX_NESTING + 1))));
+    // A chain of operators nests to the left, one level per operator.
+    assert!(too_deep(format!("grundy *({}1)", "1 - ".repeat(MAX_NESTING + 1))));
+    assert!(!too_deep(parens(100)));
+    assert!(!too_deep(format!("grundy *({}1)", "not ".repeat(2) + "- ")));
+}
