@@ -1,0 +1,44 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use sprague::engine::DEFAULT_MAX_STATES;
+use sprague::output::{self, ErrorStyle};
+use sprague::session::{Answer, Event, Session, Value};
+
+/// The answers to a source's queries; any error fails the test, rendered.
+pub fn answers(source: &str) -> Vec<Answer> {
+    let mut answers = Vec::new();
+    let mut session = Session::new(DEFAULT_MAX_STATES);
+    session.run("test.game", source, &mut |event| match event {
+        Event::Answer(answer) => answers.push(answer),
+        Event::Error(report) => panic!(
+            "{}",
+            output::error(&report, ErrorStyle::Graphical { colour: false, width: 80 })
+        ),
+    });
+    answers
+}
+
+/// The values of a source's `grundy` queries, in order.
+pub fn grundy_values(source: &str) -> Vec<u64> {
+    answers(source)
+        .into_iter()
+        .map(|answer| match answer.value {
+            Value::Grundy(value) => value,
+            other => panic!("expected a grundy answer, got {other:?}"),
+        })
+        .collect()
+}
+
+/// The rows of a reference table: whitespace-separated integers, `#` comments.
+pub fn table(path: &str) -> Vec<Vec<i64>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| line.split_whitespace().map(|field| field.parse().unwrap()).collect())
+        .collect()
+}
