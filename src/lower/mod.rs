@@ -564,11 +564,13 @@ fn node_id(graph: &mut Graph, name: &str) -> NodeId {
     NodeId(index as u32)
 }
 
-/// The candidate most like `name`, if any is close enough to be a typo.
+/// The candidate most like `name`, if any is close enough to be a typo: a
+/// few edits away (transpositions count as one), or sharing a long prefix.
 fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let allowed = (name.chars().count() / 3).max(1);
     candidates
-        .map(|candidate| (strsim::jaro_winkler(name, candidate), candidate))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
+        .filter(|&(distance, candidate)| distance <= allowed || strsim::jaro_winkler(name, candidate) > 0.9)
+        .min_by_key(|&(distance, _)| distance)
         .map(|(_, candidate)| candidate)
 }

@@ -551,7 +551,7 @@ fn help_for(positives: &[Rule]) -> String {
         "an expression is an integer, a variable, `min`/`max`/`abs(…)`, or operators such as `n - k`".into()
     } else if wants(&[Rule::game_decl, Rule::query, Rule::let_decl, Rule::graph_decl]) {
         "a statement starts with `game`, `graph`, `let`, `grundy`, `wins?` or `best_move`".into()
-    } else if wants(&[Rule::arrow]) {
+    } else if wants(&[Rule::arrow, Rule::node, Rule::edges]) {
         "a graph line reads `node -> other, another`".into()
     } else {
         "see the language tour in README.md".into()

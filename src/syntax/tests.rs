@@ -59,7 +59,9 @@ fn a_heap_takes_a_primary_so_plus_joins_the_sum() {
 fn statements() {
     assert!(consumes(Rule::game_decl, "game Nim(n) { move Nim(n - k) for k in 1..=n }"));
     assert!(consumes(Rule::game_decl, "game Empty { }"));
-    assert!(consumes(Rule::graph_decl, "graph G { a -> b, c\n b -> c\n d }"));
+    assert!(consumes(Rule::graph_decl, "graph G { a -> b, c\n b -> c }"));
+    // A forgotten comma is an error, not a node standing alone.
+    assert!(!consumes(Rule::graph_decl, "graph G { a -> b c }"));
     assert!(consumes(Rule::let_decl, "let heaps = Nim(3) + Nim(4)"));
     assert!(consumes(Rule::query, "wins? Wythoff(3, 5)"));
     assert!(consumes(Rule::query, "grundy Kayles(n) for n in 0..=12 if n % 2 == 0"));
@@ -113,7 +115,7 @@ fn spans_are_shifted_by_the_base_offset() {
 
 #[test]
 fn errors_name_tokens_in_words() {
-    let error = parse("graph G { a b -> ; }", 0).unwrap_err();
+    let error = parse("graph G { a -> ; }", 0).unwrap_err();
     let ParseError::Syntax { expected, found, .. } = &error else {
         panic!("expected a syntax error, got {error:?}");
     };

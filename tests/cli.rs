@@ -1,0 +1,150 @@
+//! The `sprague` command as a user runs it: output shapes, exit codes,
+//! standard input, and inputs that must not crash it.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn sprague(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+const NIM: &str = "game Nim(n) { move Nim(n - k) for k in 1..=n }\n";
+
+#[test]
+fn json_lines_keep_their_documented_shapes() {
+    let source = format!(
+        "{NIM}let heaps = Nim(3) + Nim(4) + Nim(5)
+grundy heaps
+wins? heaps
+best_move heaps
+best_move Nim(2) + *2
+grundy Nim(n) for n in 5..=5"
+    );
+    let output = sprague(&["run", "--json", "-"], &source);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let expected = [
+        r#"{"query":"grundy","position":"Nim(3) + Nim(4) + Nim(5)","value":2}"#,
+        r#"{"query":"wins?","position":"Nim(3) + Nim(4) + Nim(5)","value":true}"#,
+        r#"{"query":"best_move","position":"Nim(3) + Nim(4) + Nim(5)","move":{"from":"Nim(3)","to":"Nim(1)"},"result":"Nim(1) + Nim(4) + Nim(5)"}"#,
+        r#"{"query":"best_move","position":"Nim(2) + *2","move":null,"result":null}"#,
+        r#"{"query":"grundy","position":"Nim(5)","value":5,"bindings":{"n":5}}"#,
+    ];
+    assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn a_failing_query_is_reported_and_the_run_goes_on() {
+    let source = format!("{NIM}grundy *(1 / 0)\ngrundy Nim(2)\n");
+    let output = sprague(&["run", "-"], &source);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "grundy Nim(2) = 2\n");
+    assert!(stderr(&output).contains("division by zero"), "{}", stderr(&output));
+}
+
+#[test]
+fn errors_in_json_mode_are_miette_json_reports() {
+    let output = sprague(&["run", "--json", "-"], "grundy *(1 / 0)\ngrundy Nope(1)\n");
+    assert_eq!(output.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(stderr(&output).trim()).unwrap();
+    assert_eq!(report["code"], "sprague::check::unknown_game");
+    assert_eq!(report["labels"][0]["span"]["offset"], 23);
+}
+
+#[test]
+fn checking_errors_stop_evaluation() {
+    let output = sprague(&["run", "-"], "grundy *1\ngrundy Nope(1)\ngrundy Nope(2)\n");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "", "nothing is evaluated when checking fails");
+    assert!(stderr(&output).contains("2 errors found while checking"), "{}", stderr(&output));
+}
+
+#[test]
+fn check_parses_and_checks_without_evaluating() {
+    let loopy = "game T(n) { move T(n + 1) }\ngrundy T(0)\n";
+    let output = sprague(&["check", "-"], loopy);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(sprague(&["check", "-"], "grundy T(0)").status.code(), Some(1));
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    assert_eq!(sprague(&[], "").status.code(), Some(2));
+    assert_eq!(sprague(&["run", "--bogus", "-"], "").status.code(), Some(2));
+    let missing = sprague(&["run", "no/such/file.game"], "");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("cannot read `no/such/file.game`"));
+}
+
+#[test]
+fn the_state_limit_is_a_flag() {
+    let source = "game Chain(n) { move Chain(n - 1) if n > 0 }\ngrundy Chain(2000)\n";
+    let limited = sprague(&["run", "--max-states", "1000", "-"], source);
+    assert_eq!(limited.status.code(), Some(1));
+    assert!(stderr(&limited).contains("more than 1000 distinct positions"), "{}", stderr(&limited));
+    let raised = sprague(&["run", "--max-states", "3000", "-"], source);
+    assert_eq!(stdout(&raised), "grundy Chain(2000) = 0\n");
+}
+
+#[test]
+fn printed_positions_parse_back_to_themselves() {
+    let declarations = "game G(a, b) { }\ngraph Line { 0 -> 1 }\ngame Solo { }\n";
+    let source = format!(
+        "{declarations}grundy G(-5, 9223372036854775807) + *0 + Line.0 + Solo\ngrundy G(-9223372036854775807 - 1, 0)\n"
+    );
+    let first = stdout(&sprague(&["run", "-"], &source));
+    let positions: Vec<&str> = first
+        .lines()
+        .map(|line| line.strip_prefix("grundy ").unwrap().rsplit_once(" = ").unwrap().0)
+        .collect();
+    assert_eq!(positions[0], "G(-5, 9223372036854775807) + *0 + Line.0 + Solo");
+    let again: String = positions.iter().map(|position| format!("grundy {position}\n")).collect();
+    let second = stdout(&sprague(&["run", "-"], &format!("{declarations}{again}")));
+    assert_eq!(first, second);
+}
+
+#[test]
+fn a_chain_of_a_million_positions() {
+    let output = sprague(&["run", "-"], "game Chain(n) { move Chain(n - 1) if n > 0 }\ngrundy Chain(1000000)\n");
+    assert_eq!(stdout(&output), "grundy Chain(1000000) = 0\n", "{}", stderr(&output));
+}
+
+#[test]
+fn a_path_graph_of_a_million_nodes() {
+    let mut source = String::from("graph Path {\n");
+    for node in 0..1_000_000 {
+        source += &format!("{node} -> {}\n", node + 1);
+    }
+    source += "}\ngrundy Path.0 + Path.1\n";
+    let output = sprague(&["run", "-"], &source);
+    assert_eq!(stdout(&output), "grundy Path.0 + Path.1 = 1\n", "{}", stderr(&output));
+}
+
+#[test]
+fn deeply_nested_expressions() {
+    let depth = 5000;
+    let nested = format!("grundy *({}7{})\n", "(".repeat(depth), ")".repeat(depth));
+    let chain = format!("grundy *({}7)\n", "1 - 1 + ".repeat(depth / 2));
+    let output = sprague(&["run", "-"], &(nested + &chain));
+    assert_eq!(stdout(&output), "grundy *7 = 7\ngrundy *7 = 7\n", "{}", stderr(&output));
+    let too_deep = format!("grundy *({}7{})\n", "(".repeat(100_000), ")".repeat(100_000));
+    let output = sprague(&["run", "-"], &too_deep);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("nests too deeply"));
+}
