@@ -43,7 +43,10 @@ enum Command {
 
 #[derive(Debug, Error, Diagnostic)]
 #[error("cannot read `{path}`: {reason}")]
-#[diagnostic(code(sprague::cli::unreadable), help("check the path; `-` reads standard input"))]
+#[diagnostic(
+    code(sprague::cli::unreadable),
+    help("check the path; `-` reads standard input")
+)]
 struct Unreadable {
     path: String,
     reason: String,
@@ -63,7 +66,11 @@ pub fn main() -> ExitCode {
         .name("sprague".into())
         .stack_size(STACK_SIZE)
         .spawn(move || run(cli))
-        .and_then(|thread| thread.join().map_err(|_| std::io::Error::other("the evaluator panicked")))
+        .and_then(|thread| {
+            thread
+                .join()
+                .map_err(|_| std::io::Error::other("the evaluator panicked"))
+        })
         .unwrap_or_else(|error| {
             eprintln!("sprague: {error}");
             ExitCode::FAILURE
@@ -168,7 +175,14 @@ fn read_all(files: &[PathBuf]) -> Result<Vec<(String, String)>, Report> {
                     reason: error.to_string(),
                 })
             })?;
-            Ok((if name == "-" { "<stdin>".to_owned() } else { name }, text))
+            Ok((
+                if name == "-" {
+                    "<stdin>".to_owned()
+                } else {
+                    name
+                },
+                text,
+            ))
         })
         .collect()
 }

@@ -1,11 +1,11 @@
 //! sprague: Sprague–Grundy theory for impartial games declared in the
 //! `.game` language.
 
+pub mod cli;
 pub mod engine;
 pub mod interp;
 pub mod lower;
-pub mod syntax;
+pub mod output;
 pub mod session;
 pub mod sources;
-pub mod cli;
-pub mod output;
+pub mod syntax;

@@ -13,9 +13,14 @@ pub fn text(answer: &Answer) -> String {
         Value::Grundy(value) => format!("{question} = {value}"),
         Value::Wins(wins) => format!("{question} = {wins}"),
         Value::BestMove(Some(best)) => {
-            format!("{question} = {} -> {}, leaving {}", best.from, best.to, best.result)
+            format!(
+                "{question} = {} -> {}, leaving {}",
+                best.from, best.to, best.result
+            )
         }
-        Value::BestMove(None) => format!("{question} = none: the position has value 0, every move loses"),
+        Value::BestMove(None) => {
+            format!("{question} = none: the position has value 0, every move loses")
+        }
     }
 }
 
@@ -35,7 +40,10 @@ pub fn json(answer: &Answer) -> Json {
         }
         Value::BestMove(best) => {
             let (r#move, result) = match best {
-                Some(best) => (json!({"from": best.from, "to": best.to}), json!(best.result)),
+                Some(best) => (
+                    json!({"from": best.from, "to": best.to}),
+                    json!(best.result),
+                ),
                 None => (Json::Null, Json::Null),
             };
             fields.insert("move".into(), r#move);
@@ -43,7 +51,11 @@ pub fn json(answer: &Answer) -> Json {
         }
     }
     if !answer.bindings.is_empty() {
-        let bindings = answer.bindings.iter().map(|(name, value)| (name.clone(), json!(value))).collect();
+        let bindings = answer
+            .bindings
+            .iter()
+            .map(|(name, value)| (name.clone(), json!(value)))
+            .collect();
         fields.insert("bindings".into(), Json::Object(bindings));
     }
     object

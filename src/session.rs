@@ -86,7 +86,8 @@ impl Session {
     pub fn declare(&mut self, name: &str, text: &str) -> Result<Vec<Query>, Report> {
         let base = self.sources.add(name, text);
         let ast = syntax::parse(text, base).map_err(|error| self.report(error))?;
-        let (program, queries) = lower::lower(&self.program, &ast).map_err(|errors| self.check_report(errors))?;
+        let (program, queries) =
+            lower::lower(&self.program, &ast).map_err(|errors| self.check_report(errors))?;
         self.program = program;
         Ok(queries)
     }
@@ -97,22 +98,34 @@ impl Session {
         let engine = &mut self.engine;
         let mut env = vec![0; query.names.len()];
         let mut budget = Budget::new(self.max_states);
-        assignments(&query.bindings, query.guard.as_ref(), &mut env, &mut budget, &mut |env| {
-            let mut sum = Vec::new();
-            interp.position(&query.position, env, &mut |component| sum.push(component))?;
-            let value = solve(&interp, engine, query, &sum).map_err(|error| engine_error(&interp, error, query.position_span))?;
-            let bindings = match query.bindings.is_empty() {
-                true => Vec::new(),
-                false => query.names.iter().cloned().zip(env.iter().copied()).collect(),
-            };
-            sink(Event::Answer(Answer {
-                query: query.kind,
-                position: interp.show(&sum).to_string(),
-                bindings,
-                value,
-            }));
-            Ok(())
-        })
+        assignments(
+            &query.bindings,
+            query.guard.as_ref(),
+            &mut env,
+            &mut budget,
+            &mut |env| {
+                let mut sum = Vec::new();
+                interp.position(&query.position, env, &mut |component| sum.push(component))?;
+                let value = solve(&interp, engine, query, &sum)
+                    .map_err(|error| engine_error(&interp, error, query.position_span))?;
+                let bindings = match query.bindings.is_empty() {
+                    true => Vec::new(),
+                    false => query
+                        .names
+                        .iter()
+                        .cloned()
+                        .zip(env.iter().copied())
+                        .collect(),
+                };
+                sink(Event::Answer(Answer {
+                    query: query.kind,
+                    position: interp.show(&sum).to_string(),
+                    bindings,
+                    value,
+                }));
+                Ok(())
+            },
+        )
     }
 
     fn report(&self, error: impl Diagnostic + Send + Sync + 'static) -> Report {
@@ -137,16 +150,24 @@ fn solve(
     Ok(match query.kind {
         QueryKind::Grundy => Value::Grundy(engine.nim_sum(interp, sum)?),
         QueryKind::Wins => Value::Wins(engine.nim_sum(interp, sum)? != 0),
-        QueryKind::BestMove => Value::BestMove(engine.best_move(interp, sum)?.map(|best| BestMove {
-            from: interp.show(&sum[best.component..=best.component]).to_string(),
-            to: interp.show(&best.to).to_string(),
-            result: interp.show(&best.apply(sum)).to_string(),
+        QueryKind::BestMove => Value::BestMove(engine.best_move(interp, sum)?.map(|best| {
+            BestMove {
+                from: interp
+                    .show(&sum[best.component..=best.component])
+                    .to_string(),
+                to: interp.show(&best.to).to_string(),
+                result: interp.show(&best.apply(sum)).to_string(),
+            }
         })),
     })
 }
 
 /// Names the positions of an engine error in the language's own words.
-fn engine_error(interp: &Interpreter, error: EngineError<Component, EvalError>, span: SourceSpan) -> EvalError {
+fn engine_error(
+    interp: &Interpreter,
+    error: EngineError<Component, EvalError>,
+    span: SourceSpan,
+) -> EvalError {
     match error {
         EngineError::Rules(error) => error,
         EngineError::Loopy { cycle } => EvalError::Loopy {

@@ -24,7 +24,10 @@ impl Sources {
     /// Adds a source and returns the offset of its first byte.
     pub fn add(&mut self, name: &str, text: &str) -> usize {
         // One byte of gap keeps a span at the very end of a file inside it.
-        let offset = self.files.last().map_or(0, |file| file.offset + file.text.len() + 1);
+        let offset = self
+            .files
+            .last()
+            .map_or(0, |file| file.offset + file.text.len() + 1);
         self.files.push(Arc::new(SourceFile {
             name: name.to_owned(),
             text: text.to_owned(),
@@ -58,8 +61,13 @@ impl SourceCode for Sources {
         }
         let file = self.file_at(span.offset());
         let local = SourceSpan::new((span.offset() - file.offset).into(), span.len());
-        let contents = file.text.read_span(&local, context_lines_before, context_lines_after)?;
-        let global = SourceSpan::new((contents.span().offset() + file.offset).into(), contents.span().len());
+        let contents = file
+            .text
+            .read_span(&local, context_lines_before, context_lines_after)?;
+        let global = SourceSpan::new(
+            (contents.span().offset() + file.offset).into(),
+            contents.span().len(),
+        );
         Ok(Box::new(MietteSpanContents::new_named(
             file.name.clone(),
             contents.data(),

@@ -12,7 +12,12 @@ fn sprague(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -54,7 +59,11 @@ fn a_failing_query_is_reported_and_the_run_goes_on() {
     let output = sprague(&["run", "-"], &source);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout(&output), "grundy Nim(2) = 2\n");
-    assert!(stderr(&output).contains("division by zero"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("division by zero"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -70,8 +79,16 @@ fn errors_in_json_mode_are_miette_json_reports() {
 fn checking_errors_stop_evaluation() {
     let output = sprague(&["run", "-"], "grundy *1\ngrundy Nope(1)\ngrundy Nope(2)\n");
     assert_eq!(output.status.code(), Some(1));
-    assert_eq!(stdout(&output), "", "nothing is evaluated when checking fails");
-    assert!(stderr(&output).contains("2 errors found while checking"), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "",
+        "nothing is evaluated when checking fails"
+    );
+    assert!(
+        stderr(&output).contains("2 errors found while checking"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -80,7 +97,10 @@ fn check_parses_and_checks_without_evaluating() {
     let output = sprague(&["check", "-"], loopy);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(stdout(&output), "");
-    assert_eq!(sprague(&["check", "-"], "grundy T(0)").status.code(), Some(1));
+    assert_eq!(
+        sprague(&["check", "-"], "grundy T(0)").status.code(),
+        Some(1)
+    );
 }
 
 #[test]
@@ -97,7 +117,11 @@ fn the_state_limit_is_a_flag() {
     let source = "game Chain(n) { move Chain(n - 1) if n > 0 }\ngrundy Chain(2000)\n";
     let limited = sprague(&["run", "--max-states", "1000", "-"], source);
     assert_eq!(limited.status.code(), Some(1));
-    assert!(stderr(&limited).contains("more than 1000 distinct positions"), "{}", stderr(&limited));
+    assert!(
+        stderr(&limited).contains("more than 1000 distinct positions"),
+        "{}",
+        stderr(&limited)
+    );
     let raised = sprague(&["run", "--max-states", "3000", "-"], source);
     assert_eq!(stdout(&raised), "grundy Chain(2000) = 0\n");
 }
@@ -111,18 +135,38 @@ fn printed_positions_parse_back_to_themselves() {
     let first = stdout(&sprague(&["run", "-"], &source));
     let positions: Vec<&str> = first
         .lines()
-        .map(|line| line.strip_prefix("grundy ").unwrap().rsplit_once(" = ").unwrap().0)
+        .map(|line| {
+            line.strip_prefix("grundy ")
+                .unwrap()
+                .rsplit_once(" = ")
+                .unwrap()
+                .0
+        })
         .collect();
-    assert_eq!(positions[0], "G(-5, 9223372036854775807) + *0 + Line.0 + Solo");
-    let again: String = positions.iter().map(|position| format!("grundy {position}\n")).collect();
+    assert_eq!(
+        positions[0],
+        "G(-5, 9223372036854775807) + *0 + Line.0 + Solo"
+    );
+    let again: String = positions
+        .iter()
+        .map(|position| format!("grundy {position}\n"))
+        .collect();
     let second = stdout(&sprague(&["run", "-"], &format!("{declarations}{again}")));
     assert_eq!(first, second);
 }
 
 #[test]
 fn a_chain_of_a_million_positions() {
-    let output = sprague(&["run", "-"], "game Chain(n) { move Chain(n - 1) if n > 0 }\ngrundy Chain(1000000)\n");
-    assert_eq!(stdout(&output), "grundy Chain(1000000) = 0\n", "{}", stderr(&output));
+    let output = sprague(
+        &["run", "-"],
+        "game Chain(n) { move Chain(n - 1) if n > 0 }\ngrundy Chain(1000000)\n",
+    );
+    assert_eq!(
+        stdout(&output),
+        "grundy Chain(1000000) = 0\n",
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -133,7 +177,12 @@ fn a_path_graph_of_a_million_nodes() {
     }
     source += "}\ngrundy Path.0 + Path.1\n";
     let output = sprague(&["run", "-"], &source);
-    assert_eq!(stdout(&output), "grundy Path.0 + Path.1 = 1\n", "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "grundy Path.0 + Path.1 = 1\n",
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -142,8 +191,17 @@ fn deeply_nested_expressions() {
     let nested = format!("grundy *({}7{})\n", "(".repeat(depth), ")".repeat(depth));
     let chain = format!("grundy *({}7)\n", "1 - 1 + ".repeat(depth / 2));
     let output = sprague(&["run", "-"], &(nested + &chain));
-    assert_eq!(stdout(&output), "grundy *7 = 7\ngrundy *7 = 7\n", "{}", stderr(&output));
-    let too_deep = format!("grundy *({}7{})\n", "(".repeat(100_000), ")".repeat(100_000));
+    assert_eq!(
+        stdout(&output),
+        "grundy *7 = 7\ngrundy *7 = 7\n",
+        "{}",
+        stderr(&output)
+    );
+    let too_deep = format!(
+        "grundy *({}7{})\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
     let output = sprague(&["run", "-"], &too_deep);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("nests too deeply"));

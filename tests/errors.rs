@@ -11,12 +11,21 @@ const MAX_STATES: usize = 1000;
 fn error_snapshots() {
     insta::glob!("errors/*.game", |path| {
         let text = std::fs::read_to_string(path).unwrap();
-        let name = format!("tests/errors/{}", path.file_name().unwrap().to_string_lossy());
+        let name = format!(
+            "tests/errors/{}",
+            path.file_name().unwrap().to_string_lossy()
+        );
         let mut rendered = String::new();
         let mut session = Session::new(MAX_STATES);
         session.run(&name, &text, &mut |event| match event {
             Event::Error(report) => {
-                rendered += &output::error(&report, ErrorStyle::Graphical { colour: false, width: 80 });
+                rendered += &output::error(
+                    &report,
+                    ErrorStyle::Graphical {
+                        colour: false,
+                        width: 80,
+                    },
+                );
             }
             Event::Answer(answer) => rendered += &format!("{}\n", output::text(&answer)),
         });

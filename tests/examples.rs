@@ -15,14 +15,23 @@ fn every_example_prints_its_expected_output() {
         let expected_path = path.with_extension("out");
         let expected = std::fs::read_to_string(&expected_path)
             .unwrap_or_else(|_| panic!("{} has no expected output beside it", path.display()));
-        let output = Command::new(env!("CARGO_BIN_EXE_sprague")).arg("run").arg(&path).output().unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_sprague"))
+            .arg("run")
+            .arg(&path)
+            .output()
+            .unwrap();
         assert!(
             output.status.success(),
             "{} failed:\n{}",
             path.display(),
             String::from_utf8_lossy(&output.stderr)
         );
-        assert_eq!(String::from_utf8_lossy(&output.stdout), expected, "{}", path.display());
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            expected,
+            "{}",
+            path.display()
+        );
         checked += 1;
     }
     assert!(checked >= 8, "only {checked} examples found");

@@ -18,7 +18,10 @@ fn reference(path: &str, last: i64) -> Vec<(i64, u64)> {
 
 fn check_sequence(game: &str, path: &str) {
     let expected = reference(path, 100);
-    let queries: String = expected.iter().map(|(n, _)| format!("grundy {game}({n})\n")).collect();
+    let queries: String = expected
+        .iter()
+        .map(|(n, _)| format!("grundy {game}({n})\n"))
+        .collect();
     let values = grundy_values(&format!("{}\n{queries}", declaration(game)));
     let expected: Vec<u64> = expected.iter().map(|&(_, value)| value).collect();
     assert_eq!(values, expected, "{game} against {path}");
@@ -26,7 +29,9 @@ fn check_sequence(game: &str, path: &str) {
 
 fn declaration(game: &str) -> &'static str {
     match game {
-        "Kayles" => "game Kayles(n) { move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k }",
+        "Kayles" => {
+            "game Kayles(n) { move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k }"
+        }
         "Dawson" => "game Dawson(n) { move Dawson(a) + Dawson(n - 2 - a) for a in 0..=n - 2 }",
         "Split" => "game Split(n) { move Split(a) + Split(n - a) for a in 1..n if a < n - a }",
         _ => unreachable!("no declaration for {game}"),
@@ -83,7 +88,11 @@ fn wythoff_ten_by_ten() {
     for row in table("tests/data/wythoff_grundy_table.txt") {
         let (a, b, value) = (row[0] as usize, row[1] as usize, row[2] as u64);
         if a < 10 && b < 10 {
-            assert_eq!(values[a * 10 + b], value, "Wythoff({a}, {b}) against A004481");
+            assert_eq!(
+                values[a * 10 + b],
+                value,
+                "Wythoff({a}, {b}) against A004481"
+            );
         }
     }
     // The P-positions are (⌊kφ⌋, ⌊kφ²⌋) and their mirror images.
@@ -94,7 +103,11 @@ fn wythoff_ten_by_ten() {
         .collect();
     for a in 0..10 {
         for b in 0..10 {
-            assert_eq!(values[a * 10 + b] == 0, cold.contains(&(a, b)), "Wythoff({a}, {b})");
+            assert_eq!(
+                values[a * 10 + b] == 0,
+                cold.contains(&(a, b)),
+                "Wythoff({a}, {b})"
+            );
         }
     }
 }

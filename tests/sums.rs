@@ -54,14 +54,17 @@ impl Game {
             Game::Nim(n) => (0..n).map(|k| vec![Game::Nim(k)]).collect(),
             Game::Sub(n) => (1..=3.min(n)).map(|k| vec![Game::Sub(n - k)]).collect(),
             Game::Kayles(n) => (1..=2.min(n))
-                .flat_map(|k| (0..=n - k).map(move |a| vec![Game::Kayles(a), Game::Kayles(n - k - a)]))
+                .flat_map(|k| {
+                    (0..=n - k).map(move |a| vec![Game::Kayles(a), Game::Kayles(n - k - a)])
+                })
                 .collect(),
             Game::Split(n) => (1..n)
                 .filter(|a| 2 * a < n)
                 .map(|a| vec![Game::Split(a), Game::Split(n - a)])
                 .collect(),
             Game::Wythoff(a, b) => {
-                let mut options: Vec<Vec<Game>> = (1..=a).map(|k| vec![Game::Wythoff(a - k, b)]).collect();
+                let mut options: Vec<Vec<Game>> =
+                    (1..=a).map(|k| vec![Game::Wythoff(a - k, b)]).collect();
                 options.extend((1..=b).map(|k| vec![Game::Wythoff(a, b - k)]));
                 options.extend((1..=a.min(b)).map(|k| vec![Game::Wythoff(a - k, b - k)]));
                 options

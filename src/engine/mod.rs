@@ -28,7 +28,11 @@ pub trait Rules {
 
     /// Lists the options of `position` into `options`, in rule order; each
     /// option is a sum of components.
-    fn options(&self, position: &Self::Position, options: &mut Options<Self::Position>) -> std::result::Result<(), Self::Error>;
+    fn options(
+        &self,
+        position: &Self::Position,
+        options: &mut Options<Self::Position>,
+    ) -> std::result::Result<(), Self::Error>;
 
     /// The value of a position known without search (a Nim heap, say).
     fn known_grundy(&self, _position: &Self::Position) -> Option<Grundy> {
@@ -37,7 +41,11 @@ pub trait Rules {
 
     /// The first option (in rule order) of value `value` of a position whose
     /// value is known without search.
-    fn known_option(&self, _position: &Self::Position, _value: Grundy) -> Option<Vec<Self::Position>> {
+    fn known_option(
+        &self,
+        _position: &Self::Position,
+        _value: Grundy,
+    ) -> Option<Vec<Self::Position>> {
         None
     }
 }
@@ -118,7 +126,10 @@ impl<P: Clone + Eq + Hash> Engine<P> {
 
     /// How many positions have a memoised value.
     pub fn solved(&self) -> usize {
-        self.values.iter().filter(|&&value| value < ON_STACK).count()
+        self.values
+            .iter()
+            .filter(|&&value| value < ON_STACK)
+            .count()
     }
 
     /// The Grundy value of a single component.
@@ -153,7 +164,8 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        sum.iter().try_fold(0, |acc, component| Ok(acc ^ self.grundy(rules, component)?))
+        sum.iter()
+            .try_fold(0, |acc, component| Ok(acc ^ self.grundy(rules, component)?))
     }
 
     /// Every option of one component, in rule order.
@@ -162,7 +174,9 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         R: Rules<Position = P>,
     {
         self.scratch.clear();
-        rules.options(position, &mut self.scratch).map_err(EngineError::Rules)?;
+        rules
+            .options(position, &mut self.scratch)
+            .map_err(EngineError::Rules)?;
         Ok(self.scratch.iter().map(<[P]>::to_vec).collect())
     }
 
@@ -223,7 +237,10 @@ impl<P: Clone + Eq + Hash> Engine<P> {
             match self.first_unsolved(frame) {
                 Some(id) if self.values[id] == ON_STACK => {
                     let start = stack.iter().position(|frame| frame.id == id).unwrap_or(0);
-                    let mut cycle: Vec<P> = stack[start..].iter().map(|frame| self.positions[frame.id].clone()).collect();
+                    let mut cycle: Vec<P> = stack[start..]
+                        .iter()
+                        .map(|frame| self.positions[frame.id].clone())
+                        .collect();
                     cycle.push(self.positions[id].clone());
                     for frame in &stack {
                         self.values[frame.id] = UNSOLVED;
@@ -255,7 +272,9 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     {
         let position = self.positions[id].clone();
         self.scratch.clear();
-        rules.options(&position, &mut self.scratch).map_err(EngineError::Rules)?;
+        rules
+            .options(&position, &mut self.scratch)
+            .map_err(EngineError::Rules)?;
         let mut parts = Vec::with_capacity(self.scratch.parts().len());
         let mut ends = Vec::with_capacity(self.scratch.len());
         let options = std::mem::replace(&mut self.scratch, Options::new(0));
@@ -304,12 +323,17 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                     Part::Id(id) => self.values[id],
                 }
             });
-            if let Some(slot) = usize::try_from(value).ok().and_then(|value| seen.get_mut(value)) {
+            if let Some(slot) = usize::try_from(value)
+                .ok()
+                .and_then(|value| seen.get_mut(value))
+            {
                 *slot = true;
             }
             start = end;
         }
-        seen.iter().position(|&present| !present).unwrap_or(seen.len()) as Grundy
+        seen.iter()
+            .position(|&present| !present)
+            .unwrap_or(seen.len()) as Grundy
     }
 }
 

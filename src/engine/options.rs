@@ -75,6 +75,8 @@ impl<P> Options<P> {
     /// The options, each as the slice of its components.
     pub fn iter(&self) -> impl Iterator<Item = &[P]> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts.zip(self.ends.iter().copied()).map(|(start, end)| &self.parts[start..end])
+        starts
+            .zip(self.ends.iter().copied())
+            .map(|(start, end)| &self.parts[start..end])
     }
 }

@@ -8,7 +8,9 @@ pub enum EvalError {
     #[error("integer overflow in `{op}`{context}")]
     #[diagnostic(
         code(sprague::eval::overflow),
-        help("values are 64-bit signed integers, from -9223372036854775808 to 9223372036854775807")
+        help(
+            "values are 64-bit signed integers, from -9223372036854775808 to 9223372036854775807"
+        )
     )]
     Overflow {
         op: &'static str,
@@ -56,7 +58,9 @@ pub enum EvalError {
     #[error("this game is loopy: {cycle}")]
     #[diagnostic(
         code(sprague::eval::loopy),
-        help("a position that can return to itself has no Grundy value; every sequence of moves must end")
+        help(
+            "a position that can return to itself has no Grundy value; every sequence of moves must end"
+        )
     )]
     Loopy {
         cycle: String,

@@ -32,15 +32,23 @@ impl Rules for Interpreter<'_> {
     type Position = Component;
     type Error = EvalError;
 
-    fn options(&self, position: &Component, options: &mut Options<Component>) -> Result<(), EvalError> {
+    fn options(
+        &self,
+        position: &Component,
+        options: &mut Options<Component>,
+    ) -> Result<(), EvalError> {
         let listed = match position {
-            Component::Heap(n) => (0..*n).try_for_each(|k| push_option(options, [Component::Heap(k)], None)),
+            Component::Heap(n) => {
+                (0..*n).try_for_each(|k| push_option(options, [Component::Heap(k)], None))
+            }
             Component::Node(graph, node) => self.program.graph(*graph).moves[node.0 as usize]
                 .iter()
                 .try_for_each(|to| push_option(options, [Component::Node(*graph, *to)], None)),
             Component::Game(game, args) => self.game_options(*game, args, options),
         };
-        listed.map_err(|error| error.while_expanding(&self.show(std::slice::from_ref(position)).to_string()))
+        listed.map_err(|error| {
+            error.while_expanding(&self.show(std::slice::from_ref(position)).to_string())
+        })
     }
 
     fn known_grundy(&self, position: &Component) -> Option<Grundy> {
@@ -63,12 +71,14 @@ fn push_option<const N: usize>(
     option: [Component; N],
     span: Option<SourceSpan>,
 ) -> Result<(), EvalError> {
-    options.push(option).map_err(|too_many| EvalError::TooManyOptions {
-        limit: too_many.limit,
-        what: "options",
-        span: span.unwrap_or_else(|| SourceSpan::new(0.into(), 0)),
-        context: String::new(),
-    })
+    options
+        .push(option)
+        .map_err(|too_many| EvalError::TooManyOptions {
+            limit: too_many.limit,
+            what: "options",
+            span: span.unwrap_or_else(|| SourceSpan::new(0.into(), 0)),
+            context: String::new(),
+        })
 }
 
 impl<'p> Interpreter<'p> {
@@ -76,35 +86,57 @@ impl<'p> Interpreter<'p> {
         Interpreter { program }
     }
 
-    fn game_options(&self, id: GameId, args: &[i64], options: &mut Options<Component>) -> Result<(), EvalError> {
+    fn game_options(
+        &self,
+        id: GameId,
+        args: &[i64],
+        options: &mut Options<Component>,
+    ) -> Result<(), EvalError> {
         let game = self.program.game(id);
         let mut env = vec![0; game.slots];
         env[..args.len()].copy_from_slice(args);
         for rule in &game.rules {
             let mut budget = Budget::new(options.limit());
-            assignments(&rule.bindings, rule.guard.as_ref(), &mut env, &mut budget, &mut |env| {
-                if let Err(error) = self.position(&rule.target, env, &mut |part| options.push_part(part)) {
-                    options.abandon_option();
-                    return Err(error);
-                }
-                options.end_option().map_err(|too_many| EvalError::TooManyOptions {
-                    limit: too_many.limit,
-                    what: "options",
-                    span: rule.span,
-                    context: String::new(),
-                })
-            })?;
+            assignments(
+                &rule.bindings,
+                rule.guard.as_ref(),
+                &mut env,
+                &mut budget,
+                &mut |env| {
+                    if let Err(error) =
+                        self.position(&rule.target, env, &mut |part| options.push_part(part))
+                    {
+                        options.abandon_option();
+                        return Err(error);
+                    }
+                    options
+                        .end_option()
+                        .map_err(|too_many| EvalError::TooManyOptions {
+                            limit: too_many.limit,
+                            what: "options",
+                            span: rule.span,
+                            context: String::new(),
+                        })
+                },
+            )?;
         }
         Ok(())
     }
 
     /// Evaluates the terms of a sum under `env`, passing each component on.
-    pub fn position(&self, terms: &[Term], env: &[i64], each: &mut dyn FnMut(Component)) -> Result<(), EvalError> {
+    pub fn position(
+        &self,
+        terms: &[Term],
+        env: &[i64],
+        each: &mut dyn FnMut(Component),
+    ) -> Result<(), EvalError> {
         for term in terms {
             each(match term {
                 Term::Game { game, args, .. } => Component::Game(
                     *game,
-                    args.iter().map(|arg| eval(arg, env)).collect::<Result<_, _>>()?,
+                    args.iter()
+                        .map(|arg| eval(arg, env))
+                        .collect::<Result<_, _>>()?,
                 ),
                 Term::Heap { size, .. } => {
                     let n = eval(size, env)?;
@@ -177,9 +209,17 @@ pub fn assignments(
         assignments(rest, guard, env, budget, each)
     };
     match &binding.domain {
-        Domain::Range { start, end, inclusive } => {
+        Domain::Range {
+            start,
+            end,
+            inclusive,
+        } => {
             let (start, end) = (eval(start, env)?, eval(end, env)?);
-            let last = if *inclusive { Some(end) } else { end.checked_sub(1) };
+            let last = if *inclusive {
+                Some(end)
+            } else {
+                end.checked_sub(1)
+            };
             match last {
                 Some(last) => (start..=last).try_for_each(|value| assign(env, value)),
                 None => Ok(()),
@@ -202,13 +242,21 @@ pub fn eval(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
     Ok(match &expr.kind {
         ExprKind::Const(value) => *value,
         ExprKind::Slot(slot) => env[*slot],
-        ExprKind::Neg(operand) => eval(operand, env)?.checked_neg().ok_or_else(|| overflow("-"))?,
+        ExprKind::Neg(operand) => eval(operand, env)?
+            .checked_neg()
+            .ok_or_else(|| overflow("-"))?,
         ExprKind::Not(operand) => (eval(operand, env)? == 0) as i64,
-        ExprKind::Abs(operand) => eval(operand, env)?.checked_abs().ok_or_else(|| overflow("abs"))?,
+        ExprKind::Abs(operand) => eval(operand, env)?
+            .checked_abs()
+            .ok_or_else(|| overflow("abs"))?,
         ExprKind::Min(args) => fold(args, env, i64::min)?,
         ExprKind::Max(args) => fold(args, env, i64::max)?,
-        ExprKind::Binary(BinaryOp::And, lhs, rhs) => (eval(lhs, env)? != 0 && eval(rhs, env)? != 0) as i64,
-        ExprKind::Binary(BinaryOp::Or, lhs, rhs) => (eval(lhs, env)? != 0 || eval(rhs, env)? != 0) as i64,
+        ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
+            (eval(lhs, env)? != 0 && eval(rhs, env)? != 0) as i64
+        }
+        ExprKind::Binary(BinaryOp::Or, lhs, rhs) => {
+            (eval(lhs, env)? != 0 || eval(rhs, env)? != 0) as i64
+        }
         ExprKind::Binary(op, lhs, rhs) => {
             let (a, b) = (eval(lhs, env)?, eval(rhs, env)?);
             if matches!(op, BinaryOp::Div | BinaryOp::Rem) && b == 0 {
@@ -237,12 +285,20 @@ fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
         BinaryOp::Mul => a.checked_mul(b)?,
         BinaryOp::Div => {
             let (q, r) = (a.checked_div(b)?, a.checked_rem(b)?);
-            if r != 0 && (r < 0) != (b < 0) { q - 1 } else { q }
+            if r != 0 && (r < 0) != (b < 0) {
+                q - 1
+            } else {
+                q
+            }
         }
         BinaryOp::Rem => {
             // The remainder by -1 is 0 even for the least i64.
             let r = a.wrapping_rem(b);
-            if r != 0 && (r < 0) != (b < 0) { r + b } else { r }
+            if r != 0 && (r < 0) != (b < 0) {
+                r + b
+            } else {
+                r
+            }
         }
         BinaryOp::Eq => (a == b) as i64,
         BinaryOp::Ne => (a != b) as i64,

@@ -15,7 +15,10 @@ use ir::*;
 
 /// Checks `source` against the declarations already in `program` and returns
 /// the program extended with its declarations, and its queries in order.
-pub fn lower(program: &Program, source: &ast::Program) -> Result<(Program, Vec<Query>), CheckErrors> {
+pub fn lower(
+    program: &Program,
+    source: &ast::Program,
+) -> Result<(Program, Vec<Query>), CheckErrors> {
     let mut lowerer = Lowerer {
         program: program.clone(),
         errors: Vec::new(),
@@ -176,7 +179,10 @@ impl Lowerer {
                     vars: params.vars.clone(),
                 };
                 let bindings = self.bindings(&rule.bindings, &mut scope);
-                let guard = rule.guard.as_ref().map(|guard| self.condition(guard, &scope));
+                let guard = rule
+                    .guard
+                    .as_ref()
+                    .map(|guard| self.condition(guard, &scope));
                 let target = self.sum(&rule.target, &scope);
                 slots = slots.max(scope.vars.len());
                 Rule {
@@ -195,7 +201,10 @@ impl Lowerer {
     fn query(&mut self, query: &ast::Query) -> Query {
         let mut scope = Scope::default();
         let bindings = self.bindings(&query.bindings, &mut scope);
-        let guard = query.guard.as_ref().map(|guard| self.condition(guard, &scope));
+        let guard = query
+            .guard
+            .as_ref()
+            .map(|guard| self.condition(guard, &scope));
         let position = self.sum(&query.position, &scope);
         Query {
             kind: query.kind,
@@ -223,9 +232,12 @@ impl Lowerer {
                         end: self.int(end, scope),
                         inclusive: *inclusive,
                     },
-                    ast::Domain::Set(elements) => {
-                        Domain::Set(elements.iter().map(|element| self.int(element, scope)).collect())
-                    }
+                    ast::Domain::Set(elements) => Domain::Set(
+                        elements
+                            .iter()
+                            .map(|element| self.int(element, scope))
+                            .collect(),
+                    ),
                 };
                 Binding {
                     slot: self.bind(scope, &binding.var),
@@ -291,7 +303,8 @@ impl Lowerer {
     /// Resolves `Name(args)` to a game taking that many arguments.
     fn game_named(&mut self, name: &ast::Ident, found: usize, span: SourceSpan) -> Option<GameId> {
         let Some(declaration) = self.program.names.get(&name.name).copied() else {
-            let help = self.suggest(&name.name, |kind| matches!(kind, DeclarationKind::Game(_)))
+            let help = self
+                .suggest(&name.name, |kind| matches!(kind, DeclarationKind::Game(_)))
                 .unwrap_or_else(|| format!("declare it with `game {}(…) {{ move … }}`", name.name));
             self.errors.push(CheckError::UnknownGame {
                 name: name.name.clone(),
@@ -306,7 +319,13 @@ impl Lowerer {
         };
         let expected = self.program.game(id).params.len();
         if expected != found {
-            self.errors.push(arity(&name.name, expected, found, span, Some(declaration.span)));
+            self.errors.push(arity(
+                &name.name,
+                expected,
+                found,
+                span,
+                Some(declaration.span),
+            ));
             return None;
         }
         Some(id)
@@ -314,7 +333,10 @@ impl Lowerer {
 
     fn node_ref(&mut self, graph: &ast::Ident, node: &ast::Ident) -> Option<Term> {
         let Some(declaration) = self.program.names.get(&graph.name).copied() else {
-            let help = self.suggest(&graph.name, |kind| matches!(kind, DeclarationKind::Graph(_)))
+            let help = self
+                .suggest(&graph.name, |kind| {
+                    matches!(kind, DeclarationKind::Graph(_))
+                })
                 .unwrap_or_else(|| format!("declare it with `graph {} {{ a -> b }}`", graph.name));
             self.errors.push(CheckError::UnknownGraph {
                 name: graph.name.clone(),
@@ -339,7 +361,11 @@ impl Lowerer {
                     None => format!(
                         "the nodes of `{}` are {}",
                         graph.name,
-                        nodes.iter().map(|node| format!("`{node}`")).collect::<Vec<_>>().join(", ")
+                        nodes
+                            .iter()
+                            .map(|node| format!("`{node}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 };
                 self.errors.push(CheckError::UnknownNode {
@@ -356,7 +382,10 @@ impl Lowerer {
     /// A bare name: a `let` (inlined) or a game without parameters.
     fn name_ref(&mut self, name: &ast::Ident, terms: &mut Vec<Term>) {
         let Some(declaration) = self.program.names.get(&name.name).copied() else {
-            let help = self.suggest(&name.name, |kind| !matches!(kind, DeclarationKind::Graph(_)))
+            let help = self
+                .suggest(&name.name, |kind| {
+                    !matches!(kind, DeclarationKind::Graph(_))
+                })
                 .unwrap_or_else(|| format!("declare it with `let {} = …`", name.name));
             self.errors.push(CheckError::UnknownName {
                 name: name.name.clone(),
@@ -373,7 +402,9 @@ impl Lowerer {
                     declared: declaration.span,
                 });
             }
-            DeclarationKind::Let(id) => terms.extend(self.program.let_value(id).value.iter().cloned()),
+            DeclarationKind::Let(id) => {
+                terms.extend(self.program.let_value(id).value.iter().cloned())
+            }
             DeclarationKind::Game(_) => {
                 if let Some(game) = self.game_named(name, 0, name.span) {
                     terms.push(Term::Game {
@@ -389,9 +420,16 @@ impl Lowerer {
 
     fn wrong_kind(&mut self, name: &ast::Ident, declaration: Declaration, wanted: &'static str) {
         let help = match declaration.kind {
-            DeclarationKind::Game(_) => format!("a position of a game is written `{}(…)`", name.name),
-            DeclarationKind::Graph(_) => format!("a position of a graph is one of its nodes: `{}.node`", name.name),
-            DeclarationKind::Let(_) => format!("`{}` is a position already: write it alone", name.name),
+            DeclarationKind::Game(_) => {
+                format!("a position of a game is written `{}(…)`", name.name)
+            }
+            DeclarationKind::Graph(_) => format!(
+                "a position of a graph is one of its nodes: `{}.node`",
+                name.name
+            ),
+            DeclarationKind::Let(_) => {
+                format!("`{}` is a position already: write it alone", name.name)
+            }
         };
         self.errors.push(CheckError::WrongKind {
             name: name.name.clone(),
@@ -443,13 +481,16 @@ impl Lowerer {
             ast::ExprKind::Int(value) => (ExprKind::Const(*value), Type::Int),
             ast::ExprKind::Bool(value) => (ExprKind::Const(*value as i64), Type::Bool),
             ast::ExprKind::Var(var) => (self.var(var, scope), Type::Int),
-            ast::ExprKind::Call { function, args } => (self.call(function, args, expr.span, scope), Type::Int),
+            ast::ExprKind::Call { function, args } => {
+                (self.call(function, args, expr.span, scope), Type::Int)
+            }
             ast::ExprKind::Unary(ast::UnaryOp::Neg, operand) => {
                 (ExprKind::Neg(Box::new(self.int(operand, scope))), Type::Int)
             }
-            ast::ExprKind::Unary(ast::UnaryOp::Not, operand) => {
-                (ExprKind::Not(Box::new(self.condition(operand, scope))), Type::Bool)
-            }
+            ast::ExprKind::Unary(ast::UnaryOp::Not, operand) => (
+                ExprKind::Not(Box::new(self.condition(operand, scope))),
+                Type::Bool,
+            ),
             ast::ExprKind::Binary(op, lhs, rhs) => {
                 let (operands, result) = operator_types(*op);
                 let lhs = self.typed(lhs, scope, operands);
@@ -457,7 +498,13 @@ impl Lowerer {
                 (ExprKind::Binary(*op, Box::new(lhs), Box::new(rhs)), result)
             }
         };
-        (Expr { kind, span: expr.span }, ty)
+        (
+            Expr {
+                kind,
+                span: expr.span,
+            },
+            ty,
+        )
     }
 
     fn var(&mut self, var: &ast::Ident, scope: &Scope) -> ExprKind {
@@ -468,11 +515,19 @@ impl Lowerer {
                 let help = match closest(&var.name, names) {
                     Some(similar) => format!("did you mean `{similar}`?"),
                     None if scope.vars.is_empty() => {
-                        format!("bind it with `for {} in …` after the query or rule", var.name)
+                        format!(
+                            "bind it with `for {} in …` after the query or rule",
+                            var.name
+                        )
                     }
                     None => format!(
                         "the variables here are {}",
-                        scope.vars.iter().map(|var| format!("`{}`", var.name)).collect::<Vec<_>>().join(", ")
+                        scope
+                            .vars
+                            .iter()
+                            .map(|var| format!("`{}`", var.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 };
                 self.errors.push(CheckError::UnknownVariable {
@@ -485,7 +540,13 @@ impl Lowerer {
         }
     }
 
-    fn call(&mut self, function: &ast::Ident, args: &[ast::Expr], span: SourceSpan, scope: &Scope) -> ExprKind {
+    fn call(
+        &mut self,
+        function: &ast::Ident,
+        args: &[ast::Expr],
+        span: SourceSpan,
+        scope: &Scope,
+    ) -> ExprKind {
         let mut lowered: Vec<Expr> = args.iter().map(|arg| self.int(arg, scope)).collect();
         let (kind, at_least, at_most) = match function.name.as_str() {
             "min" => (ExprKind::Min as fn(Vec<Expr>) -> ExprKind, 1, usize::MAX),
@@ -531,7 +592,9 @@ fn abs(mut args: Vec<Expr>) -> ExprKind {
 /// The operand and result types of a binary operator.
 fn operator_types(op: BinaryOp) -> (Type, Type) {
     match op {
-        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => (Type::Int, Type::Int),
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
+            (Type::Int, Type::Int)
+        }
         BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
             (Type::Int, Type::Bool)
         }
@@ -539,7 +602,13 @@ fn operator_types(op: BinaryOp) -> (Type, Type) {
     }
 }
 
-fn arity(name: &str, expected: usize, found: usize, span: SourceSpan, declared: Option<SourceSpan>) -> CheckError {
+fn arity(
+    name: &str,
+    expected: usize,
+    found: usize,
+    span: SourceSpan,
+    declared: Option<SourceSpan>,
+) -> CheckError {
     let expected_words = match expected {
         0 => "no arguments".to_owned(),
         1 => "1 argument".to_owned(),
@@ -570,7 +639,9 @@ fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<
     let allowed = (name.chars().count() / 3).max(1);
     candidates
         .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
-        .filter(|&(distance, candidate)| distance <= allowed || strsim::jaro_winkler(name, candidate) > 0.9)
+        .filter(|&(distance, candidate)| {
+            distance <= allowed || strsim::jaro_winkler(name, candidate) > 0.9
+        })
         .min_by_key(|&(distance, _)| distance)
         .map(|(_, candidate)| candidate)
 }

@@ -32,7 +32,11 @@ pub fn parse(text: &str, base: usize) -> Result<Program, ParseError> {
     let mut pairs =
         Grammar::parse(Rule::program, text).map_err(|error| syntax_error(&error, text, base))?;
     let builder = Builder { base };
-    builder.program(pairs.next().expect("pest yields the program rule it was asked for"))
+    builder.program(
+        pairs
+            .next()
+            .expect("pest yields the program rule it was asked for"),
+    )
 }
 
 /// How deeply brackets and prefix operators may nest: far past anything
@@ -47,9 +51,7 @@ fn too_deep(text: &str) -> Option<usize> {
     let mut chars = text.char_indices().peekable();
     while let Some((position, c)) = chars.next() {
         match c {
-            '#' => {
-                while chars.next_if(|&(_, c)| c != '\n').is_some() {}
-            }
+            '#' => while chars.next_if(|&(_, c)| c != '\n').is_some() {},
             '(' | '{' => {
                 depth += 1;
                 prefixes = 0;
@@ -134,7 +136,9 @@ impl Builder {
             Some(params) => children(params).map(|pair| self.ident(pair)).collect(),
             None => Vec::new(),
         };
-        let rules = inner.map(|pair| self.move_rule(pair)).collect::<Built<_>>()?;
+        let rules = inner
+            .map(|pair| self.move_rule(pair))
+            .collect::<Built<_>>()?;
         Ok(GameDecl {
             name,
             params,
@@ -190,7 +194,8 @@ impl Builder {
     fn range(&self, pair: Pair<Rule>) -> Built<Domain> {
         let mut inner = children(pair);
         let start = self.expr(inner.next().expect("a range has a start"))?;
-        let inclusive = inner.next().expect("a range has an operator").as_rule() == Rule::range_inclusive;
+        let inclusive =
+            inner.next().expect("a range has an operator").as_rule() == Rule::range_inclusive;
         let end = self.expr(inner.next().expect("a range has an end"))?;
         Ok(Domain::Range {
             start,
@@ -200,7 +205,9 @@ impl Builder {
     }
 
     fn set(&self, pair: Pair<Rule>) -> Built<Domain> {
-        let elements = children(pair).map(|pair| self.expr(pair)).collect::<Built<_>>()?;
+        let elements = children(pair)
+            .map(|pair| self.expr(pair))
+            .collect::<Built<_>>()?;
         Ok(Domain::Set(elements))
     }
 
@@ -244,7 +251,11 @@ impl Builder {
     fn query(&self, pair: Pair<Rule>) -> Built<Query> {
         let span = self.span(&pair);
         let mut inner = children(pair);
-        let kind = match inner.next().expect("a query opens with its keyword").as_rule() {
+        let kind = match inner
+            .next()
+            .expect("a query opens with its keyword")
+            .as_rule()
+        {
             Rule::kw_grundy => QueryKind::Grundy,
             Rule::kw_wins => QueryKind::Wins,
             _ => QueryKind::BestMove,
@@ -262,7 +273,9 @@ impl Builder {
 
     fn sum(&self, pair: Pair<Rule>) -> Built<Sum> {
         let span = self.span(&pair);
-        let terms = children(pair).map(|pair| self.term(pair)).collect::<Built<_>>()?;
+        let terms = children(pair)
+            .map(|pair| self.term(pair))
+            .collect::<Built<_>>()?;
         Ok(Sum { terms, span })
     }
 
@@ -288,7 +301,9 @@ impl Builder {
                 let node = self.node(inner.next().expect("a node reference names its node"));
                 Term::Node { graph, node }
             }
-            Rule::group => Term::Group(self.sum(children(pair).next().expect("a group holds a sum"))?),
+            Rule::group => {
+                Term::Group(self.sum(children(pair).next().expect("a group holds a sum"))?)
+            }
             _ => Term::Name(self.ident(children(pair).next().expect("a name reference is a name"))),
         })
     }
@@ -308,7 +323,10 @@ impl Builder {
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);
                 let span = join(lhs.span, rhs.span);
-                nest(ExprKind::Binary(binary_op(op.as_rule()), Box::new(lhs), Box::new(rhs)), span)
+                nest(
+                    ExprKind::Binary(binary_op(op.as_rule()), Box::new(lhs), Box::new(rhs)),
+                    span,
+                )
             })
             .parse(pair.into_inner())
     }
@@ -325,17 +343,27 @@ impl Builder {
                 let args = inner.map(|pair| self.expr(pair)).collect::<Built<_>>()?;
                 ExprKind::Call { function, args }
             }
-            Rule::var => ExprKind::Var(self.ident(children(pair).next().expect("a variable is a name"))),
-            _ => return self.expr(children(pair).next().expect("parentheses hold an expression")),
+            Rule::var => {
+                ExprKind::Var(self.ident(children(pair).next().expect("a variable is a name")))
+            }
+            _ => {
+                return self.expr(
+                    children(pair)
+                        .next()
+                        .expect("parentheses hold an expression"),
+                );
+            }
         };
         nest(kind, span)
     }
 
     fn integer(&self, pair: &Pair<Rule>) -> Built<i64> {
-        pair.as_str().parse().map_err(|_| ParseError::IntegerTooLarge {
-            text: pair.as_str().to_owned(),
-            span: self.span(pair),
-        })
+        pair.as_str()
+            .parse()
+            .map_err(|_| ParseError::IntegerTooLarge {
+                text: pair.as_str().to_owned(),
+                span: self.span(pair),
+            })
     }
 
     fn ident(&self, pair: Pair<Rule>) -> Ident {
@@ -383,7 +411,9 @@ fn binary_op(rule: Rule) -> BinaryOp {
 /// The children of a pair that carry meaning: punctuation and the keywords
 /// that only introduce a construct are dropped.
 fn children(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
-    pair.into_inner().filter(|child| !matches!(name(child.as_rule()), Name::Token(_)) || meaningful_token(child.as_rule()))
+    pair.into_inner().filter(|child| {
+        !matches!(name(child.as_rule()), Name::Token(_)) || meaningful_token(child.as_rule())
+    })
 }
 
 /// Tokens whose identity matters to the tree (which operator, which query).
@@ -508,7 +538,10 @@ fn syntax_error(error: &pest::error::Error<Rule>, text: &str, base: usize) -> Pa
         InputLocation::Span((start, _)) => start,
     };
     let found = found_at(text, position);
-    let span = SourceSpan::new((base + position).into(), found.len().min(text.len() - position));
+    let span = SourceSpan::new(
+        (base + position).into(),
+        found.len().min(text.len() - position),
+    );
     match &error.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let mut expected: Vec<String> = Vec::new();
@@ -522,7 +555,11 @@ fn syntax_error(error: &pest::error::Error<Rule>, text: &str, base: usize) -> Pa
             ParseError::Syntax {
                 help: help_for(positives),
                 expected: one_of(&expected),
-                found: if at_end { "end of input".to_owned() } else { format!("`{found}`") },
+                found: if at_end {
+                    "end of input".to_owned()
+                } else {
+                    format!("`{found}`")
+                },
                 span,
                 at_end,
             }
@@ -538,18 +575,38 @@ fn found_at(text: &str, position: usize) -> &str {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());
     match word {
-        0 => rest.char_indices().nth(1).map_or(rest, |(end, _)| &rest[..end]),
+        0 => rest
+            .char_indices()
+            .nth(1)
+            .map_or(rest, |(end, _)| &rest[..end]),
         _ => &rest[..word],
     }
 }
 
 fn help_for(positives: &[Rule]) -> String {
     let wants = |rules: &[Rule]| positives.iter().any(|rule| rules.contains(rule));
-    if wants(&[Rule::game_term, Rule::heap, Rule::node_ref, Rule::name_ref, Rule::sum]) {
+    if wants(&[
+        Rule::game_term,
+        Rule::heap,
+        Rule::node_ref,
+        Rule::name_ref,
+        Rule::sum,
+    ]) {
         "a position is `Name(args)`, `*n`, `Graph.node`, a `let` name, or a sum of these joined by `+`".into()
-    } else if wants(&[Rule::expr, Rule::integer, Rule::var, Rule::call, Rule::paren]) {
+    } else if wants(&[
+        Rule::expr,
+        Rule::integer,
+        Rule::var,
+        Rule::call,
+        Rule::paren,
+    ]) {
         "an expression is an integer, a variable, `min`/`max`/`abs(…)`, or operators such as `n - k`".into()
-    } else if wants(&[Rule::game_decl, Rule::query, Rule::let_decl, Rule::graph_decl]) {
+    } else if wants(&[
+        Rule::game_decl,
+        Rule::query,
+        Rule::let_decl,
+        Rule::graph_decl,
+    ]) {
         "a statement starts with `game`, `graph`, `let`, `grundy`, `wins?` or `best_move`".into()
     } else if wants(&[Rule::arrow, Rule::node, Rule::edges]) {
         "a graph line reads `node -> other, another`".into()

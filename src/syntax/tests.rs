@@ -39,7 +39,10 @@ fn bindings_list_several_variables() {
 
 #[test]
 fn sums_of_every_kind_of_term() {
-    assert!(consumes(Rule::sum, "Nim(3) + *5 + Maze.start + heaps + (A(1) + *0)"));
+    assert!(consumes(
+        Rule::sum,
+        "Nim(3) + *5 + Maze.start + heaps + (A(1) + *0)"
+    ));
     assert!(consumes(Rule::sum, "*(n + 1)"));
     assert!(consumes(Rule::sum, "G.3"));
     assert!(!consumes(Rule::sum, "Nim(3) +"));
@@ -47,7 +50,10 @@ fn sums_of_every_kind_of_term() {
 
 #[test]
 fn a_heap_takes_a_primary_so_plus_joins_the_sum() {
-    let sum = Grammar::parse(Rule::sum, "*3 + *5").unwrap().next().unwrap();
+    let sum = Grammar::parse(Rule::sum, "*3 + *5")
+        .unwrap()
+        .next()
+        .unwrap();
     let terms: Vec<_> = sum
         .into_inner()
         .filter(|pair| pair.as_rule() == Rule::heap)
@@ -57,20 +63,29 @@ fn a_heap_takes_a_primary_so_plus_joins_the_sum() {
 
 #[test]
 fn statements() {
-    assert!(consumes(Rule::game_decl, "game Nim(n) { move Nim(n - k) for k in 1..=n }"));
+    assert!(consumes(
+        Rule::game_decl,
+        "game Nim(n) { move Nim(n - k) for k in 1..=n }"
+    ));
     assert!(consumes(Rule::game_decl, "game Empty { }"));
     assert!(consumes(Rule::graph_decl, "graph G { a -> b, c\n b -> c }"));
     // A forgotten comma is an error, not a node standing alone.
     assert!(!consumes(Rule::graph_decl, "graph G { a -> b c }"));
     assert!(consumes(Rule::let_decl, "let heaps = Nim(3) + Nim(4)"));
     assert!(consumes(Rule::query, "wins? Wythoff(3, 5)"));
-    assert!(consumes(Rule::query, "grundy Kayles(n) for n in 0..=12 if n % 2 == 0"));
+    assert!(consumes(
+        Rule::query,
+        "grundy Kayles(n) for n in 0..=12 if n % 2 == 0"
+    ));
     assert!(!consumes(Rule::query, "wins Nim(3)"));
 }
 
 #[test]
 fn comments_and_line_breaks_are_white_space() {
-    assert!(consumes(Rule::program, "# a comment\ngrundy *3 # another\n\nwins? *1\n"));
+    assert!(consumes(
+        Rule::program,
+        "# a comment\ngrundy *3 # another\n\nwins? *1\n"
+    ));
 }
 
 fn expr(text: &str) -> Expr {
@@ -99,7 +114,10 @@ fn operator_precedence_and_associativity() {
     assert_eq!(shape(&expr("1 + 2 * 3")), "(1 + (2 * 3))");
     assert_eq!(shape(&expr("n - k - a")), "((n - k) - a)");
     assert_eq!(shape(&expr("-a % 3")), "((-a) % 3)");
-    assert_eq!(shape(&expr("not a < b and c or d")), "(((not (a < b)) and c) or d)");
+    assert_eq!(
+        shape(&expr("not a < b and c or d")),
+        "(((not (a < b)) and c) or d)"
+    );
     assert_eq!(shape(&expr("min(a, b) * (c + 1)")), "(min(a, b) * (c + 1))");
 }
 
@@ -116,7 +134,10 @@ fn spans_are_shifted_by_the_base_offset() {
 #[test]
 fn errors_name_tokens_in_words() {
     let error = parse("graph G { a -> ; }", 0).unwrap_err();
-    let ParseError::Syntax { expected, found, .. } = &error else {
+    let ParseError::Syntax {
+        expected, found, ..
+    } = &error
+    else {
         panic!("expected a syntax error, got {error:?}");
     };
     assert_eq!(expected, "a node name");
@@ -143,10 +164,19 @@ fn nesting_past_the_limit_is_an_error_not_a_stack_overflow() {
     let too_deep = |text: String| matches!(parse(&text, 0), Err(ParseError::TooDeep { .. }));
     let parens = |depth| format!("grundy *({}1{})", "(".repeat(depth), ")".repeat(depth));
     assert!(too_deep(parens(MAX_NESTING)));
-    assert!(too_deep(format!("grundy *({}1)", "- ".repeat(MAX_NESTING + 1))));
-    assert!(too_deep(format!("grundy *1 if {}true", "not ".repeat(MAX_NESTING + 1))));
+    assert!(too_deep(format!(
+        "grundy *({}1)",
+        "- ".repeat(MAX_NESTING + 1)
+    )));
+    assert!(too_deep(format!(
+        "grundy *1 if {}true",
+        "not ".repeat(MAX_NESTING + 1)
+    )));
     // A chain of operators nests to the left, one level per operator.
-    assert!(too_deep(format!("grundy *({}1)", "1 - ".repeat(MAX_NESTING + 1))));
+    assert!(too_deep(format!(
+        "grundy *({}1)",
+        "1 - ".repeat(MAX_NESTING + 1)
+    )));
     assert!(!too_deep(parens(100)));
     assert!(!too_deep(format!("grundy *({}1)", "not ".repeat(2) + "- ")));
 }

@@ -15,7 +15,13 @@ pub fn answers(source: &str) -> Vec<Answer> {
         Event::Answer(answer) => answers.push(answer),
         Event::Error(report) => panic!(
             "{}",
-            output::error(&report, ErrorStyle::Graphical { colour: false, width: 80 })
+            output::error(
+                &report,
+                ErrorStyle::Graphical {
+                    colour: false,
+                    width: 80
+                }
+            )
         ),
     });
     answers
@@ -39,6 +45,10 @@ pub fn table(path: &str) -> Vec<Vec<i64>> {
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
         .lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .map(|line| line.split_whitespace().map(|field| field.parse().unwrap()).collect())
+        .map(|line| {
+            line.split_whitespace()
+                .map(|field| field.parse().unwrap())
+                .collect()
+        })
         .collect()
 }
