@@ -116,6 +116,8 @@ fn run_files(files: &[PathBuf], json: bool, max_states: usize) -> ExitCode {
                 // A closed pipe (`| head`) ends the output, not the run.
                 let _ = writeln!(stdout, "{line}");
             }
+            Event::Note(note) => eprintln!("{note}"),
+            Event::Play(_) => unreachable!("a non-interactive session refuses `play`"),
             Event::Error(report) => {
                 failed = true;
                 eprint!("{}", output::error(&report, error_style(json)));
@@ -136,7 +138,7 @@ fn check_files(files: &[PathBuf]) -> ExitCode {
     let mut session = Session::new(DEFAULT_MAX_STATES);
     let mut failed = false;
     for (name, text) in &sources {
-        if let Err(report) = session.declare(name, text) {
+        if let Err(report) = session.declare(name, text, &mut |_| {}) {
             failed = true;
             eprint!("{}", output::error(&report, error_style(false)));
         }

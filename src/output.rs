@@ -4,24 +4,45 @@
 use miette::{GraphicalReportHandler, GraphicalTheme, JSONReportHandler, Report};
 use serde_json::{Value as Json, json};
 
-use crate::session::{Answer, Value};
+use crate::session::{Answer, MoveLine, Value};
 
-/// One line of text: the query as asked, then its answer.
+/// The answer as text: the query as asked, then its answer; a list of moves
+/// follows on numbered lines.
 pub fn text(answer: &Answer) -> String {
     let question = format!("{} {}", answer.query.keyword(), answer.position);
     match &answer.value {
         Value::Grundy(value) => format!("{question} = {value}"),
         Value::Wins(wins) => format!("{question} = {wins}"),
-        Value::BestMove(Some(best)) => {
-            format!(
-                "{question} = {} -> {}, leaving {}",
-                best.from, best.to, best.result
-            )
-        }
+        Value::BestMove(Some(best)) => format!("{question} = {}", move_text(best)),
         Value::BestMove(None) => {
             format!("{question} = none: the position has value 0, every move loses")
         }
+        Value::Moves(moves) if moves.is_empty() => {
+            format!("{question} = no moves: the player to move loses")
+        }
+        Value::Moves(moves) => {
+            let count = match moves.len() {
+                1 => "1 move".to_owned(),
+                n => format!("{n} moves"),
+            };
+            let mut text = format!("{question} = {count}");
+            for (number, line) in moves.iter().enumerate() {
+                text += &format!("\n  {}. {}", number + 1, valued_move_text(line));
+            }
+            text
+        }
     }
+}
+
+/// `from -> to, leaving result`.
+pub fn move_text(line: &MoveLine) -> String {
+    format!("{} -> {}, leaving {}", line.from, line.to, line.result)
+}
+
+/// A move with the value it leaves, marked when it wins.
+pub fn valued_move_text(line: &MoveLine) -> String {
+    let mark = if line.winning { ", winning" } else { "" };
+    format!("{}: grundy {}{mark}", move_text(line), line.grundy)
 }
 
 /// One JSON object, in the field order documented in README.md.
@@ -48,6 +69,20 @@ pub fn json(answer: &Answer) -> Json {
             };
             fields.insert("move".into(), r#move);
             fields.insert("result".into(), result);
+        }
+        Value::Moves(moves) => {
+            let options = moves
+                .iter()
+                .map(|line| {
+                    json!({
+                        "move": {"from": line.from, "to": line.to},
+                        "result": line.result,
+                        "grundy": line.grundy,
+                        "winning": line.winning,
+                    })
+                })
+                .collect();
+            fields.insert("options".into(), Json::Array(options));
         }
     }
     if !answer.bindings.is_empty() {

@@ -2,14 +2,17 @@
 //! engine whose memo lasts as long as the session. `sprague run` and the
 //! REPL both feed sources to a session and print the events it yields.
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
 use miette::{Diagnostic, Report, SourceSpan};
 
-use crate::engine::{Engine, EngineError};
+use crate::engine::{Engine, EngineError, Grundy, Watcher};
 use crate::interp::{Budget, Component, EvalError, Interpreter, assignments};
-use crate::lower::ir::{Program, Query, QueryKind};
+use crate::lower::ir::{DeclarationKind, Program, Query, QueryKind};
 use crate::lower::{self, CheckErrors};
 use crate::sources::Sources;
-use crate::syntax;
+use crate::syntax::{self, ast};
 
 /// The answer to one query, or one row of a query's table, ready to print.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,48 +26,105 @@ pub struct Answer {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value {
-    Grundy(u64),
+    Grundy(Grundy),
     Wins(bool),
     /// The winning move, or `None` when the position has value 0.
-    BestMove(Option<BestMove>),
+    BestMove(Option<MoveLine>),
+    /// Every move, in order.
+    Moves(Vec<MoveLine>),
 }
 
-/// A winning move: one component `from` becomes `to`, leaving `result`.
+/// A move: one component `from` becomes `to`, leaving `result` of value
+/// `grundy`; it is `winning` when that value is 0.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BestMove {
+pub struct MoveLine {
     pub from: String,
     pub to: String,
     pub result: String,
+    pub grundy: Grundy,
+    pub winning: bool,
+}
+
+/// A position and its moves, for a game played against the engine.
+#[derive(Debug, Clone)]
+pub struct PlayMove {
+    pub line: MoveLine,
+    pub result: Vec<Component>,
+    /// The longest play possible after the move.
+    pub longest: u64,
+}
+
+/// A request to play a position against the engine, from a `play` query.
+#[derive(Debug, Clone)]
+pub struct PlayRequest {
+    pub position: Vec<Component>,
+    pub span: SourceSpan,
 }
 
 /// What running a source yields, in order.
 #[derive(Debug)]
 pub enum Event {
     Answer(Answer),
+    /// Something the user should know that is neither answer nor error.
+    Note(String),
+    /// A `play` query, in an interactive session.
+    Play(PlayRequest),
     Error(Report),
+}
+
+/// A declaration as it is listed by `:games`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listing {
+    pub kind: &'static str,
+    pub name: String,
+    pub detail: String,
 }
 
 pub struct Session {
     sources: Sources,
+    /// The declarations in force, in the order they were first made.
+    declarations: Vec<Arc<ast::Statement>>,
     program: Program,
     engine: Engine<Component>,
     max_states: usize,
+    /// Whether a later source may redeclare a name (the REPL), and `play`
+    /// is allowed.
+    interactive: bool,
 }
 
 impl Session {
     pub fn new(max_states: usize) -> Self {
         Session {
             sources: Sources::default(),
+            declarations: Vec::new(),
             program: Program::default(),
             engine: Engine::new(max_states),
             max_states,
+            interactive: false,
         }
+    }
+
+    /// A session for the REPL: redeclaring replaces, and `play` is allowed.
+    pub fn interactive(max_states: usize) -> Self {
+        Session {
+            interactive: true,
+            ..Session::new(max_states)
+        }
+    }
+
+    /// Sets (or clears) the engine's progress watcher, which may interrupt.
+    pub fn set_watcher(&mut self, watcher: Option<Watcher>) {
+        self.engine.set_watcher(watcher);
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
     }
 
     /// Parses and checks a source, adds its declarations to the session
     /// and answers its queries in order. Returns whether nothing failed.
     pub fn run(&mut self, name: &str, text: &str, sink: &mut dyn FnMut(Event)) -> bool {
-        let queries = match self.declare(name, text) {
+        let queries = match self.declare(name, text, sink) {
             Ok(queries) => queries,
             Err(report) => {
                 sink(Event::Error(report));
@@ -82,20 +142,127 @@ impl Session {
     }
 
     /// Parses and checks a source and keeps its declarations, answering
-    /// nothing. The queries it holds are returned.
-    pub fn declare(&mut self, name: &str, text: &str) -> Result<Vec<Query>, Report> {
+    /// nothing; returns the queries it holds. In an interactive session a
+    /// declaration may replace an earlier one of the same name: the values
+    /// that depended on it are forgotten, and a note says so.
+    pub fn declare(
+        &mut self,
+        name: &str,
+        text: &str,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<Vec<Query>, Report> {
         let base = self.sources.add(name, text);
-        let ast = syntax::parse(text, base).map_err(|error| self.report(error))?;
-        let (program, queries) =
-            lower::lower(&self.program, &ast).map_err(|errors| self.check_report(errors))?;
+        let source = syntax::parse(text, base).map_err(|error| self.report(error))?;
+        let replaced = match self.interactive {
+            true => self.replacements(&source),
+            false => Vec::new(),
+        };
+        if replaced.is_empty() {
+            let statements: Vec<&ast::Statement> = source.statements.iter().collect();
+            let (program, queries) = lower::lower(&self.program, &statements)
+                .map_err(|errors| self.check_report(errors))?;
+            self.program = program;
+            self.declarations.extend(
+                source
+                    .statements
+                    .into_iter()
+                    .filter(|statement| lower::declared_name(statement).is_some())
+                    .map(Arc::new),
+            );
+            return Ok(queries);
+        }
+        self.redeclare(source, &replaced, sink)
+    }
+
+    /// The indices of earlier declarations that `source` redeclares.
+    fn replacements(&self, source: &ast::Program) -> Vec<usize> {
+        let mut replaced = Vec::new();
+        for statement in &source.statements {
+            let Some(name) = lower::declared_name(statement) else {
+                continue;
+            };
+            let earlier = self
+                .declarations
+                .iter()
+                .position(|old| lower::declared_name(old).is_some_and(|old| old.name == name.name));
+            if let Some(index) = earlier.filter(|index| !replaced.contains(index)) {
+                replaced.push(index);
+            }
+        }
+        replaced
+    }
+
+    /// Lowers every declaration again with the replacements in place, and
+    /// forgets the memoised values of whatever depends on a replaced name.
+    fn redeclare(
+        &mut self,
+        source: ast::Program,
+        replaced: &[usize],
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<Vec<Query>, Report> {
+        let mut declarations = self.declarations.clone();
+        let mut queries = Vec::new();
+        let mut seen = HashSet::new();
+        for statement in source.statements {
+            let Some(name) = lower::declared_name(&statement).map(|name| name.name.clone()) else {
+                queries.push(statement);
+                continue;
+            };
+            let earlier = replaced.iter().copied().find(|&index| {
+                lower::declared_name(&declarations[index]).is_some_and(|old| old.name == name)
+            });
+            match earlier.filter(|_| seen.insert(name)) {
+                Some(index) => declarations[index] = Arc::new(statement),
+                None => declarations.push(Arc::new(statement)),
+            }
+        }
+        let statements: Vec<&ast::Statement> = declarations
+            .iter()
+            .map(|statement| statement.as_ref())
+            .chain(&queries)
+            .collect();
+        let (program, lowered) = lower::lower(&Program::default(), &statements)
+            .map_err(|errors| self.check_report(errors))?;
+        let names: Vec<String> = replaced
+            .iter()
+            .filter_map(|&index| {
+                lower::declared_name(&declarations[index]).map(|name| name.name.clone())
+            })
+            .collect();
+        let kinds_kept = names.iter().all(|name| {
+            let kind =
+                |program: &Program| program.names.get(name).map(|declaration| declaration.kind);
+            kind(&self.program) == kind(&program)
+        });
+        let affected = dependents(&declarations, &names);
+        self.declarations = declarations;
         self.program = program;
-        Ok(queries)
+        let forgotten = match kinds_kept {
+            true => {
+                let (games, graphs) = ids_of(&self.program, &affected);
+                self.engine.forget(|component| match component {
+                    Component::Game(game, _) => games.contains(&game.0),
+                    Component::Node(graph, _) => graphs.contains(&graph.0),
+                    Component::Heap(_) => false,
+                })
+            }
+            // A name changed kind, so ids may have shifted: forget everything.
+            false => self.engine.forget(|_| true),
+        };
+        for name in names {
+            sink(Event::Note(format!(
+                "redeclared `{name}`; forgot {forgotten} memoised value{} that depended on it",
+                if forgotten == 1 { "" } else { "s" }
+            )));
+        }
+        Ok(lowered)
     }
 
     /// Answers a query, one event per row of its table.
     fn answer(&mut self, query: &Query, sink: &mut dyn FnMut(Event)) -> Result<(), EvalError> {
         let interp = Interpreter::new(&self.program);
         let engine = &mut self.engine;
+        let interactive = self.interactive;
         let mut env = vec![0; query.names.len()];
         let mut budget = Budget::new(self.max_states);
         assignments(
@@ -106,8 +273,18 @@ impl Session {
             &mut |env| {
                 let mut sum = Vec::new();
                 interp.position(&query.position, env, &mut |component| sum.push(component))?;
-                let value = solve(&interp, engine, query, &sum)
-                    .map_err(|error| engine_error(&interp, error, query.position_span))?;
+                let value = match query.kind {
+                    QueryKind::Play if interactive => {
+                        sink(Event::Play(PlayRequest {
+                            position: sum,
+                            span: query.position_span,
+                        }));
+                        return Ok(());
+                    }
+                    QueryKind::Play => return Err(EvalError::PlayNeedsRepl { span: query.span }),
+                    _ => solve(&interp, engine, query.kind, &sum)
+                        .map_err(|error| engine_error(&interp, error, query.position_span))?,
+                };
                 let bindings = match query.bindings.is_empty() {
                     true => Vec::new(),
                     false => query
@@ -128,7 +305,125 @@ impl Session {
         )
     }
 
-    fn report(&self, error: impl Diagnostic + Send + Sync + 'static) -> Report {
+    /// The sum a position typed by the user stands for.
+    pub fn parse_position(&mut self, name: &str, text: &str) -> Result<Vec<Component>, Report> {
+        let base = self.sources.add(name, text);
+        let sum = syntax::parse_position(text, base).map_err(|error| self.report(error))?;
+        let terms =
+            lower::position(&self.program, &sum).map_err(|errors| self.check_report(errors))?;
+        let mut components = Vec::new();
+        Interpreter::new(&self.program)
+            .position(&terms, &[], &mut |component| components.push(component))
+            .map_err(|error| self.report(error))?;
+        Ok(components)
+    }
+
+    /// Every move of a sum, with what it leaves and how long play can last.
+    pub fn moves(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<PlayMove>, Report> {
+        let interp = Interpreter::new(&self.program);
+        let moves = self
+            .engine
+            .moves(&interp, sum)
+            .map_err(|error| engine_error(&interp, error, span));
+        let moves = moves.map_err(|error| self.report(error))?;
+        let interp = Interpreter::new(&self.program);
+        Ok(moves
+            .into_iter()
+            .map(|valued| {
+                let result = valued.r#move.apply(sum);
+                PlayMove {
+                    line: move_line(&interp, sum, &valued.r#move, valued.grundy),
+                    result,
+                    longest: valued.longest,
+                }
+            })
+            .collect())
+    }
+
+    /// The value of each component of a sum.
+    pub fn values(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<Grundy>, Report> {
+        let interp = Interpreter::new(&self.program);
+        let values: Result<Vec<_>, _> = sum
+            .iter()
+            .map(|component| self.engine.grundy(&interp, component))
+            .collect();
+        let values = values.map_err(|error| engine_error(&interp, error, span));
+        values.map_err(|error| self.report(error))
+    }
+
+    /// A sum as it is written in the language.
+    pub fn show(&self, sum: &[Component]) -> String {
+        Interpreter::new(&self.program).show(sum).to_string()
+    }
+
+    /// The declarations in force, in order, as `:games` lists them.
+    pub fn listings(&self) -> Vec<Listing> {
+        let interp = Interpreter::new(&self.program);
+        self.program
+            .names
+            .iter()
+            .map(|(name, declaration)| match declaration.kind {
+                DeclarationKind::Game(id) => Listing {
+                    kind: "game",
+                    name: name.clone(),
+                    detail: match self.program.game(id).params.as_slice() {
+                        [] => String::new(),
+                        params => format!("({})", params.join(", ")),
+                    },
+                },
+                DeclarationKind::Graph(id) => Listing {
+                    kind: "graph",
+                    name: name.clone(),
+                    detail: format!(" ({} nodes)", self.program.graph(id).nodes.len()),
+                },
+                DeclarationKind::Let(id) => {
+                    let mut sum = Vec::new();
+                    let shown = interp
+                        .position(&self.program.let_value(id).value, &[], &mut |component| {
+                            sum.push(component)
+                        })
+                        .map(|()| interp.show(&sum).to_string())
+                        .unwrap_or_else(|error| format!("<{error}>"));
+                    Listing {
+                        kind: "let",
+                        name: name.clone(),
+                        detail: format!(" = {shown}"),
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// The source text of a declaration, as written.
+    pub fn source_of(&self, name: &str) -> Option<&str> {
+        let span = self.declarations.iter().find_map(|statement| {
+            let declared = lower::declared_name(statement)?;
+            (declared.name == name).then(|| match statement.as_ref() {
+                ast::Statement::Game(decl) => decl.span,
+                ast::Statement::Graph(decl) => decl.span,
+                ast::Statement::Let(decl) => decl.span,
+                ast::Statement::Query(query) => query.span,
+            })
+        })?;
+        Some(self.sources.text(span))
+    }
+
+    /// Every name a user may type: declarations, and each graph's nodes as
+    /// `Graph.node`.
+    pub fn completions(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.program.names.keys().cloned().collect();
+        for graph in &self.program.graphs {
+            names.extend(
+                graph
+                    .nodes
+                    .iter()
+                    .map(|node| format!("{}.{node}", graph.name)),
+            );
+        }
+        names
+    }
+
+    pub fn report(&self, error: impl Diagnostic + Send + Sync + 'static) -> Report {
         Report::new(error).with_source_code(self.sources.clone())
     }
 
@@ -141,25 +436,83 @@ impl Session {
     }
 }
 
+/// The names whose meaning depends on any of `names`: those names and every
+/// declaration that refers to one of them, directly or through others.
+fn dependents(declarations: &[Arc<ast::Statement>], names: &[String]) -> HashSet<String> {
+    let mut affected: HashSet<String> = names.iter().cloned().collect();
+    loop {
+        let before = affected.len();
+        for statement in declarations {
+            if let Some(name) = lower::declared_name(statement)
+                && lower::references(statement)
+                    .iter()
+                    .any(|used| affected.contains(*used))
+            {
+                affected.insert(name.name.clone());
+            }
+        }
+        if affected.len() == before {
+            return affected;
+        }
+    }
+}
+
+/// The game and graph ids of a set of names.
+fn ids_of(program: &Program, names: &HashSet<String>) -> (HashSet<u32>, HashSet<u32>) {
+    let (mut games, mut graphs) = (HashSet::new(), HashSet::new());
+    for name in names {
+        match program.names.get(name).map(|declaration| declaration.kind) {
+            Some(DeclarationKind::Game(id)) => {
+                games.insert(id.0);
+            }
+            Some(DeclarationKind::Graph(id)) => {
+                graphs.insert(id.0);
+            }
+            Some(DeclarationKind::Let(_)) | None => {}
+        }
+    }
+    (games, graphs)
+}
+
 fn solve(
     interp: &Interpreter,
     engine: &mut Engine<Component>,
-    query: &Query,
+    kind: QueryKind,
     sum: &[Component],
 ) -> Result<Value, EngineError<Component, EvalError>> {
-    Ok(match query.kind {
+    Ok(match kind {
         QueryKind::Grundy => Value::Grundy(engine.nim_sum(interp, sum)?),
         QueryKind::Wins => Value::Wins(engine.nim_sum(interp, sum)? != 0),
-        QueryKind::BestMove => Value::BestMove(engine.best_move(interp, sum)?.map(|best| {
-            BestMove {
-                from: interp
-                    .show(&sum[best.component..=best.component])
-                    .to_string(),
-                to: interp.show(&best.to).to_string(),
-                result: interp.show(&best.apply(sum)).to_string(),
-            }
-        })),
+        QueryKind::BestMove => Value::BestMove(
+            engine
+                .best_move(interp, sum)?
+                .map(|best| move_line(interp, sum, &best, 0)),
+        ),
+        QueryKind::Moves | QueryKind::Play => Value::Moves(
+            engine
+                .moves(interp, sum)?
+                .iter()
+                .map(|valued| move_line(interp, sum, &valued.r#move, valued.grundy))
+                .collect(),
+        ),
     })
+}
+
+fn move_line(
+    interp: &Interpreter,
+    sum: &[Component],
+    r#move: &crate::engine::Move<Component>,
+    grundy: Grundy,
+) -> MoveLine {
+    MoveLine {
+        from: interp
+            .show(&sum[r#move.component..=r#move.component])
+            .to_string(),
+        to: interp.show(&r#move.to).to_string(),
+        result: interp.show(&r#move.apply(sum)).to_string(),
+        grundy,
+        winning: grundy == 0,
+    }
 }
 
 /// Names the positions of an engine error in the language's own words.
@@ -188,5 +541,6 @@ fn engine_error(
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
             span,
         },
+        EngineError::Interrupted => EvalError::Interrupted { span },
     }
 }

@@ -39,7 +39,8 @@ grundy heaps
 wins? heaps
 best_move heaps
 best_move Nim(2) + *2
-grundy Nim(n) for n in 5..=5"
+grundy Nim(n) for n in 5..=5
+moves Nim(1) + *1"
     );
     let output = sprague(&["run", "--json", "-"], &source);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -49,6 +50,11 @@ grundy Nim(n) for n in 5..=5"
         r#"{"query":"best_move","position":"Nim(3) + Nim(4) + Nim(5)","move":{"from":"Nim(3)","to":"Nim(1)"},"result":"Nim(1) + Nim(4) + Nim(5)"}"#,
         r#"{"query":"best_move","position":"Nim(2) + *2","move":null,"result":null}"#,
         r#"{"query":"grundy","position":"Nim(5)","value":5,"bindings":{"n":5}}"#,
+        concat!(
+            r#"{"query":"moves","position":"Nim(1) + *1","options":["#,
+            r#"{"move":{"from":"Nim(1)","to":"Nim(0)"},"result":"Nim(0) + *1","grundy":1,"winning":false},"#,
+            r#"{"move":{"from":"*1","to":"*0"},"result":"Nim(1) + *0","grundy":1,"winning":false}]}"#
+        ),
     ];
     assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
 }
@@ -205,4 +211,17 @@ fn deeply_nested_expressions() {
     let output = sprague(&["run", "-"], &too_deep);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("nests too deeply"));
+}
+
+#[test]
+fn moves_are_numbered_with_their_values() {
+    let output = sprague(&["run", "-"], "moves *3 + *1\nmoves *0\n");
+    let expected = "moves *3 + *1 = 4 moves
+  1. *3 -> *0, leaving *0 + *1: grundy 1
+  2. *3 -> *1, leaving *1 + *1: grundy 0, winning
+  3. *3 -> *2, leaving *2 + *1: grundy 3
+  4. *1 -> *0, leaving *3 + *0: grundy 3
+moves *0 = no moves: the player to move loses
+";
+    assert_eq!(stdout(&output), expected);
 }

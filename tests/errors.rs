@@ -28,6 +28,7 @@ fn error_snapshots() {
                 );
             }
             Event::Answer(answer) => rendered += &format!("{}\n", output::text(&answer)),
+            other => panic!("unexpected {other:?}"),
         });
         assert!(!rendered.is_empty(), "{name} produced nothing");
         insta::assert_snapshot!(rendered);

@@ -51,7 +51,7 @@ impl Game {
     fn options(&self) -> Vec<Vec<Game>> {
         match *self {
             Game::Heap(n) => (0..n).map(|k| vec![Game::Heap(k)]).collect(),
-            Game::Nim(n) => (0..n).map(|k| vec![Game::Nim(k)]).collect(),
+            Game::Nim(n) => (0..n).rev().map(|k| vec![Game::Nim(k)]).collect(),
             Game::Sub(n) => (1..=3.min(n)).map(|k| vec![Game::Sub(n - k)]).collect(),
             Game::Kayles(n) => (1..=2.min(n))
                 .flat_map(|k| {
@@ -130,7 +130,9 @@ proptest! {
     #[test]
     fn the_xor_answer_agrees_with_minimax_over_the_sum(sum in prop::collection::vec(game(), 1..4)) {
         let position = show(&sum);
-        let source = format!("{DECLARATIONS}\ngrundy {position}\nwins? {position}\nbest_move {position}");
+        let source = format!(
+            "{DECLARATIONS}\ngrundy {position}\nwins? {position}\nbest_move {position}\nmoves {position}"
+        );
         let found = answers(&source);
         let mut memo = HashMap::new();
         let wins = wins(&sum, &mut memo);
@@ -151,5 +153,15 @@ proptest! {
             Value::BestMove(None) => prop_assert!(!wins, "no best move in a won position"),
             other => prop_assert!(false, "unexpected answer {:?}", other),
         }
+        // Every move, in order, each marked winning iff it leaves a loss.
+        let Value::Moves(listed) = &found[3].value else {
+            panic!("expected moves, got {:?}", found[3].value);
+        };
+        let expected: Vec<(String, bool)> = moves(&sum)
+            .iter()
+            .map(|next| (show(next), !self::wins(next, &mut memo)))
+            .collect();
+        let listed: Vec<(String, bool)> = listed.iter().map(|line| (line.result.clone(), line.winning)).collect();
+        prop_assert_eq!(listed, expected);
     }
 }

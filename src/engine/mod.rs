@@ -34,20 +34,15 @@ pub trait Rules {
         options: &mut Options<Self::Position>,
     ) -> std::result::Result<(), Self::Error>;
 
-    /// The value of a position known without search (a Nim heap, say).
-    fn known_grundy(&self, _position: &Self::Position) -> Option<Grundy> {
+    /// The size of the Nim heap this position is, if it is one. The engine
+    /// knows Nim itself: `*n` has value n, its longest play is n moves, and
+    /// its options are `*0 … *(n-1)`, so no heap is ever searched.
+    fn as_heap(&self, _position: &Self::Position) -> Option<u64> {
         None
     }
 
-    /// The first option (in rule order) of value `value` of a position whose
-    /// value is known without search.
-    fn known_option(
-        &self,
-        _position: &Self::Position,
-        _value: Grundy,
-    ) -> Option<Vec<Self::Position>> {
-        None
-    }
+    /// The Nim heap of size `n` as a position of these rules.
+    fn heap(&self, n: u64) -> Self::Position;
 }
 
 /// Why a value could not be found.
@@ -60,9 +55,11 @@ pub enum EngineError<P, E> {
     Loopy { cycle: Vec<P> },
     /// More distinct positions than the engine's limit.
     TooManyStates { limit: usize, expanding: P },
+    /// The watcher asked the search to stop.
+    Interrupted,
 }
 
-/// A winning move in a sum: the component moved in, and what it becomes.
+/// A move in a sum: the component moved in, and the sum it becomes there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Move<P> {
     pub component: usize,
@@ -79,14 +76,31 @@ impl<P: Clone> Move<P> {
     }
 }
 
+/// A move of a sum with the value of the sum it leaves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValuedMove<P> {
+    pub r#move: Move<P>,
+    /// The value of the resulting sum; 0 means the move wins.
+    pub grundy: Grundy,
+    /// The longest play possible from the resulting sum.
+    pub longest: u64,
+}
+
+/// Called as the search goes, with the number of positions solved so far;
+/// returning `false` stops the search with [`EngineError::Interrupted`].
+pub type Watcher = Box<dyn FnMut(usize) -> bool + Send>;
+
+/// How many positions are solved between calls of the watcher.
+const WATCH_EVERY: usize = 4096;
+
 /// Memo states besides a solved value.
 const UNSOLVED: Grundy = Grundy::MAX;
 const ON_STACK: Grundy = Grundy::MAX - 1;
 
-/// One part of an option: a value known without search, or an interned id.
+/// One part of an option: a Nim heap, or an interned id.
 #[derive(Debug, Clone, Copy)]
 enum Part {
-    Known(Grundy),
+    Heap(u64),
     Id(usize),
 }
 
@@ -99,12 +113,16 @@ struct Frame {
     next: usize,
 }
 
-/// Interned positions and their memoised values.
+/// Interned positions with their memoised values and longest plays.
 pub struct Engine<P> {
     positions: IndexSet<P>,
     values: Vec<Grundy>,
+    /// The most moves a play from each position can last.
+    longest: Vec<u64>,
     max_states: usize,
     scratch: Options<P>,
+    watcher: Option<Watcher>,
+    solved_since_watch: usize,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -114,9 +132,17 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         Engine {
             positions: IndexSet::new(),
             values: Vec::new(),
+            longest: Vec::new(),
             max_states,
             scratch: Options::new(max_states),
+            watcher: None,
+            solved_since_watch: 0,
         }
+    }
+
+    /// Sets (or clears) the function told of progress, which may stop a search.
+    pub fn set_watcher(&mut self, watcher: Option<Watcher>) {
+        self.watcher = watcher;
     }
 
     /// How many distinct positions have been interned.
@@ -124,12 +150,23 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         self.positions.len()
     }
 
-    /// How many positions have a memoised value.
-    pub fn solved(&self) -> usize {
-        self.values
-            .iter()
-            .filter(|&&value| value < ON_STACK)
-            .count()
+    /// Forgets every memoised position for which `depends` holds (their
+    /// rules changed); returns how many were forgotten.
+    pub fn forget(&mut self, depends: impl Fn(&P) -> bool) -> usize {
+        let before = self.positions.len();
+        let mut kept = IndexSet::with_capacity(before);
+        let (mut values, mut longest) = (Vec::new(), Vec::new());
+        for (id, position) in std::mem::take(&mut self.positions).into_iter().enumerate() {
+            if !depends(&position) {
+                kept.insert(position);
+                values.push(self.values[id]);
+                longest.push(self.longest[id]);
+            }
+        }
+        self.positions = kept;
+        self.values = values;
+        self.longest = longest;
+        before - self.positions.len()
     }
 
     /// The Grundy value of a single component.
@@ -137,25 +174,20 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        if let Some(value) = rules.known_grundy(position) {
-            return Ok(value);
+        match rules.as_heap(position) {
+            Some(n) => Ok(n),
+            None => self.solved(rules, position).map(|id| self.values[id]),
         }
-        let mark = self.positions.len();
-        let solved = self
-            .intern(position, position)
-            .and_then(|id| match self.values[id] {
-                UNSOLVED => self.solve(rules, id).map(|()| id),
-                _ => Ok(id),
-            });
-        match solved {
-            Ok(id) => Ok(self.values[id]),
-            Err(error) => {
-                // Forget what this search interned, so that a failed query
-                // leaves the engine as it found it (and its room for states).
-                self.positions.truncate(mark);
-                self.values.truncate(mark);
-                Err(error)
-            }
+    }
+
+    /// The most moves a play of a single component can last.
+    pub fn longest<R>(&mut self, rules: &R, position: &P) -> Result<u64, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        match rules.as_heap(position) {
+            Some(n) => Ok(n),
+            None => self.solved(rules, position).map(|id| self.longest[id]),
         }
     }
 
@@ -173,11 +205,46 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     where
         R: Rules<Position = P>,
     {
+        if let Some(n) = rules.as_heap(position) {
+            return Ok((0..n).map(|k| vec![rules.heap(k)]).collect());
+        }
         self.scratch.clear();
         rules
             .options(position, &mut self.scratch)
             .map_err(EngineError::Rules)?;
         Ok(self.scratch.iter().map(<[P]>::to_vec).collect())
+    }
+
+    /// Every move of a sum, component by component in rule order, with the
+    /// value and the longest play of the sum each leaves.
+    pub fn moves<R>(&mut self, rules: &R, sum: &[P]) -> Result<Vec<ValuedMove<P>>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let x = self.nim_sum(rules, sum)?;
+        let mut total_longest = 0u64;
+        for component in sum {
+            total_longest = total_longest.saturating_add(self.longest(rules, component)?);
+        }
+        let mut moves = Vec::new();
+        for (component, position) in sum.iter().enumerate() {
+            let (g, own_longest) = (
+                self.grundy(rules, position)?,
+                self.longest(rules, position)?,
+            );
+            for to in self.options(rules, position)? {
+                let mut to_longest = 0u64;
+                for part in &to {
+                    to_longest = to_longest.saturating_add(self.longest(rules, part)?);
+                }
+                moves.push(ValuedMove {
+                    grundy: x ^ g ^ self.nim_sum(rules, &to)?,
+                    longest: total_longest - own_longest + to_longest,
+                    r#move: Move { component, to },
+                });
+            }
+        }
+        Ok(moves)
     }
 
     /// The winning move of a sum: in the first component (left to right)
@@ -197,7 +264,8 @@ impl<P: Clone + Eq + Hash> Engine<P> {
             if target >= g {
                 continue;
             }
-            if let Some(to) = rules.known_option(position, target) {
+            if rules.as_heap(position).is_some() {
+                let to = vec![rules.heap(target)];
                 return Ok(Some(Move { component, to }));
             }
             for to in self.options(rules, position)? {
@@ -209,6 +277,28 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         // By the mex rule a component with g ⊕ x < g has an option of value
         // g ⊕ x, and one exists since x ≠ 0; so this is never reached.
         Ok(None)
+    }
+
+    /// The id of a solved component (not a heap), solving it if need be.
+    fn solved<R>(&mut self, rules: &R, position: &P) -> Result<usize, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let mark = self.positions.len();
+        let solved = self
+            .intern(position, position)
+            .and_then(|id| match self.values[id] {
+                UNSOLVED => self.solve(rules, id).map(|()| id),
+                _ => Ok(id),
+            });
+        if solved.is_err() {
+            // Forget what this search interned, so that a failed query
+            // leaves the engine as it found it (and its room for states).
+            self.positions.truncate(mark);
+            self.values.truncate(mark);
+            self.longest.truncate(mark);
+        }
+        solved
     }
 
     fn intern<E>(&mut self, position: &P, expanding: &P) -> Result<usize, P, E> {
@@ -223,6 +313,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         }
         self.positions.insert(position.clone());
         self.values.push(UNSOLVED);
+        self.longest.push(0);
         Ok(self.positions.len() - 1)
     }
 
@@ -232,7 +323,26 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let mut stack = vec![self.enter(rules, root)?];
+        let mut stack = Vec::new();
+        let outcome = self.search(rules, root, &mut stack);
+        if outcome.is_err() {
+            for frame in &stack {
+                self.values[frame.id] = UNSOLVED;
+            }
+        }
+        outcome
+    }
+
+    fn search<R>(
+        &mut self,
+        rules: &R,
+        root: usize,
+        stack: &mut Vec<Frame>,
+    ) -> Result<(), P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        stack.push(self.enter(rules, root)?);
         while let Some(frame) = stack.last_mut() {
             match self.first_unsolved(frame) {
                 Some(id) if self.values[id] == ON_STACK => {
@@ -242,27 +352,34 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                         .map(|frame| self.positions[frame.id].clone())
                         .collect();
                     cycle.push(self.positions[id].clone());
-                    for frame in &stack {
-                        self.values[frame.id] = UNSOLVED;
-                    }
                     return Err(EngineError::Loopy { cycle });
                 }
-                Some(id) => match self.enter(rules, id) {
-                    Ok(frame) => stack.push(frame),
-                    Err(error) => {
-                        for frame in &stack {
-                            self.values[frame.id] = UNSOLVED;
-                        }
-                        return Err(error);
-                    }
-                },
+                Some(id) => {
+                    let frame = self.enter(rules, id)?;
+                    stack.push(frame);
+                }
                 None => {
                     let frame = stack.pop().expect("the loop holds a frame");
-                    self.values[frame.id] = self.mex_of(&frame);
+                    self.complete(&frame);
+                    self.watch()?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// Tells the watcher of progress now and then; it may stop the search.
+    fn watch<E>(&mut self) -> Result<(), P, E> {
+        self.solved_since_watch += 1;
+        if self.solved_since_watch < WATCH_EVERY {
+            return Ok(());
+        }
+        self.solved_since_watch = 0;
+        let states = self.positions.len();
+        match self.watcher.as_mut().is_none_or(|watcher| watcher(states)) {
+            true => Ok(()),
+            false => Err(EngineError::Interrupted),
+        }
     }
 
     /// Lists the options of `id` and marks it as being on the stack.
@@ -271,25 +388,27 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         R: Rules<Position = P>,
     {
         let position = self.positions[id].clone();
-        self.scratch.clear();
-        rules
-            .options(&position, &mut self.scratch)
-            .map_err(EngineError::Rules)?;
-        let mut parts = Vec::with_capacity(self.scratch.parts().len());
-        let mut ends = Vec::with_capacity(self.scratch.len());
-        let options = std::mem::replace(&mut self.scratch, Options::new(0));
-        let interned = options.iter().try_for_each(|option| {
-            for part in option {
-                parts.push(match rules.known_grundy(part) {
-                    Some(value) => Part::Known(value),
-                    None => Part::Id(self.intern(part, &position)?),
-                });
-            }
-            ends.push(parts.len());
-            Ok(())
-        });
+        let mut options = std::mem::replace(&mut self.scratch, Options::new(0));
+        options.clear();
+        let listed = rules
+            .options(&position, &mut options)
+            .map_err(EngineError::Rules)
+            .and_then(|()| {
+                let mut parts = Vec::with_capacity(options.parts().len());
+                let mut ends = Vec::with_capacity(options.len());
+                for option in options.iter() {
+                    for part in option {
+                        parts.push(match rules.as_heap(part) {
+                            Some(n) => Part::Heap(n),
+                            None => Part::Id(self.intern(part, &position)?),
+                        });
+                    }
+                    ends.push(parts.len());
+                }
+                Ok((parts, ends))
+            });
         self.scratch = options;
-        interned?;
+        let (parts, ends) = listed?;
         self.values[id] = ON_STACK;
         Ok(Frame {
             id,
@@ -312,28 +431,36 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         None
     }
 
-    /// The least value not among the options' nim-sums.
-    fn mex_of(&self, frame: &Frame) -> Grundy {
+    /// Records the frame's value, the least value not among its options'
+    /// nim-sums, and its longest play, one more than its longest option's.
+    fn complete(&mut self, frame: &Frame) {
         let mut seen = vec![false; frame.ends.len() + 1];
+        let mut longest = 0u64;
         let mut start = 0;
         for &end in &frame.ends {
-            let value = frame.parts[start..end].iter().fold(0, |acc, part| {
-                acc ^ match *part {
-                    Part::Known(value) => value,
-                    Part::Id(id) => self.values[id],
-                }
-            });
+            let (mut value, mut length) = (0, 0u64);
+            for part in &frame.parts[start..end] {
+                let (part_value, part_length) = match *part {
+                    Part::Heap(n) => (n, n),
+                    Part::Id(id) => (self.values[id], self.longest[id]),
+                };
+                value ^= part_value;
+                length = length.saturating_add(part_length);
+            }
             if let Some(slot) = usize::try_from(value)
                 .ok()
                 .and_then(|value| seen.get_mut(value))
             {
                 *slot = true;
             }
+            longest = longest.max(length.saturating_add(1));
             start = end;
         }
-        seen.iter()
+        self.values[frame.id] = seen
+            .iter()
             .position(|&present| !present)
-            .unwrap_or(seen.len()) as Grundy
+            .unwrap_or(seen.len()) as Grundy;
+        self.longest[frame.id] = longest;
     }
 }
 

@@ -17,6 +17,10 @@ impl Rules for Subtraction {
         }
         Ok(())
     }
+
+    fn heap(&self, _: u64) -> u64 {
+        unreachable!("these rules have no Nim heaps")
+    }
 }
 
 /// Moves from n to n + 1 modulo a length: every position lies on a cycle.
@@ -28,6 +32,10 @@ impl Rules for Ring {
 
     fn options(&self, n: &u64, options: &mut Options<u64>) -> std::result::Result<(), ()> {
         options.push([(n + 1) % self.0]).map_err(|_| ())
+    }
+
+    fn heap(&self, _: u64) -> u64 {
+        unreachable!("these rules have no Nim heaps")
     }
 }
 
@@ -110,4 +118,60 @@ fn a_chain_of_a_million_positions_does_not_overflow_the_stack() {
     let mut engine = Engine::new(DEFAULT_MAX_STATES);
     assert_eq!(engine.grundy(&rules, &1_000_000), Ok(0));
     assert_eq!(engine.grundy(&rules, &999_999), Ok(1));
+}
+
+#[test]
+fn longest_play_counts_moves_to_the_end() {
+    let rules = Subtraction { take: vec![1, 2] };
+    let mut engine = Engine::new(DEFAULT_MAX_STATES);
+    // Taking one at a time lasts longest: n moves.
+    assert_eq!(engine.longest(&rules, &7), Ok(7));
+    assert_eq!(engine.longest(&rules, &0), Ok(0));
+}
+
+#[test]
+fn moves_list_every_option_of_every_component_with_its_value() {
+    let rules = Subtraction {
+        take: vec![1, 2, 3],
+    };
+    let mut engine = Engine::new(DEFAULT_MAX_STATES);
+    let moves = engine.moves(&rules, &[2, 3]).unwrap();
+    let summary: Vec<(usize, Vec<u64>, u64)> = moves
+        .iter()
+        .map(|m| (m.r#move.component, m.r#move.to.clone(), m.grundy))
+        .collect();
+    // Values are n mod 4: from 2 + 3, moves leave 1+3, 0+3, 2+2, 2+1, 2+0.
+    assert_eq!(
+        summary,
+        vec![
+            (0, vec![1], 1 ^ 3),
+            (0, vec![0], 3),
+            (1, vec![2], 0),
+            (1, vec![1], 2 ^ 1),
+            (1, vec![0], 2),
+        ]
+    );
+}
+
+#[test]
+fn forgetting_drops_only_the_positions_asked() {
+    let rules = Subtraction { take: vec![1] };
+    let mut engine = Engine::new(DEFAULT_MAX_STATES);
+    engine.grundy(&rules, &9).unwrap();
+    assert_eq!(engine.forget(|&n| n >= 5), 5);
+    assert_eq!(engine.states(), 5);
+    assert_eq!(engine.grundy(&rules, &9), Ok(1));
+}
+
+#[test]
+fn a_watcher_can_interrupt_a_search_and_the_engine_stays_usable() {
+    let rules = Subtraction { take: vec![1] };
+    let mut engine = Engine::new(DEFAULT_MAX_STATES);
+    engine.set_watcher(Some(Box::new(|_| false)));
+    assert_eq!(
+        engine.grundy(&rules, &100_000),
+        Err(EngineError::Interrupted)
+    );
+    engine.set_watcher(None);
+    assert_eq!(engine.grundy(&rules, &100_000), Ok(0));
 }

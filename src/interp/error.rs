@@ -68,6 +68,26 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error("interrupted")]
+    #[diagnostic(
+        code(sprague::eval::interrupted),
+        help("values found before the interruption are kept; ask again to go on")
+    )]
+    Interrupted {
+        #[label("this query was interrupted")]
+        span: SourceSpan,
+    },
+
+    #[error("`play` needs the REPL")]
+    #[diagnostic(
+        code(sprague::eval::play_needs_repl),
+        help("run `sprague repl FILE` and type the `play` query there")
+    )]
+    PlayNeedsRepl {
+        #[label("a game against the engine is played interactively")]
+        span: SourceSpan,
+    },
+
     #[error("more than {limit} distinct positions while expanding {position} of game `{game}`")]
     #[diagnostic(
         code(sprague::eval::too_many_states),
@@ -95,7 +115,10 @@ impl EvalError {
                     *context = text;
                 }
             }
-            EvalError::Loopy { .. } | EvalError::TooManyStates { .. } => {}
+            EvalError::Loopy { .. }
+            | EvalError::TooManyStates { .. }
+            | EvalError::Interrupted { .. }
+            | EvalError::PlayNeedsRepl { .. } => {}
         }
         self
     }

@@ -8,7 +8,7 @@ use std::fmt;
 
 use miette::SourceSpan;
 
-use crate::engine::{Grundy, Options, Rules};
+use crate::engine::{Options, Rules};
 use crate::lower::ir::*;
 pub use error::EvalError;
 
@@ -51,18 +51,15 @@ impl Rules for Interpreter<'_> {
         })
     }
 
-    fn known_grundy(&self, position: &Component) -> Option<Grundy> {
+    fn as_heap(&self, position: &Component) -> Option<u64> {
         match position {
             Component::Heap(n) => Some(*n),
             _ => None,
         }
     }
 
-    fn known_option(&self, position: &Component, value: Grundy) -> Option<Vec<Component>> {
-        match position {
-            Component::Heap(n) if value < *n => Some(vec![Component::Heap(value)]),
-            _ => None,
-        }
+    fn heap(&self, n: u64) -> Component {
+        Component::Heap(n)
     }
 }
 

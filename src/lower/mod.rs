@@ -13,42 +13,76 @@ use crate::syntax::ast;
 pub use error::{CheckError, CheckErrors};
 use ir::*;
 
-/// Checks `source` against the declarations already in `program` and returns
-/// the program extended with its declarations, and its queries in order.
+/// Checks `statements` against the declarations already in `program` and
+/// returns the program extended with their declarations, and their queries
+/// in order.
 pub fn lower(
     program: &Program,
-    source: &ast::Program,
+    statements: &[&ast::Statement],
 ) -> Result<(Program, Vec<Query>), CheckErrors> {
-    let mut lowerer = Lowerer {
-        program: program.clone(),
-        errors: Vec::new(),
-        unlowered_lets: HashSet::new(),
-    };
-    let declared = lowerer.declare_all(source);
-    for (statement, kind) in source.statements.iter().zip(&declared) {
+    let mut lowerer = Lowerer::new(program);
+    let declared = lowerer.declare_all(statements);
+    for (statement, kind) in statements.iter().zip(&declared) {
         if let (ast::Statement::Let(decl), Some(DeclarationKind::Let(id))) = (statement, kind) {
             lowerer.let_decl(decl, *id);
         }
     }
-    for (statement, kind) in source.statements.iter().zip(&declared) {
+    for (statement, kind) in statements.iter().zip(&declared) {
         if let (ast::Statement::Game(decl), Some(DeclarationKind::Game(id))) = (statement, kind) {
             lowerer.game_decl(decl, *id);
         }
     }
-    let queries = source
-        .statements
+    let queries = statements
         .iter()
         .filter_map(|statement| match statement {
             ast::Statement::Query(query) => Some(lowerer.query(query)),
             _ => None,
         })
         .collect();
-    match lowerer.errors.is_empty() {
-        true => Ok((lowerer.program, queries)),
-        false => Err(CheckErrors {
-            errors: lowerer.errors,
-        }),
+    lowerer.finish().map(|program| (program, queries))
+}
+
+/// Lowers a position with no free variables, such as a move typed in play.
+pub fn position(program: &Program, sum: &ast::Sum) -> Result<Vec<Term>, CheckErrors> {
+    let mut lowerer = Lowerer::new(program);
+    let terms = lowerer.sum(sum, &Scope::default());
+    lowerer.finish().map(|_| terms)
+}
+
+/// The name a declaration declares.
+pub fn declared_name(statement: &ast::Statement) -> Option<&ast::Ident> {
+    match statement {
+        ast::Statement::Game(decl) => Some(&decl.name),
+        ast::Statement::Graph(decl) => Some(&decl.name),
+        ast::Statement::Let(decl) => Some(&decl.name),
+        ast::Statement::Query(_) => None,
     }
+}
+
+/// The declared names a declaration refers to: the games, graphs and
+/// `let`s its positions mention.
+pub fn references(statement: &ast::Statement) -> Vec<&str> {
+    fn walk<'a>(sum: &'a ast::Sum, names: &mut Vec<&'a str>) {
+        for term in &sum.terms {
+            match term {
+                ast::Term::Game { name, .. } | ast::Term::Name(name) => names.push(&name.name),
+                ast::Term::Node { graph, .. } => names.push(&graph.name),
+                ast::Term::Group(inner) => walk(inner, names),
+                ast::Term::Heap { .. } => {}
+            }
+        }
+    }
+    let mut names = Vec::new();
+    match statement {
+        ast::Statement::Game(decl) => decl
+            .rules
+            .iter()
+            .for_each(|rule| walk(&rule.target, &mut names)),
+        ast::Statement::Let(decl) => walk(&decl.value, &mut names),
+        ast::Statement::Query(query) => walk(&query.position, &mut names),
+        ast::Statement::Graph(_) => {}
+    }
+    names
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,11 +120,27 @@ struct Lowerer {
 }
 
 impl Lowerer {
+    fn new(program: &Program) -> Self {
+        Lowerer {
+            program: program.clone(),
+            errors: Vec::new(),
+            unlowered_lets: HashSet::new(),
+        }
+    }
+
+    fn finish(self) -> Result<Program, CheckErrors> {
+        match self.errors.is_empty() {
+            true => Ok(self.program),
+            false => Err(CheckErrors {
+                errors: self.errors,
+            }),
+        }
+    }
+
     /// Enters every declaration's name, so that games may refer to each
     /// other in any order; graphs are complete after this.
-    fn declare_all(&mut self, source: &ast::Program) -> Vec<Option<DeclarationKind>> {
-        source
-            .statements
+    fn declare_all(&mut self, statements: &[&ast::Statement]) -> Vec<Option<DeclarationKind>> {
+        statements
             .iter()
             .map(|statement| {
                 let (name, kind) = match statement {

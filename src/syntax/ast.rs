@@ -90,6 +90,8 @@ pub enum QueryKind {
     Grundy,
     Wins,
     BestMove,
+    Moves,
+    Play,
 }
 
 impl QueryKind {
@@ -99,6 +101,8 @@ impl QueryKind {
             QueryKind::Grundy => "grundy",
             QueryKind::Wins => "wins?",
             QueryKind::BestMove => "best_move",
+            QueryKind::Moves => "moves",
+            QueryKind::Play => "play",
         }
     }
 }

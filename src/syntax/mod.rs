@@ -24,19 +24,29 @@ struct Grammar;
 /// Parses one source whose first byte sits at `base` in the session's
 /// source buffer, so that every span is an offset into that buffer.
 pub fn parse(text: &str, base: usize) -> Result<Program, ParseError> {
+    Builder { base }.program(parse_rule(Rule::program, text, base)?)
+}
+
+/// Parses a position alone (a sum), as typed for a move in play.
+pub fn parse_position(text: &str, base: usize) -> Result<Sum, ParseError> {
+    let input = parse_rule(Rule::position_input, text, base)?;
+    Builder { base }.sum(
+        children(input)
+            .next()
+            .expect("a position input holds a sum"),
+    )
+}
+
+/// Runs the grammar's `rule` over all of `text`, once its nesting is known
+/// to be within bounds.
+fn parse_rule(rule: Rule, text: &str, base: usize) -> Result<Pair<'_, Rule>, ParseError> {
     if let Some(position) = too_deep(text) {
         return Err(ParseError::TooDeep {
             span: SourceSpan::new((base + position).into(), 1),
         });
     }
-    let mut pairs =
-        Grammar::parse(Rule::program, text).map_err(|error| syntax_error(&error, text, base))?;
-    let builder = Builder { base };
-    builder.program(
-        pairs
-            .next()
-            .expect("pest yields the program rule it was asked for"),
-    )
+    let mut pairs = Grammar::parse(rule, text).map_err(|error| syntax_error(&error, text, base))?;
+    Ok(pairs.next().expect("pest yields the rule it was asked for"))
 }
 
 /// How deeply brackets and prefix operators may nest: far past anything
@@ -258,7 +268,9 @@ impl Builder {
         {
             Rule::kw_grundy => QueryKind::Grundy,
             Rule::kw_wins => QueryKind::Wins,
-            _ => QueryKind::BestMove,
+            Rule::kw_best_move => QueryKind::BestMove,
+            Rule::kw_moves => QueryKind::Moves,
+            _ => QueryKind::Play,
         };
         let position = self.sum(inner.next().expect("a query has a position"))?;
         let (bindings, guard) = self.bindings_and_guard(inner)?;
@@ -423,6 +435,8 @@ fn meaningful_token(rule: Rule) -> bool {
         Rule::kw_grundy
             | Rule::kw_wins
             | Rule::kw_best_move
+            | Rule::kw_moves
+            | Rule::kw_play
             | Rule::kw_true
             | Rule::kw_false
             | Rule::range_inclusive
@@ -447,6 +461,7 @@ fn name(rule: Rule) -> Name {
         Rule::WHITESPACE => Phrase("white space"),
         Rule::COMMENT => Phrase("a comment"),
         Rule::program | Rule::statement => Phrase("a declaration or a query"),
+        Rule::position_input => Phrase("a position"),
         Rule::game_decl => Phrase("a game declaration"),
         Rule::params => Phrase("parameters"),
         Rule::move_rule => Phrase("a `move` rule"),
@@ -501,6 +516,8 @@ fn name(rule: Rule) -> Name {
         Rule::kw_grundy => Token("grundy"),
         Rule::kw_wins => Token("wins?"),
         Rule::kw_best_move => Token("best_move"),
+        Rule::kw_moves => Token("moves"),
+        Rule::kw_play => Token("play"),
         Rule::lparen => Token("("),
         Rule::rparen => Token(")"),
         Rule::lbrace => Token("{"),
@@ -607,7 +624,7 @@ fn help_for(positives: &[Rule]) -> String {
         Rule::let_decl,
         Rule::graph_decl,
     ]) {
-        "a statement starts with `game`, `graph`, `let`, `grundy`, `wins?` or `best_move`".into()
+        "a statement starts with `game`, `graph`, `let`, `grundy`, `wins?`, `best_move`, `moves` or `play`".into()
     } else if wants(&[Rule::arrow, Rule::node, Rule::edges]) {
         "a graph line reads `node -> other, another`".into()
     } else {

@@ -13,6 +13,7 @@ pub fn answers(source: &str) -> Vec<Answer> {
     let mut session = Session::new(DEFAULT_MAX_STATES);
     session.run("test.game", source, &mut |event| match event {
         Event::Answer(answer) => answers.push(answer),
+        other @ (Event::Note(_) | Event::Play(_)) => panic!("unexpected {other:?}"),
         Event::Error(report) => panic!(
             "{}",
             output::error(
