@@ -17,8 +17,9 @@ use crate::session::{Event, Session};
 #[derive(Debug, Parser)]
 #[command(name = "sprague", version, about)]
 pub struct Cli {
+    /// With no command, sprague starts the REPL.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -38,6 +39,13 @@ enum Command {
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Explore games interactively, after loading the files.
+    Repl {
+        files: Vec<PathBuf>,
+        /// The most distinct positions the session may solve.
+        #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
+        max_states: usize,
     },
 }
 
@@ -79,12 +87,14 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> ExitCode {
     match cli.command {
-        Command::Run {
+        Some(Command::Run {
             files,
             json,
             max_states,
-        } => run_files(&files, json, max_states),
-        Command::Check { files } => check_files(&files),
+        }) => run_files(&files, json, max_states),
+        Some(Command::Check { files }) => check_files(&files),
+        Some(Command::Repl { files, max_states }) => crate::repl::run(files, max_states),
+        None => crate::repl::run(Vec::new(), DEFAULT_MAX_STATES),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod interp;
 pub mod lower;
 pub mod output;
+mod repl;
 pub mod session;
 pub mod sources;
 pub mod syntax;

@@ -152,7 +152,12 @@ impl Session {
         sink: &mut dyn FnMut(Event),
     ) -> Result<Vec<Query>, Report> {
         let base = self.sources.add(name, text);
-        let source = syntax::parse(text, base).map_err(|error| self.report(error))?;
+        let mut source = syntax::parse(text, base).map_err(|error| self.report(error))?;
+        if self.interactive {
+            // A declaration made again exactly as before (a file loaded
+            // twice) changes nothing, and keeps its values.
+            source.statements.retain(|statement| !self.is_unchanged(statement));
+        }
         let replaced = match self.interactive {
             true => self.replacements(&source),
             false => Vec::new(),
@@ -172,6 +177,13 @@ impl Session {
             return Ok(queries);
         }
         self.redeclare(source, &replaced, sink)
+    }
+
+    /// Whether a declaration repeats one in force, word for word.
+    fn is_unchanged(&self, statement: &ast::Statement) -> bool {
+        let Some(name) = lower::declared_name(statement) else { return false };
+        self.source_of(&name.name)
+            .is_some_and(|old| old == self.sources.text(declaration_span(statement)))
     }
 
     /// The indices of earlier declarations that `source` redeclares.
@@ -398,12 +410,7 @@ impl Session {
     pub fn source_of(&self, name: &str) -> Option<&str> {
         let span = self.declarations.iter().find_map(|statement| {
             let declared = lower::declared_name(statement)?;
-            (declared.name == name).then(|| match statement.as_ref() {
-                ast::Statement::Game(decl) => decl.span,
-                ast::Statement::Graph(decl) => decl.span,
-                ast::Statement::Let(decl) => decl.span,
-                ast::Statement::Query(query) => query.span,
-            })
+            (declared.name == name).then(|| declaration_span(statement))
         })?;
         Some(self.sources.text(span))
     }
@@ -433,6 +440,16 @@ impl Session {
             1 => self.report(errors.errors.remove(0)),
             _ => self.report(errors),
         }
+    }
+}
+
+/// The whole text of a statement.
+fn declaration_span(statement: &ast::Statement) -> SourceSpan {
+    match statement {
+        ast::Statement::Game(decl) => decl.span,
+        ast::Statement::Graph(decl) => decl.span,
+        ast::Statement::Let(decl) => decl.span,
+        ast::Statement::Query(query) => query.span,
     }
 }
 

@@ -1,0 +1,107 @@
+//! Where entries come from: a line editor on a terminal, or plain lines
+//! from a pipe, gathered until they make a whole statement.
+
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use owo_colors::OwoColorize;
+use rustyline::error::ReadlineError;
+use rustyline::history::FileHistory;
+use rustyline::{CompletionType, Config, Editor};
+
+use super::helper::{ReplHelper, needs_more};
+
+/// One read.
+pub enum Input {
+    /// A whole entry, possibly of several lines.
+    Line(String),
+    /// Ctrl-C at the prompt: the line was dropped.
+    Interrupted,
+    /// Ctrl-D, or the end of the input.
+    End,
+}
+
+pub trait Reader {
+    fn read(&mut self, prompt: &str) -> Input;
+}
+
+/// A line editor with history kept in the user's data directory.
+pub struct Terminal {
+    editor: Editor<ReplHelper, FileHistory>,
+    history: Option<PathBuf>,
+}
+
+impl Terminal {
+    pub fn new(names: Arc<Mutex<Vec<String>>>) -> rustyline::Result<Self> {
+        let config = Config::builder()
+            .auto_add_history(true)
+            .completion_type(CompletionType::List)
+            .history_ignore_dups(true)?
+            .build();
+        let mut editor = Editor::with_config(config)?;
+        editor.set_helper(Some(ReplHelper::new(names)));
+        let history = history_file();
+        if let Some(path) = &history {
+            let _ = editor.load_history(path);
+        }
+        Ok(Terminal { editor, history })
+    }
+}
+
+/// `sprague/history` in the user's data directory.
+fn history_file() -> Option<PathBuf> {
+    let directory = dirs::data_dir()?.join("sprague");
+    std::fs::create_dir_all(&directory).ok()?;
+    Some(directory.join("history"))
+}
+
+impl Reader for Terminal {
+    fn read(&mut self, prompt: &str) -> Input {
+        let styled = prompt.green().bold().to_string();
+        let read = self.editor.readline(&(prompt, styled.as_str()));
+        match read {
+            Ok(line) => {
+                // Saved as we go, so that a crash or a kill loses nothing.
+                if let Some(path) = &self.history {
+                    let _ = self.editor.save_history(path);
+                }
+                Input::Line(line)
+            }
+            Err(ReadlineError::Interrupted) => Input::Interrupted,
+            Err(_) => Input::End,
+        }
+    }
+}
+
+/// Lines from a pipe, without prompts.
+pub struct Piped {
+    lines: std::io::Lines<std::io::StdinLock<'static>>,
+}
+
+impl Piped {
+    pub fn new() -> Self {
+        Piped {
+            lines: std::io::stdin().lock().lines(),
+        }
+    }
+}
+
+impl Reader for Piped {
+    fn read(&mut self, _prompt: &str) -> Input {
+        let mut entry = String::new();
+        for line in self.lines.by_ref() {
+            let Ok(line) = line else { break };
+            entry += &line;
+            entry.push('\n');
+            if !needs_more(&entry) {
+                return Input::Line(entry);
+            }
+        }
+        match entry.is_empty() {
+            true => Input::End,
+            // An unfinished statement at the end of input: let it fail.
+            false => Input::Line(entry),
+        }
+    }
+}

@@ -1,0 +1,309 @@
+//! `sprague repl`: read an entry, evaluate it with the same session and
+//! printing as `sprague run`, print, repeat. On a terminal it edits lines
+//! with history, completion and highlighting; on a pipe it reads
+//! statements with no prompts or colour, so that it can be scripted.
+
+mod helper;
+mod input;
+mod play;
+mod progress;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use miette::{Diagnostic, Report};
+use thiserror::Error;
+
+use crate::output::{self, ErrorStyle};
+use crate::session::{Event, PlayRequest, Session};
+use input::{Input, Reader};
+use progress::Progress;
+
+/// Set by Ctrl-C while a query runs; the engine's watcher stops the search.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Whether a query is running, so that Ctrl-C interrupts it rather than
+/// ending the program.
+static COMPUTING: AtomicBool = AtomicBool::new(false);
+
+#[derive(Debug, Error, Diagnostic)]
+enum ReplError {
+    #[error("unknown command `{command}`")]
+    #[diagnostic(code(sprague::repl::unknown_command), help(":help lists the commands"))]
+    UnknownCommand { command: String },
+
+    #[error("`{command}` {problem}")]
+    #[diagnostic(code(sprague::repl::usage), help("{usage}"))]
+    Usage {
+        command: String,
+        problem: &'static str,
+        usage: &'static str,
+    },
+
+    #[error("no declaration named `{name}`")]
+    #[diagnostic(code(sprague::repl::unknown_declaration), help(":games lists the declarations"))]
+    UnknownDeclaration { name: String },
+
+    #[error("cannot read `{path}`: {reason}")]
+    #[diagnostic(code(sprague::repl::unreadable), help("check the path"))]
+    Unreadable { path: String, reason: String },
+}
+
+const HELP: &str = "\
+Enter declarations (game, graph, let) and queries (grundy, wins?, best_move,
+moves, play); a block left open continues on the next line.
+
+  :help            this text
+  :load FILE       run a file in this session
+  :reload          run the loaded files again
+  :games           list the declarations
+  :show NAME       a declaration as written
+  :json on|off     print answers as JSON lines
+  :time on|off     print how long each entry took
+  :quit            leave (or Ctrl-D)
+
+Ctrl-C interrupts a long query; at the prompt it clears the line.";
+
+struct Repl {
+    session: Session,
+    reader: Box<dyn Reader>,
+    json: bool,
+    time: bool,
+    /// The files loaded so far, for `:reload`.
+    files: Vec<PathBuf>,
+    entries: usize,
+    style: ErrorStyle,
+    names: Arc<Mutex<Vec<String>>>,
+    progress: Progress,
+    failed: bool,
+}
+
+/// Runs the REPL over the given files; the exit code is 1 when reading from
+/// a pipe and anything failed.
+pub fn run(files: Vec<PathBuf>, max_states: usize) -> ExitCode {
+    let terminal = std::io::stdin().is_terminal();
+    let names = Arc::new(Mutex::new(Vec::new()));
+    let reader: Box<dyn Reader> = match terminal {
+        true => match input::Terminal::new(names.clone()) {
+            Ok(reader) => Box::new(reader),
+            Err(error) => {
+                eprintln!("sprague: cannot start the line editor: {error}");
+                return ExitCode::from(2);
+            }
+        },
+        false => Box::new(input::Piped::new()),
+    };
+    // Ctrl-C stops a running query; otherwise it ends the program, as it
+    // would without a handler (at a terminal prompt the editor reads it).
+    let _ = ctrlc::set_handler(|| match COMPUTING.load(Ordering::SeqCst) {
+        true => INTERRUPTED.store(true, Ordering::SeqCst),
+        false => std::process::exit(130),
+    });
+    let mut session = Session::interactive(max_states);
+    let progress = Progress::default();
+    let watching = progress.clone();
+    session.set_watcher(Some(Box::new(move |states| {
+        watching.tick(states);
+        !INTERRUPTED.load(Ordering::SeqCst)
+    })));
+    let mut repl = Repl {
+        session,
+        reader,
+        json: false,
+        time: false,
+        files: Vec::new(),
+        entries: 0,
+        style: ErrorStyle::Graphical {
+            colour: terminal && std::io::stderr().is_terminal(),
+            width: 100,
+        },
+        names,
+        progress,
+        failed: false,
+    };
+    for file in files {
+        repl.load(file);
+    }
+    if terminal {
+        println!("sprague {}: :help for help, Ctrl-D to leave", env!("CARGO_PKG_VERSION"));
+    }
+    repl.main_loop();
+    match repl.failed && !terminal {
+        true => ExitCode::from(1),
+        false => ExitCode::SUCCESS,
+    }
+}
+
+impl Repl {
+    fn main_loop(&mut self) {
+        loop {
+            match self.reader.read("sprague> ") {
+                Input::Line(line) => {
+                    if !self.entry(&line) {
+                        return;
+                    }
+                }
+                Input::Interrupted => continue,
+                Input::End => return,
+            }
+        }
+    }
+
+    /// Handles one entry; `false` when the user asked to leave.
+    fn entry(&mut self, line: &str) -> bool {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            return true;
+        }
+        let started = Instant::now();
+        let go_on = match trimmed.strip_prefix(':') {
+            Some(command) => self.command(command),
+            None => {
+                self.entries += 1;
+                let name = format!("repl:{}", self.entries);
+                self.evaluate(&name, line);
+                true
+            }
+        };
+        if self.time {
+            eprintln!("time: {:.3?}", started.elapsed());
+        }
+        go_on
+    }
+
+    /// Runs a source in the session, printing as it goes, then plays any
+    /// `play` it asked for.
+    fn evaluate(&mut self, name: &str, text: &str) {
+        let (json, style) = (self.json, self.style);
+        let mut plays = Vec::new();
+        let mut failed = false;
+        INTERRUPTED.store(false, Ordering::SeqCst);
+        COMPUTING.store(true, Ordering::SeqCst);
+        self.progress.start();
+        let progress = self.progress.clone();
+        self.session.run(name, text, &mut |event| {
+            progress.pause();
+            print_event(event, json, style, &mut plays, &mut failed);
+        });
+        self.progress.finish();
+        COMPUTING.store(false, Ordering::SeqCst);
+        self.failed |= failed;
+        self.refresh_names();
+        for request in plays {
+            play::play(self, request);
+        }
+    }
+
+    fn refresh_names(&self) {
+        if let Ok(mut names) = self.names.lock() {
+            *names = self.session.completions();
+        }
+    }
+
+    fn error(&mut self, error: impl Diagnostic + Send + Sync + 'static) {
+        self.report(&Report::new(error));
+    }
+
+    fn report(&mut self, report: &Report) {
+        self.failed = true;
+        eprint!("{}", output::error(report, self.style));
+    }
+
+    /// A `:` command; `false` when it asks to leave.
+    fn command(&mut self, command: &str) -> bool {
+        let (name, argument) = command
+            .split_once(char::is_whitespace)
+            .map_or((command, ""), |(name, argument)| (name, argument.trim()));
+        match name {
+            "help" => println!("{HELP}"),
+            "quit" | "q" | "exit" => return false,
+            "load" if argument.is_empty() => self.error(ReplError::Usage {
+                command: ":load".into(),
+                problem: "needs a file",
+                usage: ":load FILE",
+            }),
+            "load" => self.load(PathBuf::from(argument)),
+            "reload" => {
+                for file in self.files.clone() {
+                    self.run_file(&file);
+                }
+            }
+            "games" => {
+                for listing in self.session.listings() {
+                    println!("{} {}{}", listing.kind, listing.name, listing.detail);
+                }
+            }
+            "show" => match self.session.source_of(argument) {
+                Some(text) => println!("{text}"),
+                None => self.error(ReplError::UnknownDeclaration {
+                    name: argument.to_owned(),
+                }),
+            },
+            "json" | "time" => match (argument, name) {
+                ("on" | "off", "json") => self.json = argument == "on",
+                ("on" | "off", _) => self.time = argument == "on",
+                _ => self.error(ReplError::Usage {
+                    command: format!(":{name}"),
+                    problem: "takes `on` or `off`",
+                    usage: if name == "json" { ":json on|off" } else { ":time on|off" },
+                }),
+            },
+            _ => self.error(ReplError::UnknownCommand {
+                command: format!(":{name}"),
+            }),
+        }
+        true
+    }
+
+    fn load(&mut self, path: PathBuf) {
+        if self.run_file(&path) {
+            self.files.push(path);
+        }
+    }
+
+    /// Runs a file in the session; `false` when it cannot be read.
+    fn run_file(&mut self, path: &PathBuf) -> bool {
+        match std::fs::read_to_string(path) {
+            Ok(text) => {
+                self.evaluate(&path.display().to_string(), &text);
+                true
+            }
+            Err(error) => {
+                self.error(ReplError::Unreadable {
+                    path: path.display().to_string(),
+                    reason: error.to_string(),
+                });
+                false
+            }
+        }
+    }
+}
+
+/// Prints one event as `sprague run` would; `play` requests are kept.
+fn print_event(
+    event: Event,
+    json: bool,
+    style: ErrorStyle,
+    plays: &mut Vec<PlayRequest>,
+    failed: &mut bool,
+) {
+    match event {
+        Event::Answer(answer) => {
+            let text = match json {
+                true => output::json(&answer).to_string(),
+                false => output::text(&answer),
+            };
+            let mut stdout = std::io::stdout().lock();
+            let _ = writeln!(stdout, "{text}");
+        }
+        Event::Note(note) => eprintln!("{note}"),
+        Event::Play(request) => plays.push(request),
+        Event::Error(report) => {
+            *failed = true;
+            eprint!("{}", output::error(&report, style));
+        }
+    }
+}

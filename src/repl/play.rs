@@ -1,0 +1,166 @@
+//! `play P`: a game against the engine, the user moving first. When the
+//! engine can win it plays a winning move, restoring value 0 after any move
+//! out of a position of value 0 (the second player's strategy in the proof
+//! of the Sprague–Grundy theorem); when it cannot, it plays the move that
+//! leaves the longest possible play, to make the game last.
+
+use std::sync::atomic::Ordering;
+
+use miette::SourceSpan;
+
+use crate::interp::Component;
+use crate::output;
+use crate::session::{PlayMove, PlayRequest};
+
+use super::input::Input;
+use super::{COMPUTING, INTERRUPTED, Repl};
+
+const PLAY_HELP: &str = "type a move's number or the position it leaves; \
+:hint shows the winning move, :undo takes back your last move and the reply, :quit resigns";
+
+/// How many moves are listed before the list is cut short.
+const LISTED: usize = 40;
+
+pub fn play(repl: &mut Repl, request: PlayRequest) {
+    let PlayRequest { mut position, span } = request;
+    let mut history: Vec<Vec<Component>> = Vec::new();
+    println!("playing {}: you move first; {PLAY_HELP}", repl.session.show(&position));
+    loop {
+        let Some(moves) = list_moves(repl, &position, span) else { return };
+        show(repl, &position, &moves, span);
+        if moves.is_empty() {
+            println!("you have no move: sprague wins");
+            return;
+        }
+        let chosen = loop {
+            match repl.reader.read("play> ") {
+                Input::Line(line) => match line.trim() {
+                    "" => continue,
+                    ":quit" | ":q" | ":resign" => {
+                        println!("you resign: sprague wins");
+                        return;
+                    }
+                    ":help" => println!("{PLAY_HELP}"),
+                    ":hint" => hint(&moves),
+                    ":undo" => match history.pop() {
+                        Some(before) => {
+                            position = before;
+                            println!("took back your last move and sprague's reply");
+                            break None;
+                        }
+                        None => println!("nothing to undo"),
+                    },
+                    text => match choose(repl, &moves, text) {
+                        Some(chosen) => break Some(chosen),
+                        None => continue,
+                    },
+                },
+                Input::Interrupted => continue,
+                Input::End => return,
+            }
+        };
+        let Some(chosen) = chosen else { continue };
+        println!("you: {}", output::move_text(&chosen.line));
+        history.push(std::mem::replace(&mut position, chosen.result));
+        let Some(replies) = list_moves(repl, &position, span) else { return };
+        let Some(reply) = reply(&replies) else {
+            println!("sprague has no move: you win");
+            return;
+        };
+        println!("sprague: {}", output::move_text(&reply.line));
+        position = reply.result.clone();
+    }
+}
+
+fn list_moves(repl: &mut Repl, position: &[Component], span: SourceSpan) -> Option<Vec<PlayMove>> {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    COMPUTING.store(true, Ordering::SeqCst);
+    repl.progress.start();
+    let moves = repl.session.moves(position, span);
+    repl.progress.finish();
+    COMPUTING.store(false, Ordering::SeqCst);
+    match moves {
+        Ok(moves) => Some(moves),
+        Err(report) => {
+            repl.report(&report);
+            None
+        }
+    }
+}
+
+/// The position, each component's value and the nim-sum, and the moves.
+fn show(repl: &mut Repl, position: &[Component], moves: &[PlayMove], span: SourceSpan) {
+    println!("position: {}", repl.session.show(position));
+    if let Ok(values) = repl.session.values(position, span) {
+        let nim_sum = values.iter().fold(0, |acc, value| acc ^ value);
+        let terms: Vec<String> = values.iter().map(u64::to_string).collect();
+        match terms.len() {
+            1 => println!("value: {nim_sum}"),
+            _ => println!("values: {} = {nim_sum}", terms.join(" ⊕ ")),
+        }
+    }
+    if moves.is_empty() {
+        return;
+    }
+    println!("your move:");
+    for (number, choice) in moves.iter().enumerate().take(LISTED) {
+        println!("  {}. {}", number + 1, output::move_text(&choice.line));
+    }
+    if moves.len() > LISTED {
+        println!("  … and {} more: type the position a move leaves", moves.len() - LISTED);
+    }
+}
+
+fn hint(moves: &[PlayMove]) {
+    match moves.iter().position(|choice| choice.line.winning) {
+        Some(index) => println!(
+            "hint: move {} wins: {}",
+            index + 1,
+            output::move_text(&moves[index].line)
+        ),
+        None => println!("hint: the position has value 0; every move loses against best play"),
+    }
+}
+
+/// The move the user typed: a number from the list, or the position it
+/// leaves (components in any order).
+fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
+    if let Ok(number) = text.parse::<usize>() {
+        return match number.checked_sub(1).and_then(|index| moves.get(index)) {
+            Some(choice) => Some(choice.clone()),
+            None => {
+                println!("there is no move {number}: choose 1 to {}", moves.len());
+                None
+            }
+        };
+    }
+    let typed = match repl.session.parse_position("play", text) {
+        Ok(typed) => typed,
+        Err(report) => {
+            repl.report(&report);
+            return None;
+        }
+    };
+    let sorted = |sum: &[Component]| {
+        let mut sum = sum.to_vec();
+        sum.sort();
+        sum
+    };
+    let wanted = sorted(&typed);
+    let found = moves.iter().find(|choice| sorted(&choice.result) == wanted);
+    if found.is_none() {
+        println!("{} is not one move away; {PLAY_HELP}", repl.session.show(&typed));
+    }
+    found.cloned()
+}
+
+/// The engine's move: the first winning one, else the one leaving the
+/// longest play.
+fn reply(moves: &[PlayMove]) -> Option<&PlayMove> {
+    moves.iter().find(|choice| choice.line.winning).or_else(|| {
+        moves
+            .iter()
+            .rev()
+            .max_by_key(|choice| choice.longest)
+    })
+}

@@ -1,0 +1,66 @@
+//! Progress of a long search on standard error, shown only on a terminal
+//! and only once a query has run for half a second.
+
+use std::io::IsTerminal;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+const QUIET_FOR: Duration = Duration::from_millis(500);
+
+#[derive(Default)]
+struct State {
+    started: Option<(Instant, usize)>,
+    bar: Option<ProgressBar>,
+}
+
+/// Shared between the REPL, which starts and finishes it around an entry,
+/// and the engine's watcher, which ticks it.
+#[derive(Clone, Default)]
+pub struct Progress(Arc<Mutex<State>>);
+
+impl Progress {
+    pub fn start(&self) {
+        if let Ok(mut state) = self.0.lock() {
+            state.started = Some((Instant::now(), usize::MAX));
+        }
+    }
+
+    /// Called with the number of positions interned so far.
+    pub fn tick(&self, states: usize) {
+        let Ok(mut state) = self.0.lock() else { return };
+        let Some((started, first)) = state.started.as_mut() else { return };
+        if *first == usize::MAX {
+            *first = states;
+        }
+        let (elapsed, solved) = (started.elapsed(), states.saturating_sub(*first));
+        if elapsed < QUIET_FOR || !std::io::stderr().is_terminal() {
+            return;
+        }
+        let bar = state.bar.get_or_insert_with(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
+            bar
+        });
+        let rate = solved as f64 / elapsed.as_secs_f64();
+        bar.set_message(format!("solving: {states} positions, {rate:.0}/s (Ctrl-C stops)"));
+        bar.tick();
+    }
+
+    /// Clears the line, so that an answer prints cleanly.
+    pub fn pause(&self) {
+        if let Ok(mut state) = self.0.lock()
+            && let Some(bar) = state.bar.take()
+        {
+            bar.finish_and_clear();
+        }
+    }
+
+    pub fn finish(&self) {
+        self.pause();
+        if let Ok(mut state) = self.0.lock() {
+            state.started = None;
+        }
+    }
+}
