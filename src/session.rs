@@ -156,7 +156,9 @@ impl Session {
         if self.interactive {
             // A declaration made again exactly as before (a file loaded
             // twice) changes nothing, and keeps its values.
-            source.statements.retain(|statement| !self.is_unchanged(statement));
+            source
+                .statements
+                .retain(|statement| !self.is_unchanged(statement));
         }
         let replaced = match self.interactive {
             true => self.replacements(&source),
@@ -181,7 +183,9 @@ impl Session {
 
     /// Whether a declaration repeats one in force, word for word.
     fn is_unchanged(&self, statement: &ast::Statement) -> bool {
-        let Some(name) = lower::declared_name(statement) else { return false };
+        let Some(name) = lower::declared_name(statement) else {
+            return false;
+        };
         self.source_of(&name.name)
             .is_some_and(|old| old == self.sources.text(declaration_span(statement)))
     }

@@ -90,7 +90,8 @@ pub struct ValuedMove<P> {
 /// returning `false` stops the search with [`EngineError::Interrupted`].
 pub type Watcher = Box<dyn FnMut(usize) -> bool + Send>;
 
-/// How many positions are solved between calls of the watcher.
+/// How many steps of the search (a position entered or completed) pass
+/// between calls of the watcher.
 const WATCH_EVERY: usize = 4096;
 
 /// Memo states besides a solved value.
@@ -122,7 +123,7 @@ pub struct Engine<P> {
     max_states: usize,
     scratch: Options<P>,
     watcher: Option<Watcher>,
-    solved_since_watch: usize,
+    steps_since_watch: usize,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -136,7 +137,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
             max_states,
             scratch: Options::new(max_states),
             watcher: None,
-            solved_since_watch: 0,
+            steps_since_watch: 0,
         }
     }
 
@@ -344,6 +345,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     {
         stack.push(self.enter(rules, root)?);
         while let Some(frame) = stack.last_mut() {
+            self.watch()?;
             match self.first_unsolved(frame) {
                 Some(id) if self.values[id] == ON_STACK => {
                     let start = stack.iter().position(|frame| frame.id == id).unwrap_or(0);
@@ -361,7 +363,6 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                 None => {
                     let frame = stack.pop().expect("the loop holds a frame");
                     self.complete(&frame);
-                    self.watch()?;
                 }
             }
         }
@@ -370,11 +371,11 @@ impl<P: Clone + Eq + Hash> Engine<P> {
 
     /// Tells the watcher of progress now and then; it may stop the search.
     fn watch<E>(&mut self) -> Result<(), P, E> {
-        self.solved_since_watch += 1;
-        if self.solved_since_watch < WATCH_EVERY {
+        self.steps_since_watch += 1;
+        if self.steps_since_watch < WATCH_EVERY {
             return Ok(());
         }
-        self.solved_since_watch = 0;
+        self.steps_since_watch = 0;
         let states = self.positions.len();
         match self.watcher.as_mut().is_none_or(|watcher| watcher(states)) {
             true => Ok(()),

@@ -84,10 +84,21 @@ impl Completer for ReplHelper {
         if word.is_empty() {
             return Ok((pos, Vec::new()));
         }
-        let names = self.names.lock().map(|names| names.clone()).unwrap_or_default();
+        let names = self
+            .names
+            .lock()
+            .map(|names| names.clone())
+            .unwrap_or_default();
         let candidates = match word.starts_with(':') {
-            true => COMMANDS.iter().map(|command| command.to_string()).collect::<Vec<_>>(),
-            false => KEYWORDS.iter().map(|keyword| keyword.to_string()).chain(names).collect(),
+            true => COMMANDS
+                .iter()
+                .map(|command| command.to_string())
+                .collect::<Vec<_>>(),
+            false => KEYWORDS
+                .iter()
+                .map(|keyword| keyword.to_string())
+                .chain(names)
+                .collect(),
         };
         let mut matches: Vec<Pair> = candidates
             .into_iter()
@@ -125,9 +136,13 @@ pub fn highlight(line: &str) -> String {
         let token_len = match c {
             '#' => rest.len(),
             ':' if rest.len() > 1 && rest[1..].starts_with(|c: char| c.is_ascii_alphabetic()) => {
-                1 + rest[1..].find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len() - 1)
+                1 + rest[1..]
+                    .find(|c: char| !c.is_ascii_alphabetic())
+                    .unwrap_or(rest.len() - 1)
             }
-            c if c.is_ascii_digit() => rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len()),
+            c if c.is_ascii_digit() => rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len()),
             c if c.is_ascii_alphabetic() || c == '_' => {
                 let end = rest
                     .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -177,7 +192,9 @@ mod tests {
     #[test]
     fn an_open_block_or_a_trailing_operator_needs_more() {
         assert!(needs_more("game Nim(n) {"));
-        assert!(needs_more("game Nim(n) {\n    move Nim(n - k) for k in 1..=n"));
+        assert!(needs_more(
+            "game Nim(n) {\n    move Nim(n - k) for k in 1..=n"
+        ));
         assert!(needs_more("grundy *3 +"));
         assert!(!needs_more("grundy *3 + *4"));
         assert!(!needs_more("grundy ) *3"));

@@ -44,7 +44,10 @@ enum ReplError {
     },
 
     #[error("no declaration named `{name}`")]
-    #[diagnostic(code(sprague::repl::unknown_declaration), help(":games lists the declarations"))]
+    #[diagnostic(
+        code(sprague::repl::unknown_declaration),
+        help(":games lists the declarations")
+    )]
     UnknownDeclaration { name: String },
 
     #[error("cannot read `{path}`: {reason}")]
@@ -128,7 +131,10 @@ pub fn run(files: Vec<PathBuf>, max_states: usize) -> ExitCode {
         repl.load(file);
     }
     if terminal {
-        println!("sprague {}: :help for help, Ctrl-D to leave", env!("CARGO_PKG_VERSION"));
+        println!(
+            "sprague {}: :help for help, Ctrl-D to leave",
+            env!("CARGO_PKG_VERSION")
+        );
     }
     repl.main_loop();
     match repl.failed && !terminal {
@@ -163,7 +169,7 @@ impl Repl {
             Some(command) => self.command(command),
             None => {
                 self.entries += 1;
-                let name = format!("repl:{}", self.entries);
+                let name = format!("<entry {}>", self.entries);
                 self.evaluate(&name, line);
                 true
             }
@@ -248,7 +254,11 @@ impl Repl {
                 _ => self.error(ReplError::Usage {
                     command: format!(":{name}"),
                     problem: "takes `on` or `off`",
-                    usage: if name == "json" { ":json on|off" } else { ":time on|off" },
+                    usage: if name == "json" {
+                        ":json on|off"
+                    } else {
+                        ":time on|off"
+                    },
                 }),
             },
             _ => self.error(ReplError::UnknownCommand {

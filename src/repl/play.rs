@@ -24,9 +24,14 @@ const LISTED: usize = 40;
 pub fn play(repl: &mut Repl, request: PlayRequest) {
     let PlayRequest { mut position, span } = request;
     let mut history: Vec<Vec<Component>> = Vec::new();
-    println!("playing {}: you move first; {PLAY_HELP}", repl.session.show(&position));
+    println!(
+        "playing {}: you move first; {PLAY_HELP}",
+        repl.session.show(&position)
+    );
     loop {
-        let Some(moves) = list_moves(repl, &position, span) else { return };
+        let Some(moves) = list_moves(repl, &position, span) else {
+            return;
+        };
         show(repl, &position, &moves, span);
         if moves.is_empty() {
             println!("you have no move: sprague wins");
@@ -62,7 +67,9 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
         let Some(chosen) = chosen else { continue };
         println!("you: {}", output::move_text(&chosen.line));
         history.push(std::mem::replace(&mut position, chosen.result));
-        let Some(replies) = list_moves(repl, &position, span) else { return };
+        let Some(replies) = list_moves(repl, &position, span) else {
+            return;
+        };
         let Some(reply) = reply(&replies) else {
             println!("sprague has no move: you win");
             return;
@@ -107,7 +114,10 @@ fn show(repl: &mut Repl, position: &[Component], moves: &[PlayMove], span: Sourc
         println!("  {}. {}", number + 1, output::move_text(&choice.line));
     }
     if moves.len() > LISTED {
-        println!("  … and {} more: type the position a move leaves", moves.len() - LISTED);
+        println!(
+            "  … and {} more: type the position a move leaves",
+            moves.len() - LISTED
+        );
     }
 }
 
@@ -134,7 +144,7 @@ fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
             }
         };
     }
-    let typed = match repl.session.parse_position("play", text) {
+    let typed = match repl.session.parse_position("<move>", text) {
         Ok(typed) => typed,
         Err(report) => {
             repl.report(&report);
@@ -149,7 +159,10 @@ fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
     let wanted = sorted(&typed);
     let found = moves.iter().find(|choice| sorted(&choice.result) == wanted);
     if found.is_none() {
-        println!("{} is not one move away; {PLAY_HELP}", repl.session.show(&typed));
+        println!(
+            "{} is not one move away; {PLAY_HELP}",
+            repl.session.show(&typed)
+        );
     }
     found.cloned()
 }
@@ -157,10 +170,8 @@ fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
 /// The engine's move: the first winning one, else the one leaving the
 /// longest play.
 fn reply(moves: &[PlayMove]) -> Option<&PlayMove> {
-    moves.iter().find(|choice| choice.line.winning).or_else(|| {
-        moves
-            .iter()
-            .rev()
-            .max_by_key(|choice| choice.longest)
-    })
+    moves
+        .iter()
+        .find(|choice| choice.line.winning)
+        .or_else(|| moves.iter().rev().max_by_key(|choice| choice.longest))
 }

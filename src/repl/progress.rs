@@ -30,7 +30,9 @@ impl Progress {
     /// Called with the number of positions interned so far.
     pub fn tick(&self, states: usize) {
         let Ok(mut state) = self.0.lock() else { return };
-        let Some((started, first)) = state.started.as_mut() else { return };
+        let Some((started, first)) = state.started.as_mut() else {
+            return;
+        };
         if *first == usize::MAX {
             *first = states;
         }
@@ -40,11 +42,15 @@ impl Progress {
         }
         let bar = state.bar.get_or_insert_with(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"),
+            );
             bar
         });
         let rate = solved as f64 / elapsed.as_secs_f64();
-        bar.set_message(format!("solving: {states} positions, {rate:.0}/s (Ctrl-C stops)"));
+        bar.set_message(format!(
+            "solving: {states} positions, {rate:.0}/s (Ctrl-C stops)"
+        ));
         bar.tick();
     }
 

@@ -1,0 +1,90 @@
+//! The REPL on a pseudo-terminal, as a person uses it: tab completion,
+//! Ctrl-C during a long query, and history that survives a restart.
+
+use std::path::Path;
+use std::process::Command;
+use std::thread::sleep;
+use std::time::Duration;
+
+use rexpect::session::{PtySession, spawn_command};
+
+/// `sprague repl` on a terminal, its history kept under `data`.
+fn repl(data: &Path) -> PtySession {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command
+        .arg("repl")
+        .env("XDG_DATA_HOME", data)
+        .env("HOME", data)
+        .env("TERM", "xterm");
+    let mut session = spawn_command(command, Some(30_000)).unwrap();
+    ready(&mut session);
+    session
+}
+
+/// Waits for the prompt, then a moment more: the line editor discards
+/// typeahead as it opens a line, so input sent sooner could be lost.
+fn ready(session: &mut PtySession) {
+    session.exp_string("sprague>").unwrap();
+    sleep(Duration::from_millis(200));
+}
+
+#[test]
+fn tab_completes_keywords_and_declared_names() {
+    let data = tempfile::tempdir().unwrap();
+    let mut session = repl(data.path());
+    session
+        .send_line(
+            "game Kayles(n) { move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k }",
+        )
+        .unwrap();
+    ready(&mut session);
+    session.send("grun\t").unwrap();
+    session.send(" Kay\t").unwrap();
+    session.send_line("(5)").unwrap();
+    session.exp_string("grundy Kayles(5) = 4").unwrap();
+    session.send_line(":quit").unwrap();
+    session.exp_eof().unwrap();
+}
+
+#[test]
+fn ctrl_c_interrupts_a_long_query_and_the_session_goes_on() {
+    let data = tempfile::tempdir().unwrap();
+    let mut session = repl(data.path());
+    session
+        .send_line("game Up(n) { move Up(n + 1) if n < 100000000 }")
+        .unwrap();
+    ready(&mut session);
+    session.send_line("grundy Up(0)").unwrap();
+    sleep(Duration::from_millis(1500));
+    session.send_control('c').unwrap();
+    session.exp_string("interrupted").unwrap();
+    ready(&mut session);
+    // Ctrl-C at the prompt clears the line; the next entry is evaluated.
+    session.send("grundy *9").unwrap();
+    sleep(Duration::from_millis(300));
+    session.send_control('c').unwrap();
+    ready(&mut session);
+    session.send_line("grundy *2 + *3").unwrap();
+    session.exp_string("grundy *2 + *3 = 1").unwrap();
+    session.send_control('d').unwrap();
+    session.exp_eof().unwrap();
+}
+
+#[test]
+fn history_survives_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    let mut first = repl(data.path());
+    first.send_line("grundy *7 + *1").unwrap();
+    first.exp_string("grundy *7 + *1 = 6").unwrap();
+    first.send_line(":quit").unwrap();
+    first.exp_eof().unwrap();
+    assert!(data.path().join("sprague/history").exists());
+
+    let mut second = repl(data.path());
+    // Up twice: past `:quit` to the query.
+    second.send("\x1b[A\x1b[A").unwrap();
+    second.send_line("").unwrap();
+    second.exp_string("grundy *7 + *1 = 6").unwrap();
+    second.send_line(":quit").unwrap();
+    second.exp_eof().unwrap();
+}

@@ -1,0 +1,78 @@
+//! Scripted REPL sessions: each `tests/repl/NAME.in` is piped into
+//! `sprague repl`, and what it prints must be exactly `NAME.out` (standard
+//! output) and `NAME.err` (standard error).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn transcript(name: &str) {
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/repl");
+    let input = std::fs::read_to_string(directory.join(format!("{name}.in"))).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .args(["repl", "--max-states", "100000"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    for (stream, printed) in [("out", &output.stdout), ("err", &output.stderr)] {
+        let expected = std::fs::read_to_string(directory.join(format!("{name}.{stream}"))).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(printed),
+            expected,
+            "{name}.{stream}"
+        );
+    }
+}
+
+#[test]
+fn declarations_multi_line_blocks_and_redeclaration() {
+    transcript("declarations");
+}
+
+#[test]
+fn every_command() {
+    transcript("commands");
+}
+
+#[test]
+fn errors_are_reported_and_the_session_goes_on() {
+    transcript("errors");
+}
+
+#[test]
+fn whole_games_against_the_engine() {
+    transcript("play");
+}
+
+#[test]
+fn a_piped_query_prints_what_run_prints() {
+    let run = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"grundy *3 + *5\n")
+            .unwrap();
+        child.wait_with_output().unwrap().stdout
+    };
+    let repl = run(&["repl"]);
+    assert_eq!(String::from_utf8_lossy(&repl), "grundy *3 + *5 = 6\n");
+    assert_eq!(repl, run(&["run", "-"]));
+    assert_eq!(repl, run(&[]), "plain `sprague` is the REPL");
+}
