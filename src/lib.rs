@@ -1,5 +1,26 @@
 //! sprague: Sprague–Grundy theory for impartial games declared in the
 //! `.game` language.
+//!
+//! The pipeline is text → [`syntax`] → [`lower`] → [`interp`] (which lists
+//! a position's options) → [`engine`] (memoised mex, nim-sums, best moves)
+//! → [`session`] (answers) → [`output`]. A session is the whole library in
+//! one call:
+//!
+//! ```
+//! use sprague::engine::DEFAULT_MAX_STATES;
+//! use sprague::session::{Event, Session, Value};
+//!
+//! let source = "game Sub(n) { move Sub(n - k) for k in {1, 2, 3} if k <= n }
+//!               grundy Sub(10) + *1";
+//! let mut values = Vec::new();
+//! Session::new(DEFAULT_MAX_STATES).run("example.game", source, &mut |event| {
+//!     if let Event::Answer(answer) = event {
+//!         values.push(answer.value);
+//!     }
+//! });
+//! // S(1,2,3) has values n mod 4, and a sum the XOR of its parts': 2 ^ 1.
+//! assert_eq!(values, [Value::Grundy(3)]);
+//! ```
 
 pub mod cli;
 pub mod engine;
