@@ -111,7 +111,11 @@ fn check_parses_and_checks_without_evaluating() {
 
 #[test]
 fn usage_errors_exit_with_2() {
-    assert_eq!(sprague(&["run"], "").status.code(), Some(2), "run needs a file");
+    assert_eq!(
+        sprague(&["run"], "").status.code(),
+        Some(2),
+        "run needs a file"
+    );
     assert_eq!(sprague(&["frobnicate"], "").status.code(), Some(2));
     assert_eq!(sprague(&["run", "--bogus", "-"], "").status.code(), Some(2));
     let missing = sprague(&["run", "no/such/file.game"], "");

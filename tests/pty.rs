@@ -29,7 +29,7 @@ fn ready(session: &mut PtySession) {
 }
 
 #[test]
-fn tab_completes_keywords_and_declared_names() {
+fn tab_completion_and_continuation_lines() {
     let data = tempfile::tempdir().unwrap();
     let mut session = repl(data.path());
     session
@@ -37,6 +37,12 @@ fn tab_completes_keywords_and_declared_names() {
             "game Kayles(n) { move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k }",
         )
         .unwrap();
+    ready(&mut session);
+    // An unfinished block continues under the continuation prompt.
+    session.send_line("game Empty {").unwrap();
+    session.exp_string("...>").unwrap();
+    sleep(Duration::from_millis(200));
+    session.send_line("}").unwrap();
     ready(&mut session);
     session.send("grun\t").unwrap();
     session.send(" Kay\t").unwrap();

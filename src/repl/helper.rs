@@ -1,7 +1,6 @@
 //! The line editor's helper: completion of keywords, commands and declared
-//! names, syntax highlighting, history hints, and a validator that asks for
-//! another line exactly when the input so far ends in the middle of a
-//! statement.
+//! names, syntax highlighting and history hints; and the test for an entry
+//! that needs another line, used by both readers.
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -10,8 +9,7 @@ use owo_colors::OwoColorize;
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::HistoryHinter;
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
-use rustyline::{Context, Helper, Hinter};
+use rustyline::{Context, Helper, Hinter, Validator};
 
 use crate::syntax;
 
@@ -44,7 +42,9 @@ pub const COMMANDS: &[&str] = &[
     ":help", ":load", ":reload", ":games", ":show", ":json", ":time", ":quit", ":hint", ":undo",
 ];
 
-#[derive(Helper, Hinter)]
+/// Each line is accepted as typed; the reader decides whether an entry
+/// needs another line, so that it can show the continuation prompt.
+#[derive(Helper, Hinter, Validator)]
 pub struct ReplHelper {
     /// Declared names, kept current by the REPL after each entry.
     pub names: Arc<Mutex<Vec<String>>>,
@@ -164,15 +164,6 @@ pub fn highlight(line: &str) -> String {
         rest = &rest[token_len..];
     }
     out
-}
-
-impl Validator for ReplHelper {
-    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        Ok(match needs_more(ctx.input()) {
-            true => ValidationResult::Incomplete,
-            false => ValidationResult::Valid(None),
-        })
-    }
 }
 
 /// Whether the input stops in the middle of a statement, so that another

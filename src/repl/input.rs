@@ -56,20 +56,35 @@ fn history_file() -> Option<PathBuf> {
     Some(directory.join("history"))
 }
 
+/// The prompt of a line that continues an unfinished statement.
+const CONTINUATION: &str = "   ...> ";
+
 impl Reader for Terminal {
+    /// Reads lines until they make a whole entry: a line that leaves a
+    /// statement unfinished is followed by one under the continuation prompt.
     fn read(&mut self, prompt: &str) -> Input {
-        let styled = prompt.green().bold().to_string();
-        let read = self.editor.readline(&(prompt, styled.as_str()));
-        match read {
-            Ok(line) => {
-                // Saved as we go, so that a crash or a kill loses nothing.
-                if let Some(path) = &self.history {
-                    let _ = self.editor.save_history(path);
+        let mut entry = String::new();
+        let mut prompt = prompt;
+        loop {
+            let styled = prompt.green().bold().to_string();
+            match self.editor.readline(&(prompt, styled.as_str())) {
+                Ok(line) => {
+                    // Saved as we go, so that a crash or a kill loses nothing.
+                    if let Some(path) = &self.history {
+                        let _ = self.editor.save_history(path);
+                    }
+                    entry += &line;
+                    entry.push('\n');
+                    if !needs_more(&entry) {
+                        return Input::Line(entry);
+                    }
+                    prompt = CONTINUATION;
                 }
-                Input::Line(line)
+                // Ctrl-C drops the whole unfinished entry.
+                Err(ReadlineError::Interrupted) => return Input::Interrupted,
+                Err(_) if !entry.is_empty() => return Input::Line(entry),
+                Err(_) => return Input::End,
             }
-            Err(ReadlineError::Interrupted) => Input::Interrupted,
-            Err(_) => Input::End,
         }
     }
 }
