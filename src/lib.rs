@@ -22,6 +22,7 @@
 //! assert_eq!(values, [Value::Grundy(3)]);
 //! ```
 
+pub mod analysis;
 pub mod cli;
 pub mod engine;
 pub mod interp;

@@ -4,15 +4,20 @@
 use miette::{GraphicalReportHandler, GraphicalTheme, JSONReportHandler, Report};
 use serde_json::{Value as Json, json};
 
-use crate::session::{Answer, MoveLine, Value};
+use crate::analysis::{Period, Proof};
+use crate::session::{Answer, Diff, MoveLine, Value};
 
-/// The answer as text: the query as asked, then its answer; a list of moves
-/// follows on numbered lines.
+/// The answer as text: the query as asked, then its answer; lists (of
+/// moves, of differences) follow on indented lines.
 pub fn text(answer: &Answer) -> String {
     let question = format!("{} {}", answer.query.keyword(), answer.position);
+    let by = match answer.by {
+        Some(by) => format!(" (from the {by})"),
+        None => String::new(),
+    };
     match &answer.value {
-        Value::Grundy(value) => format!("{question} = {value}"),
-        Value::Wins(wins) => format!("{question} = {wins}"),
+        Value::Grundy(value) => format!("{question} = {value}{by}"),
+        Value::Wins(wins) => format!("{question} = {wins}{by}"),
         Value::BestMove(Some(best)) => format!("{question} = {}", move_text(best)),
         Value::BestMove(None) => {
             format!("{question} = none: the position has value 0, every move loses")
@@ -21,17 +26,106 @@ pub fn text(answer: &Answer) -> String {
             format!("{question} = no moves: the player to move loses")
         }
         Value::Moves(moves) => {
-            let count = match moves.len() {
-                1 => "1 move".to_owned(),
-                n => format!("{n} moves"),
-            };
-            let mut text = format!("{question} = {count}");
+            let mut text = format!("{question} = {}", count(moves.len(), "move", "moves"));
             for (number, line) in moves.iter().enumerate() {
                 text += &format!("\n  {}. {}", number + 1, valued_move_text(line));
             }
             text
         }
+        Value::Equal { other, equal } => format!("{question} {other} = {equal}"),
+        Value::Crosscheck(check) => format!(
+            "{question} = {}: the XOR rule gives {} ({}), search of the whole sum finds a {} ({} searched)",
+            if check.agree() { "agree" } else { "DISAGREE" },
+            check.grundy,
+            outcome(check.grundy != 0),
+            outcome(check.search_wins),
+            count(check.positions, "position", "positions"),
+        ),
+        Value::Remoteness(remoteness) => {
+            let mut text = format!(
+                "{question} = {} ({})",
+                remoteness.remoteness,
+                outcome(remoteness.wins)
+            );
+            match &remoteness.best {
+                Some(best) => text += &format!(": {}", move_text(best)),
+                None => text += ": no moves",
+            }
+            text
+        }
+        Value::Period {
+            period: None,
+            checked_to,
+        } => {
+            format!("{question} = none found (values checked to n = {checked_to})")
+        }
+        Value::Period {
+            period: Some(period),
+            ..
+        } => period_text(&question, period),
+        Value::Diff(diff) => diff_text(&question, diff),
     }
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}
+
+fn outcome(wins: bool) -> &'static str {
+    if wins { "win" } else { "loss" }
+}
+
+fn period_text(question: &str, period: &Period) -> String {
+    let (p, n0, t) = (period.period, period.preperiod, period.checked_to);
+    let head = format!("{question} = {p}, preperiod {n0}, saltus {}", period.saltus);
+    match period.proof {
+        Proof::Window { t: window } => format!(
+            "{head}: proven, each value depends on the {window} before it and G(n + {p}) = G(n) for {n0} ≤ n < {t}"
+        ),
+        Proof::OctalTheorem { .. } => format!(
+            "{head}: proven by the octal periodicity theorem, G(n + {p}) = G(n) for {n0} ≤ n < {t}"
+        ),
+        Proof::None => format!("{head}: apparent, not proven (checked for n < {t})"),
+    }
+}
+
+fn diff_text(question: &str, diff: &Diff) -> String {
+    let mut text = format!(
+        "{question} = {}",
+        count(diff.positions, "position", "positions")
+    );
+    let Some(first) = diff.rows.first() else {
+        return text + ", identical";
+    };
+    text += &format!(
+        ", {} differ, {} flip outcome; first divergence at {}",
+        diff.rows.len(),
+        diff.flips,
+        bindings_text(&first.bindings)
+    );
+    for row in &diff.rows {
+        text += &format!(
+            "\n  {}: {} {}, {} {}{}",
+            bindings_text(&row.bindings),
+            diff.a,
+            row.a,
+            diff.b,
+            row.b,
+            if row.flip { ", outcome flips" } else { "" }
+        );
+    }
+    text
+}
+
+fn bindings_text(bindings: &[(String, i64)]) -> String {
+    let parts: Vec<String> = bindings
+        .iter()
+        .map(|(name, value)| format!("{name} = {value}"))
+        .collect();
+    parts.join(", ")
 }
 
 /// `from -> to, leaving result`.
@@ -47,29 +141,72 @@ pub fn valued_move_text(line: &MoveLine) -> String {
 
 /// One JSON object, in the field order documented in README.md.
 pub fn json(answer: &Answer) -> Json {
-    let mut object = json!({
-        "query": answer.query.keyword(),
-        "position": answer.position,
-    });
+    let query = answer.query.keyword();
+    let mut object = match &answer.value {
+        Value::Period { period, checked_to } => {
+            let field = |get: fn(&Period) -> Json| period.as_ref().map_or(Json::Null, get);
+            json!({
+                "query": query,
+                "game": answer.position,
+                "period": field(|period| json!(period.period)),
+                "preperiod": field(|period| json!(period.preperiod)),
+                "saltus": field(|period| json!(period.saltus)),
+                "proven": period.as_ref().is_some_and(|period| period.proven),
+                "checked_to": checked_to,
+            })
+        }
+        Value::Diff(diff) => json!({
+            "query": query,
+            "a": diff.a,
+            "b": diff.b,
+            "positions": diff.positions,
+            "differ": diff.rows.len(),
+            "flips": diff.flips,
+            "first": diff.rows.first().map_or(Json::Null, |row| bindings_json(&row.bindings)),
+            "rows": diff.rows.iter().map(|row| json!({
+                "bindings": bindings_json(&row.bindings),
+                "a": row.a,
+                "b": row.b,
+                "flip": row.flip,
+            })).collect::<Vec<_>>(),
+        }),
+        value => {
+            let mut object = json!({ "query": query, "position": answer.position });
+            position_fields(object.as_object_mut().expect("built as an object"), value);
+            object
+        }
+    };
     let fields = object.as_object_mut().expect("built as an object");
-    match &answer.value {
+    if let Some(by) = answer.by {
+        fields.insert("by".into(), json!(by));
+    }
+    if !answer.bindings.is_empty() {
+        fields.insert("bindings".into(), bindings_json(&answer.bindings));
+    }
+    object
+}
+
+/// The fields after `position` of an answer about a position.
+fn position_fields(fields: &mut serde_json::Map<String, Json>, value: &Value) {
+    let move_fields = |fields: &mut serde_json::Map<String, Json>, best: &Option<MoveLine>| {
+        let (r#move, result) = match best {
+            Some(best) => (
+                json!({"from": best.from, "to": best.to}),
+                json!(best.result),
+            ),
+            None => (Json::Null, Json::Null),
+        };
+        fields.insert("move".into(), r#move);
+        fields.insert("result".into(), result);
+    };
+    match value {
         Value::Grundy(value) => {
             fields.insert("value".into(), json!(value));
         }
         Value::Wins(wins) => {
             fields.insert("value".into(), json!(wins));
         }
-        Value::BestMove(best) => {
-            let (r#move, result) = match best {
-                Some(best) => (
-                    json!({"from": best.from, "to": best.to}),
-                    json!(best.result),
-                ),
-                None => (Json::Null, Json::Null),
-            };
-            fields.insert("move".into(), r#move);
-            fields.insert("result".into(), result);
-        }
+        Value::BestMove(best) => move_fields(fields, best),
         Value::Moves(moves) => {
             let options = moves
                 .iter()
@@ -84,16 +221,35 @@ pub fn json(answer: &Answer) -> Json {
                 .collect();
             fields.insert("options".into(), Json::Array(options));
         }
+        Value::Equal { other, equal } => {
+            fields.insert("other".into(), json!(other));
+            fields.insert("value".into(), json!(equal));
+        }
+        Value::Crosscheck(check) => {
+            fields.insert("agree".into(), json!(check.agree()));
+            fields.insert("grundy".into(), json!(check.grundy));
+            fields.insert("search".into(), json!(outcome(check.search_wins)));
+            fields.insert("positions".into(), json!(check.positions));
+        }
+        Value::Remoteness(remoteness) => {
+            fields.insert("value".into(), json!(remoteness.remoteness));
+            fields.insert("wins".into(), json!(remoteness.wins));
+            move_fields(fields, &remoteness.best);
+            fields.insert("positions".into(), json!(remoteness.positions));
+        }
+        Value::Period { .. } | Value::Diff(_) => {
+            unreachable!("answers about games are built apart")
+        }
     }
-    if !answer.bindings.is_empty() {
-        let bindings = answer
-            .bindings
+}
+
+fn bindings_json(bindings: &[(String, i64)]) -> Json {
+    Json::Object(
+        bindings
             .iter()
             .map(|(name, value)| (name.clone(), json!(value)))
-            .collect();
-        fields.insert("bindings".into(), Json::Object(bindings));
-    }
-    object
+            .collect(),
+    )
 }
 
 /// How errors are drawn.

@@ -6,12 +6,14 @@
 //! depth is solved without growing the native stack.
 
 mod options;
+mod search;
 
 use std::hash::Hash;
 
 use indexmap::IndexSet;
 
-pub use options::Options;
+pub use options::{Options, TooManyOptions};
+pub use search::SumSearch;
 
 /// A Grundy value (nimber).
 pub type Grundy = u64;
@@ -43,6 +45,11 @@ pub trait Rules {
 
     /// The Nim heap of size `n` as a position of these rules.
     fn heap(&self, n: u64) -> Self::Position;
+
+    /// A value known without search, such as one read off a proven period.
+    fn known_grundy(&self, _position: &Self::Position) -> Option<Grundy> {
+        None
+    }
 }
 
 /// Why a value could not be found.
@@ -57,6 +64,8 @@ pub enum EngineError<P, E> {
     TooManyStates { limit: usize, expanding: P },
     /// The watcher asked the search to stop.
     Interrupted,
+    /// A search over a whole sum would need more positions than allowed.
+    SearchTooLarge { limit: usize, needed: u128 },
 }
 
 /// A move in a sum: the component moved in, and the sum it becomes there.
@@ -175,10 +184,13 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        match rules.as_heap(position) {
-            Some(n) => Ok(n),
-            None => self.solved(rules, position).map(|id| self.values[id]),
+        if let Some(value) = rules
+            .as_heap(position)
+            .or_else(|| rules.known_grundy(position))
+        {
+            return Ok(value);
         }
+        self.solved(rules, position).map(|id| self.values[id])
     }
 
     /// The most moves a play of a single component can last.
@@ -370,7 +382,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     }
 
     /// Tells the watcher of progress now and then; it may stop the search.
-    fn watch<E>(&mut self) -> Result<(), P, E> {
+    pub(crate) fn watch<E>(&mut self) -> Result<(), P, E> {
         self.steps_since_watch += 1;
         if self.steps_since_watch < WATCH_EVERY {
             return Ok(());

@@ -78,6 +78,20 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error(
+        "searching the whole sum would need {needed} positions, more than the limit of {limit}"
+    )]
+    #[diagnostic(
+        code(sprague::eval::search_too_large),
+        help("ask about a smaller sum, or raise the limit with `--max-search N`")
+    )]
+    SearchTooLarge {
+        limit: usize,
+        needed: String,
+        #[label("too large to search whole")]
+        span: SourceSpan,
+    },
+
     #[error("`play` needs the REPL")]
     #[diagnostic(
         code(sprague::eval::play_needs_repl),
@@ -118,6 +132,7 @@ impl EvalError {
             EvalError::Loopy { .. }
             | EvalError::TooManyStates { .. }
             | EvalError::Interrupted { .. }
+            | EvalError::SearchTooLarge { .. }
             | EvalError::PlayNeedsRepl { .. } => {}
         }
         self

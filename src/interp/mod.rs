@@ -8,7 +8,10 @@ use std::fmt;
 
 use miette::SourceSpan;
 
-use crate::engine::{Options, Rules};
+use std::collections::HashMap;
+
+use crate::analysis::Period;
+use crate::engine::{Grundy, Options, Rules, TooManyOptions};
 use crate::lower::ir::*;
 pub use error::EvalError;
 
@@ -26,6 +29,17 @@ pub enum Component {
 /// The move rules of a program, as the engine sees them.
 pub struct Interpreter<'p> {
     pub program: &'p Program,
+    periods: Option<&'p Periods>,
+}
+
+/// Proven periods by game, each with the values it starts from.
+pub type Periods = HashMap<GameId, KnownPeriod>;
+
+/// A proven period and the values up to (at least) its first repetition.
+#[derive(Debug, Clone)]
+pub struct KnownPeriod {
+    pub period: Period,
+    pub values: Vec<Grundy>,
 }
 
 impl Rules for Interpreter<'_> {
@@ -61,6 +75,18 @@ impl Rules for Interpreter<'_> {
     fn heap(&self, n: u64) -> Component {
         Component::Heap(n)
     }
+
+    /// Heaps past the values computed, of a game with a proven period.
+    fn known_grundy(&self, position: &Component) -> Option<Grundy> {
+        let Component::Game(game, args) = position else {
+            return None;
+        };
+        let known = self.periods?.get(game)?;
+        let n = u64::try_from(*args.first()?).ok()?;
+        (n >= known.values.len() as u64)
+            .then(|| known.period.grundy(&known.values, n))
+            .flatten()
+    }
 }
 
 fn push_option<const N: usize>(
@@ -80,7 +106,18 @@ fn push_option<const N: usize>(
 
 impl<'p> Interpreter<'p> {
     pub fn new(program: &'p Program) -> Self {
-        Interpreter { program }
+        Interpreter {
+            program,
+            periods: None,
+        }
+    }
+
+    /// An interpreter that answers from proven periods where it can.
+    pub fn with_periods(program: &'p Program, periods: &'p Periods) -> Self {
+        Interpreter {
+            program,
+            periods: Some(periods),
+        }
     }
 
     fn game_options(
@@ -90,9 +127,21 @@ impl<'p> Interpreter<'p> {
         options: &mut Options<Component>,
     ) -> Result<(), EvalError> {
         let game = self.program.game(id);
+        let rules = match &game.moves {
+            Moves::Rules(rules) => rules,
+            Moves::Code(code) => {
+                let too_many = |too_many: TooManyOptions| EvalError::TooManyOptions {
+                    limit: too_many.limit,
+                    what: "options",
+                    span: game.span,
+                    context: String::new(),
+                };
+                return take_break_options(code, id, args[0], options).map_err(too_many);
+            }
+        };
         let mut env = vec![0; game.slots];
         env[..args.len()].copy_from_slice(args);
-        for rule in &game.rules {
+        for rule in rules {
             let mut budget = Budget::new(options.limit());
             assignments(
                 &rule.bindings,
@@ -157,6 +206,50 @@ impl<'p> Interpreter<'p> {
             sum,
         }
     }
+}
+
+/// The options of a heap of `n` tokens under a take-and-break code: for
+/// each k in turn, leaving no heap, then one, then two heaps (a ≤ b), then
+/// three (a ≤ b ≤ c).
+fn take_break_options(
+    code: &TakeBreak,
+    game: GameId,
+    n: i64,
+    options: &mut Options<Component>,
+) -> Result<(), TooManyOptions> {
+    let Ok(n) = usize::try_from(n) else {
+        return Ok(());
+    };
+    let heap = |size: usize| Component::Game(game, Box::new([size as i64]));
+    let last = code.largest_removal().map_or(n, |largest| largest.min(n));
+    for k in 0..=last {
+        let digit = code.digit(k);
+        let left = n - k;
+        if digit.bits & 1 != 0 && left == 0 {
+            options.push([])?;
+        }
+        if digit.bits & 2 != 0 && left >= 1 {
+            options.push([heap(left)])?;
+        }
+        if digit.bits & 4 != 0 {
+            for a in 1..=left / 2 {
+                if !(digit.distinct && a == left - a) {
+                    options.push([heap(a), heap(left - a)])?;
+                }
+            }
+        }
+        if digit.bits & 8 != 0 {
+            for a in 1..=left / 3 {
+                for b in a..=(left - a) / 2 {
+                    let c = left - a - b;
+                    if !(digit.distinct && (a == b || b == c)) {
+                        options.push([heap(a), heap(b), heap(c)])?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How many more binding assignments may be tried, out of how many.
@@ -316,6 +409,10 @@ pub struct Show<'a> {
 
 impl fmt::Display for Show<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The empty sum is the empty game, which is written `*0`.
+        if self.sum.is_empty() {
+            return f.write_str("*0");
+        }
         for (i, component) in self.sum.iter().enumerate() {
             if i > 0 {
                 f.write_str(" + ")?;

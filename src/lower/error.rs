@@ -128,6 +128,46 @@ pub enum CheckError {
         declared: SourceSpan,
     },
 
+    #[error("malformed code: {problem}")]
+    #[diagnostic(code(sprague::check::malformed_code), help("{help}"))]
+    MalformedCode {
+        problem: String,
+        #[label("here")]
+        span: SourceSpan,
+        help: &'static str,
+    },
+
+    #[error("`{name}` has {params} parameters; {query} needs a game of one")]
+    #[diagnostic(
+        code(sprague::check::not_one_parameter),
+        help("periods are found for games of one parameter, such as a heap size")
+    )]
+    NotOneParameter {
+        name: String,
+        params: usize,
+        query: &'static str,
+        #[label("this game")]
+        span: SourceSpan,
+    },
+
+    #[error(
+        "`diff` needs one binding per parameter: `{a}` takes {arity}, and {bindings} {were} bound"
+    )]
+    #[diagnostic(
+        code(sprague::check::diff_arity),
+        help(
+            "compare games of the same arity, binding each parameter: `diff A B for a in 0..10, b in 0..10`"
+        )
+    )]
+    DiffArity {
+        a: String,
+        arity: usize,
+        bindings: usize,
+        were: &'static str,
+        #[label("these games")]
+        span: SourceSpan,
+    },
+
     #[error("expected {expected}, found {found}")]
     #[diagnostic(code(sprague::check::type_mismatch), help("{help}"))]
     TypeMismatch {

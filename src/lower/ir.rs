@@ -52,15 +52,64 @@ impl DeclarationKind {
     }
 }
 
-/// A family of positions over integer parameters, and its move rules.
+/// A family of positions over integer parameters, and its moves.
 #[derive(Debug, Clone)]
 pub struct Game {
     pub name: String,
     pub params: Vec<String>,
-    pub rules: Vec<Rule>,
+    pub moves: Moves,
     /// Slots a rule needs: the parameters first, then the rule's bindings.
     pub slots: usize,
     pub span: SourceSpan,
+}
+
+/// How a game's options are found.
+#[derive(Debug, Clone)]
+pub enum Moves {
+    /// Rules written in the language.
+    Rules(Vec<Rule>),
+    /// A heap game given by a take-and-break code.
+    Code(TakeBreak),
+}
+
+/// A take-and-break code: `digits[k]` says how a heap may lose k tokens,
+/// and `rest` applies to every k past the digits (for `all but` sets).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TakeBreak {
+    pub digits: Vec<Digit>,
+    pub rest: Option<Digit>,
+}
+
+/// One digit of a code: bit 1 leaves no heap, 2 one heap, 4 two heaps,
+/// 8 three; `distinct` asks that the heaps left differ in size.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Digit {
+    pub bits: u8,
+    pub distinct: bool,
+}
+
+impl TakeBreak {
+    /// The digit for removing k tokens.
+    pub fn digit(&self, k: usize) -> Digit {
+        self.digits
+            .get(k)
+            .copied()
+            .or(self.rest)
+            .unwrap_or_default()
+    }
+
+    /// The most tokens one move removes, when that is bounded.
+    pub fn largest_removal(&self) -> Option<usize> {
+        match self.rest {
+            Some(_) => None,
+            None => Some(
+                self.digits
+                    .iter()
+                    .rposition(|digit| digit.bits != 0)
+                    .unwrap_or(0),
+            ),
+        }
+    }
 }
 
 /// `move TARGET for … if …`, with the parameters in slots `0..params`.
@@ -94,13 +143,25 @@ pub struct Let {
 #[derive(Debug, Clone)]
 pub struct Query {
     pub kind: QueryKind,
-    pub position: Vec<Term>,
+    pub target: Target,
     pub bindings: Vec<Binding>,
     pub guard: Option<Expr>,
     /// The names of the bindings, in slot order, for table rows.
     pub names: Vec<String>,
     pub span: SourceSpan,
-    pub position_span: SourceSpan,
+    pub target_span: SourceSpan,
+}
+
+/// What a query is about.
+#[derive(Debug, Clone)]
+pub enum Target {
+    Position(Vec<Term>),
+    /// `equal? A B`.
+    Positions(Vec<Term>, Vec<Term>),
+    /// `period G`.
+    Game(GameId),
+    /// `diff A B`.
+    Games(GameId, GameId),
 }
 
 /// A variable, the slot it is stored in, and the values it ranges over.

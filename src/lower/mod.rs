@@ -2,6 +2,7 @@
 //! syntax tree into the [`ir`] the interpreter runs. Every error of a source
 //! is collected and reported together; nothing is evaluated if one exists.
 
+mod code;
 mod error;
 pub mod ir;
 
@@ -74,12 +75,21 @@ pub fn references(statement: &ast::Statement) -> Vec<&str> {
     }
     let mut names = Vec::new();
     match statement {
-        ast::Statement::Game(decl) => decl
-            .rules
-            .iter()
-            .for_each(|rule| walk(&rule.target, &mut names)),
+        ast::Statement::Game(decl) => {
+            if let ast::GameBody::Rules(rules) = &decl.body {
+                rules.iter().for_each(|rule| walk(&rule.target, &mut names));
+            }
+        }
         ast::Statement::Let(decl) => walk(&decl.value, &mut names),
-        ast::Statement::Query(query) => walk(&query.position, &mut names),
+        ast::Statement::Query(query) => match &query.target {
+            ast::Target::Position(sum) => walk(sum, &mut names),
+            ast::Target::Positions(a, b) => {
+                walk(a, &mut names);
+                walk(b, &mut names);
+            }
+            ast::Target::Game(game) => names.push(&game.name),
+            ast::Target::Games(a, b) => names.extend([a.name.as_str(), b.name.as_str()]),
+        },
         ast::Statement::Graph(_) => {}
     }
     names
@@ -172,7 +182,7 @@ impl Lowerer {
         self.program.games.push(Game {
             name: decl.name.name.clone(),
             params: decl.params.iter().map(|param| param.name.clone()).collect(),
-            rules: Vec::new(),
+            moves: Moves::Rules(Vec::new()),
             slots: decl.params.len(),
             span: decl.span,
         });
@@ -216,13 +226,30 @@ impl Lowerer {
     }
 
     fn game_decl(&mut self, decl: &ast::GameDecl, id: GameId) {
+        let rules = match &decl.body {
+            ast::GameBody::Rules(rules) => rules,
+            ast::GameBody::Code(code) => {
+                let lowered = match code {
+                    ast::Code::TakeBreak {
+                        digits,
+                        hexadecimal,
+                        span,
+                    } => code::take_break(digits, *hexadecimal, *span),
+                    ast::Code::Subtraction { all_but, set, .. } => code::subtraction(set, *all_but),
+                };
+                match lowered {
+                    Ok(code) => self.program.games[id.0 as usize].moves = Moves::Code(code),
+                    Err(error) => self.errors.push(error),
+                }
+                return;
+            }
+        };
         let mut params = Scope::default();
         for param in &decl.params {
             self.bind(&mut params, param);
         }
         let mut slots = params.vars.len();
-        let rules = decl
-            .rules
+        let rules = rules
             .iter()
             .map(|rule| {
                 let mut scope = Scope {
@@ -244,7 +271,7 @@ impl Lowerer {
             })
             .collect();
         let game = &mut self.program.games[id.0 as usize];
-        game.rules = rules;
+        game.moves = Moves::Rules(rules);
         game.slots = slots;
     }
 
@@ -255,15 +282,85 @@ impl Lowerer {
             .guard
             .as_ref()
             .map(|guard| self.condition(guard, &scope));
-        let position = self.sum(&query.position, &scope);
+        let target = match &query.target {
+            ast::Target::Position(sum) => Target::Position(self.sum(sum, &scope)),
+            ast::Target::Positions(a, b) => {
+                Target::Positions(self.sum(a, &scope), self.sum(b, &scope))
+            }
+            ast::Target::Game(game) => {
+                let id = self.any_game(game);
+                if let Some(id) = id
+                    && self.program.game(id).params.len() != 1
+                {
+                    self.errors.push(CheckError::NotOneParameter {
+                        name: game.name.clone(),
+                        params: self.program.game(id).params.len(),
+                        query: "`period`",
+                        span: game.span,
+                    });
+                }
+                Target::Game(id.unwrap_or(GameId(0)))
+            }
+            ast::Target::Games(a, b) => {
+                let (first, second) = (self.any_game(a), self.any_game(b));
+                if let (Some(first), Some(second)) = (first, second) {
+                    let arity = self.program.game(first).params.len();
+                    if self.program.game(second).params.len() != arity {
+                        let declared = self.program.names[&b.name].span;
+                        self.errors.push(arity_error(
+                            &b.name,
+                            arity,
+                            self.program.game(second).params.len(),
+                            b.span,
+                            Some(declared),
+                        ));
+                    } else if arity != query.bindings.len() {
+                        self.errors.push(CheckError::DiffArity {
+                            a: a.name.clone(),
+                            arity,
+                            bindings: query.bindings.len(),
+                            were: if query.bindings.len() == 1 {
+                                "was"
+                            } else {
+                                "were"
+                            },
+                            span: query.target.span(),
+                        });
+                    }
+                }
+                Target::Games(first.unwrap_or(GameId(0)), second.unwrap_or(GameId(0)))
+            }
+        };
         Query {
             kind: query.kind,
-            position,
+            target,
             bindings,
             guard,
             names: scope.vars.iter().map(|var| var.name.clone()).collect(),
             span: query.span,
-            position_span: query.position.span,
+            target_span: query.target.span(),
+        }
+    }
+
+    /// A game named alone, as `period` and `diff` name them.
+    fn any_game(&mut self, name: &ast::Ident) -> Option<GameId> {
+        let Some(declaration) = self.program.names.get(&name.name).copied() else {
+            let help = self
+                .suggest(&name.name, |kind| matches!(kind, DeclarationKind::Game(_)))
+                .unwrap_or_else(|| format!("declare it with `game {}(…) {{ move … }}`", name.name));
+            self.errors.push(CheckError::UnknownGame {
+                name: name.name.clone(),
+                span: name.span,
+                help,
+            });
+            return None;
+        };
+        match declaration.kind {
+            DeclarationKind::Game(id) => Some(id),
+            _ => {
+                self.wrong_kind(name, declaration, "a game");
+                None
+            }
         }
     }
 
@@ -369,7 +466,7 @@ impl Lowerer {
         };
         let expected = self.program.game(id).params.len();
         if expected != found {
-            self.errors.push(arity(
+            self.errors.push(arity_error(
                 &name.name,
                 expected,
                 found,
@@ -652,7 +749,7 @@ fn operator_types(op: BinaryOp) -> (Type, Type) {
     }
 }
 
-fn arity(
+fn arity_error(
     name: &str,
     expected: usize,
     found: usize,

@@ -24,13 +24,37 @@ pub struct Ident {
     pub span: SourceSpan,
 }
 
-/// `game Name(p, q) { move … }`
+/// `game Name(p, q) { move … }` or `game Name = octal "0.77"`.
 #[derive(Debug, Clone)]
 pub struct GameDecl {
     pub name: Ident,
     pub params: Vec<Ident>,
-    pub rules: Vec<MoveRule>,
+    pub body: GameBody,
     pub span: SourceSpan,
+}
+
+#[derive(Debug, Clone)]
+pub enum GameBody {
+    Rules(Vec<MoveRule>),
+    Code(Code),
+}
+
+/// A heap game given by a code; its one parameter is the heap size.
+#[derive(Debug, Clone)]
+pub enum Code {
+    /// `octal "0.77"` or `hexadecimal "0.F"`: the text inside the quotes,
+    /// and the span of that text.
+    TakeBreak {
+        digits: String,
+        hexadecimal: bool,
+        span: SourceSpan,
+    },
+    /// `subtraction {1, 3, 4}` or `subtraction all but {2}`.
+    Subtraction {
+        all_but: bool,
+        set: Vec<(i64, SourceSpan)>,
+        span: SourceSpan,
+    },
 }
 
 /// `move TARGET for x in D if COND`
@@ -92,6 +116,11 @@ pub enum QueryKind {
     BestMove,
     Moves,
     Play,
+    Crosscheck,
+    Remoteness,
+    Equal,
+    Period,
+    Diff,
 }
 
 impl QueryKind {
@@ -103,18 +132,47 @@ impl QueryKind {
             QueryKind::BestMove => "best_move",
             QueryKind::Moves => "moves",
             QueryKind::Play => "play",
+            QueryKind::Crosscheck => "crosscheck",
+            QueryKind::Remoteness => "remoteness",
+            QueryKind::Equal => "equal?",
+            QueryKind::Period => "period",
+            QueryKind::Diff => "diff",
         }
     }
 }
 
-/// `grundy P for x in D if COND`
+/// `grundy P for x in D if COND`, and the queries about games.
 #[derive(Debug, Clone)]
 pub struct Query {
     pub kind: QueryKind,
-    pub position: Sum,
+    pub target: Target,
     pub bindings: Vec<Binding>,
     pub guard: Option<Expr>,
     pub span: SourceSpan,
+}
+
+/// What a query is about.
+#[derive(Debug, Clone)]
+pub enum Target {
+    Position(Sum),
+    /// `equal? A B`.
+    Positions(Sum, Sum),
+    /// `period G`.
+    Game(Ident),
+    /// `diff A B`.
+    Games(Ident, Ident),
+}
+
+impl Target {
+    /// The span of what the query is about.
+    pub fn span(&self) -> SourceSpan {
+        match self {
+            Target::Position(sum) => sum.span,
+            Target::Positions(a, b) => join(a.span, b.span),
+            Target::Game(game) => game.span,
+            Target::Games(a, b) => join(a.span, b.span),
+        }
+    }
 }
 
 /// A sum of games, `A + B + …`.

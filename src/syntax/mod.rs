@@ -142,6 +142,18 @@ impl Builder {
         let span = self.span(&pair);
         let mut inner = children(pair).peekable();
         let name = self.ident(inner.next().expect("a game has a name"));
+        if let Some(code) = inner.next_if(|pair| pair.as_rule() == Rule::code) {
+            let code = self.code(code)?;
+            return Ok(GameDecl {
+                params: vec![Ident {
+                    name: "n".into(),
+                    span: name.span,
+                }],
+                name,
+                body: GameBody::Code(code),
+                span,
+            });
+        }
         let params = match inner.next_if(|pair| pair.as_rule() == Rule::params) {
             Some(params) => children(params).map(|pair| self.ident(pair)).collect(),
             None => Vec::new(),
@@ -152,9 +164,43 @@ impl Builder {
         Ok(GameDecl {
             name,
             params,
-            rules,
+            body: GameBody::Rules(rules),
             span,
         })
+    }
+
+    fn code(&self, pair: Pair<Rule>) -> Built<Code> {
+        let code = children(pair).next().expect("a code follows `=`");
+        let span = self.span(&code);
+        let hexadecimal = code.as_rule() == Rule::hexadecimal;
+        match code.as_rule() {
+            Rule::octal | Rule::hexadecimal => {
+                let string = children(code).next().expect("a code has its digits");
+                let quoted = self.span(&string);
+                Ok(Code::TakeBreak {
+                    digits: string.as_str().trim_matches('"').to_owned(),
+                    hexadecimal,
+                    span: SourceSpan::new((quoted.offset() + 1).into(), quoted.len() - 2),
+                })
+            }
+            _ => self.subtraction(code, span),
+        }
+    }
+
+    fn subtraction(&self, pair: Pair<Rule>, span: SourceSpan) -> Built<Code> {
+        let mut all_but = false;
+        let mut set = Vec::new();
+        for pair in children(pair) {
+            match pair.as_rule() {
+                Rule::kw_all_but => all_but = true,
+                _ => {
+                    for integer in children(pair) {
+                        set.push((self.integer(&integer)?, self.span(&integer)));
+                    }
+                }
+            }
+        }
+        Ok(Code::Subtraction { all_but, set, span })
     }
 
     fn move_rule(&self, pair: Pair<Rule>) -> Built<MoveRule> {
@@ -260,23 +306,45 @@ impl Builder {
 
     fn query(&self, pair: Pair<Rule>) -> Built<Query> {
         let span = self.span(&pair);
-        let mut inner = children(pair);
-        let kind = match inner
+        let rule = pair.as_rule();
+        let mut inner = children(pair).peekable();
+        let opening = inner
             .next()
             .expect("a query opens with its keyword")
-            .as_rule()
-        {
-            Rule::kw_grundy => QueryKind::Grundy,
-            Rule::kw_wins => QueryKind::Wins,
-            Rule::kw_best_move => QueryKind::BestMove,
-            Rule::kw_moves => QueryKind::Moves,
-            _ => QueryKind::Play,
+            .as_rule();
+        let (kind, target) = match rule {
+            Rule::period_query => (
+                QueryKind::Period,
+                Target::Game(self.ident(inner.next().expect("a period query names a game"))),
+            ),
+            Rule::diff_query => {
+                let a = self.ident(inner.next().expect("a diff names two games"));
+                let b = self.ident(inner.next().expect("a diff names two games"));
+                (QueryKind::Diff, Target::Games(a, b))
+            }
+            Rule::equal_query => {
+                let a = self.sum(inner.next().expect("equal? compares two positions"))?;
+                let b = self.sum(inner.next().expect("equal? compares two positions"))?;
+                (QueryKind::Equal, Target::Positions(a, b))
+            }
+            _ => {
+                let kind = match opening {
+                    Rule::kw_grundy => QueryKind::Grundy,
+                    Rule::kw_wins => QueryKind::Wins,
+                    Rule::kw_best_move => QueryKind::BestMove,
+                    Rule::kw_moves => QueryKind::Moves,
+                    Rule::kw_crosscheck => QueryKind::Crosscheck,
+                    Rule::kw_remoteness => QueryKind::Remoteness,
+                    _ => QueryKind::Play,
+                };
+                let position = self.sum(inner.next().expect("a query has a position"))?;
+                (kind, Target::Position(position))
+            }
         };
-        let position = self.sum(inner.next().expect("a query has a position"))?;
         let (bindings, guard) = self.bindings_and_guard(inner)?;
         Ok(Query {
             kind,
-            position,
+            target,
             bindings,
             guard,
             span,
@@ -437,6 +505,12 @@ fn meaningful_token(rule: Rule) -> bool {
             | Rule::kw_best_move
             | Rule::kw_moves
             | Rule::kw_play
+            | Rule::kw_crosscheck
+            | Rule::kw_remoteness
+            | Rule::kw_period
+            | Rule::kw_diff
+            | Rule::kw_equal
+            | Rule::kw_all_but
             | Rule::kw_true
             | Rule::kw_false
             | Rule::range_inclusive
@@ -470,6 +544,14 @@ fn name(rule: Rule) -> Name {
         Rule::node => Phrase("a node name"),
         Rule::let_decl => Phrase("a `let` declaration"),
         Rule::query | Rule::query_kind => Phrase("a query"),
+        Rule::period_query => Phrase("a `period` query"),
+        Rule::diff_query => Phrase("a `diff` query"),
+        Rule::equal_query => Phrase("an `equal?` query"),
+        Rule::code => Phrase("a game code"),
+        Rule::octal | Rule::hexadecimal => Phrase("a take-and-break code"),
+        Rule::subtraction => Phrase("a subtraction set"),
+        Rule::integer_set => Phrase("a set of integers"),
+        Rule::string => Phrase("a quoted code such as \"0.77\""),
         Rule::bindings => Phrase("`for` bindings"),
         Rule::binding => Phrase("a binding `x in …`"),
         Rule::domain => Phrase("a range or a set"),
@@ -518,6 +600,15 @@ fn name(rule: Rule) -> Name {
         Rule::kw_best_move => Token("best_move"),
         Rule::kw_moves => Token("moves"),
         Rule::kw_play => Token("play"),
+        Rule::kw_crosscheck => Token("crosscheck"),
+        Rule::kw_remoteness => Token("remoteness"),
+        Rule::kw_period => Token("period"),
+        Rule::kw_diff => Token("diff"),
+        Rule::kw_equal => Token("equal?"),
+        Rule::kw_octal => Token("octal"),
+        Rule::kw_hexadecimal => Token("hexadecimal"),
+        Rule::kw_subtraction => Token("subtraction"),
+        Rule::kw_all_but => Token("all but"),
         Rule::lparen => Token("("),
         Rule::rparen => Token(")"),
         Rule::lbrace => Token("{"),
@@ -624,7 +715,7 @@ fn help_for(positives: &[Rule]) -> String {
         Rule::let_decl,
         Rule::graph_decl,
     ]) {
-        "a statement starts with `game`, `graph`, `let`, `grundy`, `wins?`, `best_move`, `moves` or `play`".into()
+        "a statement starts with `game`, `graph`, `let` or a query such as `grundy`, `wins?` or `best_move`".into()
     } else if wants(&[Rule::arrow, Rule::node, Rule::edges]) {
         "a graph line reads `node -> other, another`".into()
     } else {

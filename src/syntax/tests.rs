@@ -128,7 +128,7 @@ fn spans_are_shifted_by_the_base_offset() {
         panic!("expected a query, got {:?}", program.statements[0]);
     };
     assert_eq!(query.span, SourceSpan::new(100.into(), 9));
-    assert_eq!(query.position.span, SourceSpan::new(107.into(), 2));
+    assert_eq!(query.target.span(), SourceSpan::new(107.into(), 2));
 }
 
 #[test]

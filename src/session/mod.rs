@@ -7,8 +7,13 @@ use std::sync::Arc;
 
 use miette::{Diagnostic, Report, SourceSpan};
 
-use crate::engine::{Engine, EngineError, Grundy, Watcher};
-use crate::interp::{Budget, Component, EvalError, Interpreter, assignments};
+mod answer;
+
+use answer::{engine_error, move_line};
+
+use crate::analysis::Period;
+use crate::engine::{Engine, Grundy, Watcher};
+use crate::interp::{Component, Interpreter, Periods};
 use crate::lower::ir::{DeclarationKind, Program, Query, QueryKind};
 use crate::lower::{self, CheckErrors};
 use crate::sources::Sources;
@@ -18,10 +23,13 @@ use crate::syntax::{self, ast};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
     pub query: QueryKind,
+    /// The position asked about, or for `period` and `diff` the games.
     pub position: String,
     /// The values of the query's bindings, for a table row.
     pub bindings: Vec<(String, i64)>,
     pub value: Value,
+    /// How the answer was found, when not by search: `"period"`.
+    pub by: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +40,64 @@ pub enum Value {
     BestMove(Option<MoveLine>),
     /// Every move, in order.
     Moves(Vec<MoveLine>),
+    /// Whether the position equals `other` as a game.
+    Equal {
+        other: String,
+        equal: bool,
+    },
+    /// A search of the whole sum against the XOR rule.
+    Crosscheck(Crosscheck),
+    Remoteness(Remoteness),
+    /// The period of a game, or `None` when none was found.
+    Period {
+        period: Option<Period>,
+        checked_to: usize,
+    },
+    Diff(Diff),
+}
+
+/// The XOR rule's answer beside a search of the whole sum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crosscheck {
+    pub grundy: Grundy,
+    pub search_wins: bool,
+    pub positions: usize,
+}
+
+impl Crosscheck {
+    pub fn agree(&self) -> bool {
+        (self.grundy != 0) == self.search_wins
+    }
+}
+
+/// Moves to the end when the winner hurries and the loser delays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Remoteness {
+    pub remoteness: u64,
+    pub wins: bool,
+    /// The move that achieves it.
+    pub best: Option<MoveLine>,
+    pub positions: usize,
+}
+
+/// Two games compared position by position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diff {
+    pub a: String,
+    pub b: String,
+    pub positions: usize,
+    pub flips: usize,
+    /// The positions whose values differ, in order.
+    pub rows: Vec<DiffRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffRow {
+    pub bindings: Vec<(String, i64)>,
+    pub a: Grundy,
+    pub b: Grundy,
+    /// Whether the outcome (win or loss for the player to move) differs.
+    pub flip: bool,
 }
 
 /// A move: one component `from` becomes `to`, leaving `result` of value
@@ -80,8 +146,15 @@ pub struct Listing {
     pub detail: String,
 }
 
+/// The default bound on sums searched by `crosscheck` and `remoteness`.
+pub const DEFAULT_MAX_SEARCH: usize = 1_000_000;
+
 pub struct Session {
     sources: Sources,
+    /// Proven periods, which answer for heaps of any size.
+    periods: Periods,
+    /// The most sums a search of a whole sum may visit.
+    max_search: usize,
     /// The declarations in force, in the order they were first made.
     declarations: Vec<Arc<ast::Statement>>,
     program: Program,
@@ -96,6 +169,8 @@ impl Session {
     pub fn new(max_states: usize) -> Self {
         Session {
             sources: Sources::default(),
+            periods: Periods::default(),
+            max_search: DEFAULT_MAX_SEARCH,
             declarations: Vec::new(),
             program: Program::default(),
             engine: Engine::new(max_states),
@@ -110,6 +185,11 @@ impl Session {
             interactive: true,
             ..Session::new(max_states)
         }
+    }
+
+    /// Sets the most sums `crosscheck` and `remoteness` may search.
+    pub fn set_max_search(&mut self, max_search: usize) {
+        self.max_search = max_search;
     }
 
     /// Sets (or clears) the engine's progress watcher, which may interrupt.
@@ -253,6 +333,7 @@ impl Session {
         let affected = dependents(&declarations, &names);
         self.declarations = declarations;
         self.program = program;
+        self.periods.clear();
         let forgotten = match kinds_kept {
             true => {
                 let (games, graphs) = ids_of(&self.program, &affected);
@@ -274,53 +355,6 @@ impl Session {
         Ok(lowered)
     }
 
-    /// Answers a query, one event per row of its table.
-    fn answer(&mut self, query: &Query, sink: &mut dyn FnMut(Event)) -> Result<(), EvalError> {
-        let interp = Interpreter::new(&self.program);
-        let engine = &mut self.engine;
-        let interactive = self.interactive;
-        let mut env = vec![0; query.names.len()];
-        let mut budget = Budget::new(self.max_states);
-        assignments(
-            &query.bindings,
-            query.guard.as_ref(),
-            &mut env,
-            &mut budget,
-            &mut |env| {
-                let mut sum = Vec::new();
-                interp.position(&query.position, env, &mut |component| sum.push(component))?;
-                let value = match query.kind {
-                    QueryKind::Play if interactive => {
-                        sink(Event::Play(PlayRequest {
-                            position: sum,
-                            span: query.position_span,
-                        }));
-                        return Ok(());
-                    }
-                    QueryKind::Play => return Err(EvalError::PlayNeedsRepl { span: query.span }),
-                    _ => solve(&interp, engine, query.kind, &sum)
-                        .map_err(|error| engine_error(&interp, error, query.position_span))?,
-                };
-                let bindings = match query.bindings.is_empty() {
-                    true => Vec::new(),
-                    false => query
-                        .names
-                        .iter()
-                        .cloned()
-                        .zip(env.iter().copied())
-                        .collect(),
-                };
-                sink(Event::Answer(Answer {
-                    query: query.kind,
-                    position: interp.show(&sum).to_string(),
-                    bindings,
-                    value,
-                }));
-                Ok(())
-            },
-        )
-    }
-
     /// The sum a position typed by the user stands for.
     pub fn parse_position(&mut self, name: &str, text: &str) -> Result<Vec<Component>, Report> {
         let base = self.sources.add(name, text);
@@ -328,7 +362,7 @@ impl Session {
         let terms =
             lower::position(&self.program, &sum).map_err(|errors| self.check_report(errors))?;
         let mut components = Vec::new();
-        Interpreter::new(&self.program)
+        Interpreter::with_periods(&self.program, &self.periods)
             .position(&terms, &[], &mut |component| components.push(component))
             .map_err(|error| self.report(error))?;
         Ok(components)
@@ -336,13 +370,13 @@ impl Session {
 
     /// Every move of a sum, with what it leaves and how long play can last.
     pub fn moves(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<PlayMove>, Report> {
-        let interp = Interpreter::new(&self.program);
+        let interp = Interpreter::with_periods(&self.program, &self.periods);
         let moves = self
             .engine
             .moves(&interp, sum)
             .map_err(|error| engine_error(&interp, error, span));
         let moves = moves.map_err(|error| self.report(error))?;
-        let interp = Interpreter::new(&self.program);
+        let interp = Interpreter::with_periods(&self.program, &self.periods);
         Ok(moves
             .into_iter()
             .map(|valued| {
@@ -358,7 +392,7 @@ impl Session {
 
     /// The value of each component of a sum.
     pub fn values(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<Grundy>, Report> {
-        let interp = Interpreter::new(&self.program);
+        let interp = Interpreter::with_periods(&self.program, &self.periods);
         let values: Result<Vec<_>, _> = sum
             .iter()
             .map(|component| self.engine.grundy(&interp, component))
@@ -369,12 +403,14 @@ impl Session {
 
     /// A sum as it is written in the language.
     pub fn show(&self, sum: &[Component]) -> String {
-        Interpreter::new(&self.program).show(sum).to_string()
+        Interpreter::with_periods(&self.program, &self.periods)
+            .show(sum)
+            .to_string()
     }
 
     /// The declarations in force, in order, as `:games` lists them.
     pub fn listings(&self) -> Vec<Listing> {
-        let interp = Interpreter::new(&self.program);
+        let interp = Interpreter::with_periods(&self.program, &self.periods);
         self.program
             .names
             .iter()
@@ -493,75 +529,4 @@ fn ids_of(program: &Program, names: &HashSet<String>) -> (HashSet<u32>, HashSet<
         }
     }
     (games, graphs)
-}
-
-fn solve(
-    interp: &Interpreter,
-    engine: &mut Engine<Component>,
-    kind: QueryKind,
-    sum: &[Component],
-) -> Result<Value, EngineError<Component, EvalError>> {
-    Ok(match kind {
-        QueryKind::Grundy => Value::Grundy(engine.nim_sum(interp, sum)?),
-        QueryKind::Wins => Value::Wins(engine.nim_sum(interp, sum)? != 0),
-        QueryKind::BestMove => Value::BestMove(
-            engine
-                .best_move(interp, sum)?
-                .map(|best| move_line(interp, sum, &best, 0)),
-        ),
-        QueryKind::Moves | QueryKind::Play => Value::Moves(
-            engine
-                .moves(interp, sum)?
-                .iter()
-                .map(|valued| move_line(interp, sum, &valued.r#move, valued.grundy))
-                .collect(),
-        ),
-    })
-}
-
-fn move_line(
-    interp: &Interpreter,
-    sum: &[Component],
-    r#move: &crate::engine::Move<Component>,
-    grundy: Grundy,
-) -> MoveLine {
-    MoveLine {
-        from: interp
-            .show(&sum[r#move.component..=r#move.component])
-            .to_string(),
-        to: interp.show(&r#move.to).to_string(),
-        result: interp.show(&r#move.apply(sum)).to_string(),
-        grundy,
-        winning: grundy == 0,
-    }
-}
-
-/// Names the positions of an engine error in the language's own words.
-fn engine_error(
-    interp: &Interpreter,
-    error: EngineError<Component, EvalError>,
-    span: SourceSpan,
-) -> EvalError {
-    match error {
-        EngineError::Rules(error) => error,
-        EngineError::Loopy { cycle } => EvalError::Loopy {
-            cycle: cycle
-                .iter()
-                .map(|position| interp.show(std::slice::from_ref(position)).to_string())
-                .collect::<Vec<_>>()
-                .join(" -> "),
-            span,
-        },
-        EngineError::TooManyStates { limit, expanding } => EvalError::TooManyStates {
-            limit,
-            game: match &expanding {
-                Component::Game(game, _) => interp.program.game(*game).name.clone(),
-                Component::Node(graph, _) => interp.program.graph(*graph).name.clone(),
-                Component::Heap(_) => "Nim".to_owned(),
-            },
-            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
-            span,
-        },
-        EngineError::Interrupted => EvalError::Interrupted { span },
-    }
 }

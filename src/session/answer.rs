@@ -1,0 +1,352 @@
+//! Answering queries: one event per row of a query's table.
+
+use miette::SourceSpan;
+
+use super::{
+    Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Value,
+};
+use crate::analysis::{self, Proof};
+use crate::engine::{Engine, EngineError, Grundy, Move};
+use crate::interp::{Budget, Component, EvalError, Interpreter, KnownPeriod, assignments};
+use crate::lower::ir::{GameId, Moves, Query, QueryKind, TakeBreak, Target};
+
+/// How many values `period` computes, at most, looking for a period.
+pub const PERIOD_SEARCH: usize = 4096;
+
+type Solved<T> = Result<T, EngineError<Component, EvalError>>;
+
+impl Session {
+    /// Answers a query, one event per row of its table.
+    pub(super) fn answer(
+        &mut self,
+        query: &Query,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<(), EvalError> {
+        match &query.target {
+            Target::Game(game) => {
+                let answer = self.period(*game, query.target_span)?;
+                sink(Event::Answer(answer));
+                Ok(())
+            }
+            Target::Games(a, b) => {
+                let answer = self.diff(query, *a, *b)?;
+                sink(Event::Answer(answer));
+                Ok(())
+            }
+            Target::Position(_) | Target::Positions(..) => self.answer_positions(query, sink),
+        }
+    }
+
+    fn answer_positions(
+        &mut self,
+        query: &Query,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<(), EvalError> {
+        let interp = Interpreter::with_periods(&self.program, &self.periods);
+        let engine = &mut self.engine;
+        let (interactive, max_search) = (self.interactive, self.max_search);
+        let span = query.target_span;
+        let mut env = vec![0; query.names.len()];
+        let mut budget = Budget::new(self.max_states);
+        assignments(
+            &query.bindings,
+            query.guard.as_ref(),
+            &mut env,
+            &mut budget,
+            &mut |env| {
+                let (terms, other) = match &query.target {
+                    Target::Position(terms) => (terms, None),
+                    Target::Positions(a, b) => (a, Some(b)),
+                    Target::Game(_) | Target::Games(..) => unreachable!("answered by `answer`"),
+                };
+                let sum = evaluate(&interp, terms, env)?;
+                let value = match (query.kind, other) {
+                    (QueryKind::Play, _) if interactive => {
+                        sink(Event::Play(PlayRequest {
+                            position: sum,
+                            span,
+                        }));
+                        return Ok(());
+                    }
+                    (QueryKind::Play, _) => {
+                        return Err(EvalError::PlayNeedsRepl { span: query.span });
+                    }
+                    (QueryKind::Equal, Some(other)) => {
+                        let other = evaluate(&interp, other, env)?;
+                        let both: Vec<Component> = sum.iter().chain(&other).cloned().collect();
+                        let equal = engine
+                            .nim_sum(&interp, &both)
+                            .map_err(|error| engine_error(&interp, error, span))?
+                            == 0;
+                        Value::Equal {
+                            other: interp.show(&other).to_string(),
+                            equal,
+                        }
+                    }
+                    (kind, _) => solve(&interp, engine, kind, &sum, max_search)
+                        .map_err(|error| engine_error(&interp, error, span))?,
+                };
+                let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
+                    && sum.iter().any(|component| {
+                        use crate::engine::Rules;
+                        interp.known_grundy(component).is_some()
+                    }))
+                .then_some("period");
+                sink(Event::Answer(Answer {
+                    query: query.kind,
+                    position: interp.show(&sum).to_string(),
+                    bindings: bindings(query, env),
+                    value,
+                    by,
+                }));
+                Ok(())
+            },
+        )
+    }
+
+    /// Computes a game's values until a period is proven (or, with no
+    /// theorem to prove one, seen convincingly), and keeps a proven one.
+    fn period(&mut self, game: GameId, span: SourceSpan) -> Result<Answer, EvalError> {
+        let proof = match &self.program.game(game).moves {
+            Moves::Code(code) => proof_for(code),
+            Moves::Rules(_) => Proof::None,
+        };
+        let interp = Interpreter::new(&self.program);
+        let mut values: Vec<Grundy> = Vec::new();
+        let mut found = None;
+        let mut size = 256;
+        while found.is_none() && values.len() < PERIOD_SEARCH {
+            for n in values.len()..size.min(PERIOD_SEARCH) {
+                let heap = Component::Game(game, Box::new([n as i64]));
+                values.push(
+                    self.engine
+                        .grundy(&interp, &heap)
+                        .map_err(|error| engine_error(&interp, error, span))?,
+                );
+            }
+            found = analysis::find(&values, proof);
+            size *= 2;
+        }
+        let name = self.program.game(game).name.clone();
+        let checked_to = found
+            .as_ref()
+            .map_or(values.len(), |period| period.checked_to);
+        if let Some(period) = found.as_ref().filter(|period| period.proven) {
+            let known = KnownPeriod {
+                period: period.clone(),
+                values,
+            };
+            self.periods.insert(game, known);
+        }
+        Ok(Answer {
+            query: QueryKind::Period,
+            position: name,
+            bindings: Vec::new(),
+            value: Value::Period {
+                period: found,
+                checked_to,
+            },
+            by: None,
+        })
+    }
+
+    /// Compares two games position by position over the query's bindings.
+    fn diff(&mut self, query: &Query, a: GameId, b: GameId) -> Result<Answer, EvalError> {
+        let interp = Interpreter::with_periods(&self.program, &self.periods);
+        let engine = &mut self.engine;
+        let span = query.target_span;
+        let mut report = Diff {
+            a: interp.program.game(a).name.clone(),
+            b: interp.program.game(b).name.clone(),
+            positions: 0,
+            flips: 0,
+            rows: Vec::new(),
+        };
+        let mut env = vec![0; query.names.len()];
+        let mut budget = Budget::new(self.max_states);
+        assignments(
+            &query.bindings,
+            query.guard.as_ref(),
+            &mut env,
+            &mut budget,
+            &mut |env| {
+                let args: Box<[i64]> = env[..query.bindings.len()].into();
+                let mut value = |game| {
+                    engine
+                        .grundy(&interp, &Component::Game(game, args.clone()))
+                        .map_err(|error| engine_error(&interp, error, span))
+                };
+                let (left, right) = (value(a)?, value(b)?);
+                report.positions += 1;
+                if left != right {
+                    let flip = (left == 0) != (right == 0);
+                    report.flips += usize::from(flip);
+                    report.rows.push(DiffRow {
+                        bindings: bindings(query, env),
+                        a: left,
+                        b: right,
+                        flip,
+                    });
+                }
+                Ok(())
+            },
+        )?;
+        Ok(Answer {
+            query: QueryKind::Diff,
+            position: format!("{} {}", report.a, report.b),
+            bindings: Vec::new(),
+            value: Value::Diff(report),
+            by: None,
+        })
+    }
+}
+
+/// What proves a period of a game given by a code.
+fn proof_for(code: &TakeBreak) -> Proof {
+    let Some(t) = code.largest_removal() else {
+        return Proof::None;
+    };
+    let splits = code.digits.iter().any(|digit| digit.bits & 0b1100 != 0);
+    let simple_octal = code
+        .digits
+        .iter()
+        .all(|digit| digit.bits & 0b1000 == 0 && !digit.distinct)
+        && code.digits[0].bits == 0;
+    match (splits, simple_octal) {
+        (false, _) => Proof::Window { t },
+        (true, true) => Proof::OctalTheorem { t },
+        (true, false) => Proof::None,
+    }
+}
+
+fn evaluate(
+    interp: &Interpreter,
+    terms: &[crate::lower::ir::Term],
+    env: &[i64],
+) -> Result<Vec<Component>, EvalError> {
+    let mut sum = Vec::new();
+    interp.position(terms, env, &mut |component| sum.push(component))?;
+    Ok(sum)
+}
+
+/// The bindings of a table row, or none for a query without `for`.
+fn bindings(query: &Query, env: &[i64]) -> Vec<(String, i64)> {
+    match query.bindings.is_empty() {
+        true => Vec::new(),
+        false => query
+            .names
+            .iter()
+            .cloned()
+            .zip(env.iter().copied())
+            .collect(),
+    }
+}
+
+fn solve(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    kind: QueryKind,
+    sum: &[Component],
+    max_search: usize,
+) -> Solved<Value> {
+    Ok(match kind {
+        QueryKind::Grundy => Value::Grundy(engine.nim_sum(interp, sum)?),
+        QueryKind::Wins => Value::Wins(engine.nim_sum(interp, sum)? != 0),
+        QueryKind::BestMove => Value::BestMove(
+            engine
+                .best_move(interp, sum)?
+                .map(|best| move_line(interp, sum, &best, 0)),
+        ),
+        QueryKind::Crosscheck => {
+            let grundy = engine.nim_sum(interp, sum)?;
+            let search = engine.search_sum(interp, sum, max_search)?;
+            Value::Crosscheck(Crosscheck {
+                grundy,
+                search_wins: search.wins,
+                positions: search.positions,
+            })
+        }
+        QueryKind::Remoteness => {
+            let search = engine.search_sum(interp, sum, max_search)?;
+            let best = match &search.best {
+                Some(best) => {
+                    let grundy = engine.nim_sum(interp, &best.apply(sum))?;
+                    Some(move_line(interp, sum, best, grundy))
+                }
+                None => None,
+            };
+            Value::Remoteness(Remoteness {
+                remoteness: search.remoteness,
+                wins: search.wins,
+                best,
+                positions: search.positions,
+            })
+        }
+        QueryKind::Moves
+        | QueryKind::Play
+        | QueryKind::Equal
+        | QueryKind::Period
+        | QueryKind::Diff => Value::Moves(
+            engine
+                .moves(interp, sum)?
+                .iter()
+                .map(|valued| move_line(interp, sum, &valued.r#move, valued.grundy))
+                .collect(),
+        ),
+    })
+}
+
+pub(super) fn move_line(
+    interp: &Interpreter,
+    sum: &[Component],
+    r#move: &Move<Component>,
+    grundy: Grundy,
+) -> MoveLine {
+    MoveLine {
+        from: interp
+            .show(&sum[r#move.component..=r#move.component])
+            .to_string(),
+        to: interp.show(&r#move.to).to_string(),
+        result: interp.show(&r#move.apply(sum)).to_string(),
+        grundy,
+        winning: grundy == 0,
+    }
+}
+
+/// Names the positions of an engine error in the language's own words.
+pub(super) fn engine_error(
+    interp: &Interpreter,
+    error: EngineError<Component, EvalError>,
+    span: SourceSpan,
+) -> EvalError {
+    match error {
+        EngineError::Rules(error) => error,
+        EngineError::Loopy { cycle } => EvalError::Loopy {
+            cycle: cycle
+                .iter()
+                .map(|position| interp.show(std::slice::from_ref(position)).to_string())
+                .collect::<Vec<_>>()
+                .join(" -> "),
+            span,
+        },
+        EngineError::TooManyStates { limit, expanding } => EvalError::TooManyStates {
+            limit,
+            game: match &expanding {
+                Component::Game(game, _) => interp.program.game(*game).name.clone(),
+                Component::Node(graph, _) => interp.program.graph(*graph).name.clone(),
+                Component::Heap(_) => "Nim".to_owned(),
+            },
+            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
+            span,
+        },
+        EngineError::Interrupted => EvalError::Interrupted { span },
+        EngineError::SearchTooLarge { limit, needed } => EvalError::SearchTooLarge {
+            limit,
+            needed: match needed > limit as u128 + 1 {
+                true => needed.to_string(),
+                false => format!("more than {limit}"),
+            },
+            span,
+        },
+    }
+}
