@@ -230,3 +230,62 @@ moves *0 = no moves: the player to move loses
 ";
     assert_eq!(stdout(&output), expected);
 }
+
+#[test]
+fn the_search_limit_is_a_flag() {
+    let source = "crosscheck *30 + *30 + *30\n";
+    let limited = sprague(&["run", "--max-search", "1000", "-"], source);
+    assert_eq!(limited.status.code(), Some(1));
+    assert!(
+        stderr(&limited).contains("at least 29791 positions"),
+        "{}",
+        stderr(&limited)
+    );
+    let raised = sprague(&["run", "--max-search", "40000", "-"], source);
+    assert!(
+        stdout(&raised).starts_with("crosscheck *30 + *30 + *30 = agree"),
+        "{}",
+        stderr(&raised)
+    );
+}
+
+#[test]
+fn diff_compares_the_games_of_two_files() {
+    let variants = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/variants/");
+    let output = sprague(
+        &[
+            "diff",
+            &format!("{variants}sub123.game"),
+            &format!("{variants}sub124.game"),
+            "--range",
+            "0..=11",
+            "--json",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    // S(1,2,3) has n mod 4, S(1,2,4) has n mod 3: they differ where those
+    // differ, and the outcome flips where exactly one of them is 0.
+    let differ: Vec<i64> = (0..=11).filter(|n| n % 4 != n % 3).collect();
+    let flips = (0..=11).filter(|n| (n % 4 == 0) != (n % 3 == 0)).count();
+    assert_eq!(report["positions"], 12);
+    assert_eq!(report["differ"], differ.len());
+    assert_eq!(report["flips"], flips);
+    assert_eq!(report["first"]["n"], differ[0]);
+}
+
+#[test]
+fn a_value_from_a_proven_period_says_so() {
+    let output = sprague(
+        &["run", "--json", "-"],
+        "game K = octal \"0.77\"\nperiod K\ngrundy K(1000000000000000000)\n",
+    );
+    let printed = stdout(&output);
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(
+        lines[0],
+        r#"{"query":"period","game":"K","period":12,"preperiod":71,"saltus":0,"proven":true,"checked_to":156}"#
+    );
+    assert!(lines[1].ends_with(r#","by":"period"}"#), "{}", lines[1]);
+}

@@ -97,17 +97,34 @@ fn moves(sum: &[Game]) -> Vec<Vec<Game>> {
     result
 }
 
-/// Whether the player to move wins the whole sum, by minimax over the
-/// product of the components (memoised on the sorted multiset).
-fn wins(sum: &[Game], memo: &mut HashMap<Vec<Game>, bool>) -> bool {
+/// Whether the player to move wins the whole sum, and its remoteness (the
+/// winner hurries, the loser delays), by minimax over the product of the
+/// components (memoised on the sorted multiset).
+fn solve(sum: &[Game], memo: &mut HashMap<Vec<Game>, (bool, u64)>) -> (bool, u64) {
     let mut key = sum.to_vec();
     key.sort();
     if let Some(&known) = memo.get(&key) {
         return known;
     }
-    let result = moves(sum).iter().any(|next| !wins(next, memo));
+    let children: Vec<(bool, u64)> = moves(sum).iter().map(|next| solve(next, memo)).collect();
+    let losing = children
+        .iter()
+        .filter(|child| !child.0)
+        .map(|child| child.1)
+        .min();
+    let result = match losing {
+        Some(fastest) => (true, fastest + 1),
+        None => (
+            false,
+            children.iter().map(|child| child.1 + 1).max().unwrap_or(0),
+        ),
+    };
     memo.insert(key, result);
     result
+}
+
+fn wins(sum: &[Game], memo: &mut HashMap<Vec<Game>, (bool, u64)>) -> bool {
+    solve(sum, memo).0
 }
 
 fn game() -> impl Strategy<Value = Game> {
@@ -131,7 +148,8 @@ proptest! {
     fn the_xor_answer_agrees_with_minimax_over_the_sum(sum in prop::collection::vec(game(), 1..4)) {
         let position = show(&sum);
         let source = format!(
-            "{DECLARATIONS}\ngrundy {position}\nwins? {position}\nbest_move {position}\nmoves {position}"
+            "{DECLARATIONS}\ngrundy {position}\nwins? {position}\nbest_move {position}\nmoves {position}\n\
+             crosscheck {position}\nremoteness {position}"
         );
         let found = answers(&source);
         let mut memo = HashMap::new();
@@ -163,5 +181,15 @@ proptest! {
             .collect();
         let listed: Vec<(String, bool)> = listed.iter().map(|line| (line.result.clone(), line.winning)).collect();
         prop_assert_eq!(listed, expected);
+        // The engine's own search of the whole sum agrees, and finds the
+        // same remoteness as the search written here.
+        let Value::Crosscheck(check) = &found[4].value else {
+            panic!("expected a crosscheck, got {:?}", found[4].value);
+        };
+        prop_assert!(check.agree() && check.search_wins == wins);
+        let Value::Remoteness(remoteness) = &found[5].value else {
+            panic!("expected remoteness, got {:?}", found[5].value);
+        };
+        prop_assert_eq!((remoteness.wins, remoteness.remoteness), solve(&sum, &mut memo));
     }
 }

@@ -45,9 +45,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         for component in sum {
             let reachable = self.reachable(rules, component, limit)?;
             needed = needed.saturating_mul(reachable as u128);
-            if needed > limit as u128 {
-                return Err(EngineError::SearchTooLarge { limit, needed });
-            }
+        }
+        if needed > limit as u128 {
+            return Err(EngineError::SearchTooLarge { limit, needed });
         }
         let mut memo: HashMap<Vec<P>, (bool, u64)> = HashMap::new();
         let root = canonical(sum.to_vec());

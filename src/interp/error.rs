@@ -79,7 +79,7 @@ pub enum EvalError {
     },
 
     #[error(
-        "searching the whole sum would need {needed} positions, more than the limit of {limit}"
+        "searching the whole sum would need at least {needed} positions, more than the limit of {limit}"
     )]
     #[diagnostic(
         code(sprague::eval::search_too_large),

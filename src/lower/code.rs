@@ -9,14 +9,27 @@ use miette::SourceSpan;
 use super::CheckError;
 use super::ir::{Digit, TakeBreak};
 
-/// Parses the text inside the quotes; `span` covers that text.
-pub fn take_break(
-    text: &str,
-    hexadecimal: bool,
+/// What is wrong with a code, and where.
+pub struct Malformed {
+    problem: String,
     span: SourceSpan,
-) -> Result<TakeBreak, CheckError> {
+    help: &'static str,
+}
+
+impl From<Malformed> for CheckError {
+    fn from(malformed: Malformed) -> Self {
+        CheckError::MalformedCode {
+            problem: malformed.problem,
+            span: malformed.span,
+            help: malformed.help,
+        }
+    }
+}
+
+/// Parses the text inside the quotes; `span` covers that text.
+pub fn take_break(text: &str, hexadecimal: bool, span: SourceSpan) -> Result<TakeBreak, Malformed> {
     let at = |index: usize, len: usize| SourceSpan::new((span.offset() + index).into(), len);
-    let malformed = |index: usize, len: usize, problem: String| CheckError::MalformedCode {
+    let malformed = |index: usize, len: usize, problem: String| Malformed {
         problem,
         span: at(index, len),
         help: CODE_HELP,
@@ -92,18 +105,18 @@ pub fn take_break(
 
 /// `subtraction {1, 3, 4}`: digit 3 (leave nothing or one heap) at each k
 /// in the set; with `all but`, at every k ≥ 1 not in it.
-pub fn subtraction(set: &[(i64, SourceSpan)], all_but: bool) -> Result<TakeBreak, CheckError> {
+pub fn subtraction(set: &[(i64, SourceSpan)], all_but: bool) -> Result<TakeBreak, Malformed> {
     let mut largest = 0;
     for &(k, span) in set {
         if k < 1 {
-            return Err(CheckError::MalformedCode {
+            return Err(Malformed {
                 problem: format!("cannot subtract {k}"),
                 span,
                 help: "a subtraction set holds positive integers",
             });
         }
         if k > 1 << 20 {
-            return Err(CheckError::MalformedCode {
+            return Err(Malformed {
                 problem: format!("{k} is too large a subtraction"),
                 span,
                 help: "subtraction sets hold integers up to 1048576",

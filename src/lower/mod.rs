@@ -239,7 +239,7 @@ impl Lowerer {
                 };
                 match lowered {
                     Ok(code) => self.program.games[id.0 as usize].moves = Moves::Code(code),
-                    Err(error) => self.errors.push(error),
+                    Err(malformed) => self.errors.push(malformed.into()),
                 }
                 return;
             }

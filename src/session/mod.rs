@@ -401,6 +401,35 @@ impl Session {
         values.map_err(|error| self.report(error))
     }
 
+    /// The games declared, with their numbers of parameters, in order.
+    pub fn games(&self) -> Vec<(String, usize)> {
+        self.program
+            .games
+            .iter()
+            .map(|game| (game.name.clone(), game.params.len()))
+            .collect()
+    }
+
+    /// The value of the position `name(args)` of a declared game.
+    pub fn grundy_of(&mut self, name: &str, args: &[i64]) -> Result<Grundy, Report> {
+        let game = match self
+            .program
+            .names
+            .get(name)
+            .map(|declaration| declaration.kind)
+        {
+            Some(DeclarationKind::Game(game)) => game,
+            _ => panic!("`{name}` is not a game of this session"),
+        };
+        let interp = Interpreter::with_periods(&self.program, &self.periods);
+        let span = self.program.game(game).span;
+        let value = self
+            .engine
+            .grundy(&interp, &Component::Game(game, args.into()))
+            .map_err(|error| engine_error(&interp, error, span));
+        value.map_err(|error| self.report(error))
+    }
+
     /// A sum as it is written in the language.
     pub fn show(&self, sum: &[Component]) -> String {
         Interpreter::with_periods(&self.program, &self.periods)

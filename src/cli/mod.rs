@@ -1,5 +1,7 @@
 //! The `sprague` command.
 
+mod diff;
+
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,7 +12,7 @@ use thiserror::Error;
 
 use crate::engine::DEFAULT_MAX_STATES;
 use crate::output::{self, ErrorStyle};
-use crate::session::{Event, Session};
+use crate::session::{DEFAULT_MAX_SEARCH, Event, Session};
 
 /// Sprague–Grundy values, outcomes and winning moves of impartial games
 /// declared in `.game` files.
@@ -34,11 +36,25 @@ enum Command {
         /// The most distinct positions one session may solve.
         #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
         max_states: usize,
+        /// The most sums `crosscheck` and `remoteness` may search.
+        #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N")]
+        max_search: usize,
     },
     /// Parse and check the files without evaluating anything.
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Compare every game declared under the same name in two files.
+    Diff {
+        old: PathBuf,
+        new: PathBuf,
+        /// The arguments to compare at (each parameter ranges over them).
+        #[arg(long, default_value = "0..=100", value_name = "RANGE")]
+        range: diff::Range,
+        /// Print one JSON object per game.
+        #[arg(long)]
+        json: bool,
     },
     /// Explore games interactively, after loading the files.
     Repl {
@@ -46,6 +62,9 @@ enum Command {
         /// The most distinct positions the session may solve.
         #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
         max_states: usize,
+        /// The most sums `crosscheck` and `remoteness` may search.
+        #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N")]
+        max_search: usize,
     },
 }
 
@@ -91,10 +110,21 @@ fn run(cli: Cli) -> ExitCode {
             files,
             json,
             max_states,
-        }) => run_files(&files, json, max_states),
+            max_search,
+        }) => run_files(&files, json, max_states, max_search),
         Some(Command::Check { files }) => check_files(&files),
-        Some(Command::Repl { files, max_states }) => crate::repl::run(files, max_states),
-        None => crate::repl::run(Vec::new(), DEFAULT_MAX_STATES),
+        Some(Command::Diff {
+            old,
+            new,
+            range,
+            json,
+        }) => diff::run(&old, &new, range, json, error_style(json)),
+        Some(Command::Repl {
+            files,
+            max_states,
+            max_search,
+        }) => crate::repl::run(files, max_states, max_search),
+        None => crate::repl::run(Vec::new(), DEFAULT_MAX_STATES, DEFAULT_MAX_SEARCH),
     }
 }
 
@@ -108,12 +138,13 @@ fn error_style(json: bool) -> ErrorStyle {
     }
 }
 
-fn run_files(files: &[PathBuf], json: bool, max_states: usize) -> ExitCode {
+fn run_files(files: &[PathBuf], json: bool, max_states: usize, max_search: usize) -> ExitCode {
     let sources = match read_all(files) {
         Ok(sources) => sources,
         Err(report) => return print_fatal(&report, error_style(json)),
     };
     let mut session = Session::new(max_states);
+    session.set_max_search(max_search);
     let mut stdout = std::io::stdout().lock();
     let mut failed = false;
     for (name, text) in &sources {

@@ -1,0 +1,205 @@
+//! `sprague diff OLD NEW`: every game declared under the same name in both
+//! files, compared position by position over a range of arguments.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use miette::{Diagnostic, Report};
+use thiserror::Error;
+
+use crate::engine::DEFAULT_MAX_STATES;
+use crate::lower::ir::QueryKind;
+use crate::output::{self, ErrorStyle};
+use crate::session::{Answer, Diff, DiffRow, Session, Value};
+
+/// The most positions one game's comparison may cover.
+const MAX_POSITIONS: u128 = 1_000_000;
+
+#[derive(Debug, Error, Diagnostic)]
+enum DiffError {
+    #[error("comparing `{game}` over {dimensions} parameters would cover {positions} positions")]
+    #[diagnostic(
+        code(sprague::cli::diff_too_large),
+        help("narrow the range with `--range`")
+    )]
+    TooLarge {
+        game: String,
+        dimensions: usize,
+        positions: u128,
+    },
+}
+
+/// A range of arguments, `a..=b` or `a..b`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Range {
+    start: i64,
+    end: i64,
+}
+
+impl std::str::FromStr for Range {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let parse = |(start, end): (&str, &str), inclusive: bool| -> Option<Range> {
+            let (start, end) = (start.trim().parse().ok()?, end.trim().parse::<i64>().ok()?);
+            let end = if inclusive { end } else { end.checked_sub(1)? };
+            Some(Range { start, end })
+        };
+        let parsed = match text.split_once("..=") {
+            Some(parts) => parse(parts, true),
+            None => text.split_once("..").and_then(|parts| parse(parts, false)),
+        };
+        parsed.ok_or_else(|| format!("`{text}` is not a range such as `0..=100`"))
+    }
+}
+
+impl Default for Range {
+    fn default() -> Self {
+        Range { start: 0, end: 100 }
+    }
+}
+
+pub fn run(old: &PathBuf, new: &PathBuf, range: Range, json: bool, style: ErrorStyle) -> ExitCode {
+    let mut sessions = Vec::new();
+    for path in [old, new] {
+        let text = match super::read_all(std::slice::from_ref(path)) {
+            Ok(mut sources) => sources.remove(0).1,
+            Err(report) => return super::print_fatal(&report, style),
+        };
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        if let Err(report) = session.declare(&path.display().to_string(), &text, &mut |_| {}) {
+            eprint!("{}", output::error(&report, style));
+            return ExitCode::from(1);
+        }
+        sessions.push(session);
+    }
+    let (mut after, mut before) = (
+        sessions.pop().expect("two sessions"),
+        sessions.pop().expect("two sessions"),
+    );
+    let names = (old.display().to_string(), new.display().to_string());
+    let mut failed = false;
+    let later: Vec<(String, usize)> = after.games();
+    for (game, arity) in before.games() {
+        match later.iter().find(|(name, _)| *name == game) {
+            Some((_, later_arity)) if *later_arity == arity => {
+                match compare(&mut before, &mut after, &game, arity, range, &names) {
+                    Ok(answer) => print(&answer, json),
+                    Err(report) => {
+                        failed = true;
+                        eprint!("{}", output::error(&report, style));
+                    }
+                }
+            }
+            Some((_, later_arity)) => println!(
+                "{game}: {arity} parameters in {}, {later_arity} in {}; not compared",
+                names.0, names.1
+            ),
+            None => println!("{game}: only in {}", names.0),
+        }
+    }
+    for (game, _) in later
+        .iter()
+        .filter(|(name, _)| !before.games().iter().any(|(old, _)| old == name))
+    {
+        println!("{game}: only in {}", names.1);
+    }
+    match failed {
+        true => ExitCode::from(1),
+        false => ExitCode::SUCCESS,
+    }
+}
+
+fn print(answer: &Answer, json: bool) {
+    match json {
+        true => println!("{}", output::json(answer)),
+        false => println!("{}", output::text(answer)),
+    }
+}
+
+/// Compares one game over every tuple of arguments in the range.
+fn compare(
+    before: &mut Session,
+    after: &mut Session,
+    game: &str,
+    arity: usize,
+    range: Range,
+    names: &(String, String),
+) -> Result<Answer, Report> {
+    let width = (range.end as i128 - range.start as i128 + 1).max(0) as u128;
+    let positions = width.checked_pow(arity as u32).unwrap_or(u128::MAX);
+    if positions > MAX_POSITIONS {
+        return Err(Report::new(DiffError::TooLarge {
+            game: game.to_owned(),
+            dimensions: arity,
+            positions,
+        }));
+    }
+    let parameters = ["n", "m", "k", "l"];
+    let mut diff = Diff {
+        a: names.0.clone(),
+        b: names.1.clone(),
+        positions: 0,
+        flips: 0,
+        rows: Vec::new(),
+    };
+    let mut args = vec![range.start; arity];
+    loop {
+        let (a, b) = (
+            before.grundy_of(game, &args)?,
+            after.grundy_of(game, &args)?,
+        );
+        diff.positions += 1;
+        if a != b {
+            let flip = (a == 0) != (b == 0);
+            diff.flips += usize::from(flip);
+            let bindings = args
+                .iter()
+                .enumerate()
+                .map(|(i, value)| {
+                    (
+                        parameters
+                            .get(i)
+                            .map_or(format!("x{i}"), |name| name.to_string()),
+                        *value,
+                    )
+                })
+                .collect();
+            diff.rows.push(DiffRow {
+                bindings,
+                a,
+                b,
+                flip,
+            });
+        }
+        // The next tuple, the last argument fastest.
+        let Some(slot) = args.iter().rposition(|&value| value < range.end) else {
+            break;
+        };
+        args[slot] += 1;
+        args[slot + 1..].fill(range.start);
+        if arity == 0 {
+            break;
+        }
+    }
+    Ok(Answer {
+        query: QueryKind::Diff,
+        position: game.to_owned(),
+        bindings: Vec::new(),
+        value: Value::Diff(diff),
+        by: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_parse_like_the_language() {
+        assert_eq!("0..=100".parse(), Ok(Range { start: 0, end: 100 }));
+        assert_eq!("3..7".parse(), Ok(Range { start: 3, end: 6 }));
+        assert!("7".parse::<Range>().is_err());
+        assert!("a..b".parse::<Range>().is_err());
+    }
+}

@@ -1,0 +1,211 @@
+//! Games declared by codes, periods with their proofs, and the queries that
+//! compare games: expected values from OEIS, CGSuite's own test vectors
+//! (copied here with their source) and hand derivations.
+
+mod common;
+
+use common::{answers, grundy_values, table};
+use sprague::analysis::Proof;
+use sprague::session::Value;
+
+const KAYLES_RULES: &str = "game K(n) { move K(a) + K(n - k - a) for k in 1..=2, a in 0..=n - k }";
+const DAWSON_RULES: &str = "game D(n) { move D(a) + D(n - 2 - a) for a in 0..=n - 2 }";
+const GRUNDY_RULES: &str = "game S(n) { move S(a) + S(n - a) for a in 1..n if a < n - a }";
+
+/// The values of `game(n)` for n in 0..=last.
+fn values(declarations: &str, game: &str, last: u32) -> Vec<u64> {
+    grundy_values(&format!(
+        "{declarations}\ngrundy {game}(n) for n in 0..={last}"
+    ))
+}
+
+fn reference(path: &str) -> Vec<(usize, u64)> {
+    table(path)
+        .into_iter()
+        .map(|row| (row[0] as usize, row[1] as u64))
+        .collect()
+}
+
+#[test]
+fn codes_agree_with_the_same_games_written_as_rules_and_with_oeis() {
+    let cases = [
+        (
+            "game C = octal \"0.77\"",
+            KAYLES_RULES,
+            "K",
+            "tests/data/kayles_octal_0.77.txt",
+        ),
+        (
+            "game C = octal \"0.07\"",
+            DAWSON_RULES,
+            "D",
+            "tests/data/dawsons_kayles_octal_0.07.txt",
+        ),
+        (
+            "game C = octal \"4!.0\"",
+            GRUNDY_RULES,
+            "S",
+            "tests/data/grundys_game.txt",
+        ),
+    ];
+    for (code, rules, game, path) in cases {
+        let by_code = values(code, "C", 100);
+        assert_eq!(
+            by_code,
+            values(rules, game, 100),
+            "{code} against its rules"
+        );
+        for (n, value) in reference(path).into_iter().filter(|&(n, _)| n <= 100) {
+            assert_eq!(by_code[n], value, "{code} at {n} against {path}");
+        }
+    }
+}
+
+#[test]
+fn a_hexadecimal_code_may_leave_three_heaps() {
+    // 0.F: take one token, leaving no heap, one, two or three heaps.
+    let rules = "game H(n) {
+        move *0 if n == 1
+        move H(n - 1) if n >= 2
+        move H(a) + H(n - 1 - a) for a in 1..=(n - 1) / 2
+        move H(a) + H(b) + H(n - 1 - a - b) for a in 1..=(n - 1) / 3, b in a..=(n - 1 - a) / 2
+    }";
+    assert_eq!(
+        values("game C = hexadecimal \"0.F\"", "C", 40),
+        values(rules, "H", 40)
+    );
+}
+
+#[test]
+fn subtraction_codes_match_cgsuite() {
+    // CGSuite GameHeapTest, Subtraction([2,3,7]) and its `allbut` variant, n = 1..20.
+    let finite = [0, 1, 1, 2, 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 0];
+    let all_but = [1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7, 8, 9, 8, 9, 10];
+    assert_eq!(
+        values("game T = subtraction {2, 3, 7}", "T", 20)[1..],
+        finite
+    );
+    assert_eq!(
+        values("game T = subtraction all but {2, 3, 7}", "T", 20)[1..],
+        all_but
+    );
+}
+
+/// `(period, preperiod, saltus, proven, checked_to)` of `period G`.
+fn period(declarations: &str, game: &str) -> Option<(usize, usize, i64, bool, usize)> {
+    let answer = answers(&format!("{declarations}\nperiod {game}")).remove(0);
+    let Value::Period { period, checked_to } = answer.value else {
+        panic!("expected a period, got {:?}", answer.value);
+    };
+    period.map(|p| {
+        assert_eq!(p.proven, p.proof != Proof::None);
+        (p.period, p.preperiod, p.saltus, p.proven, checked_to)
+    })
+}
+
+#[test]
+fn known_periods_are_found_and_proven() {
+    // Kayles: OEIS A002186 and CGSuite, period 12 from n = 71; the octal
+    // theorem asks for n < 2·71 + 12 + 2 = 156.
+    assert_eq!(
+        period("game K = octal \"0.77\"", "K"),
+        Some((12, 71, 0, true, 156))
+    );
+    // Dawson's Kayles: CGSuite, Periodicity(Period => 34, Preperiod => 53).
+    assert_eq!(
+        period("game D = octal \"0.07\"", "D").map(|p| (p.0, p.1, p.3)),
+        Some((34, 53, true))
+    );
+    // S(1,2,3): n mod 4, by theory.
+    assert_eq!(
+        period("game S = subtraction {1, 2, 3}", "S").map(|p| (p.0, p.1, p.3)),
+        Some((4, 0, true))
+    );
+    // S(2,3,7): CGSuite, period 5, preperiod 0.
+    assert_eq!(
+        period("game S = subtraction {2, 3, 7}", "S").map(|p| (p.0, p.1, p.3)),
+        Some((5, 0, true))
+    );
+    // S(2,5,7): by hand, G(0..22) = 0 0 1 1 0 2 1 3 2 2 0 3 1 0 0 1 1 2 2 3 3 2,
+    // and G(22..29) repeats G(0..7), a window of 7: period 22 from 0.
+    assert_eq!(
+        period("game S = subtraction {2, 5, 7}", "S").map(|p| (p.0, p.1, p.3)),
+        Some((22, 0, true))
+    );
+}
+
+#[test]
+fn without_a_theorem_periods_are_apparent() {
+    // Kayles written as rules: the same period, but nothing proves it.
+    let apparent = period(KAYLES_RULES, "K").unwrap();
+    assert_eq!((apparent.0, apparent.1, apparent.3), (12, 71, false));
+    // Nim is arithmetic-periodic: G(n + 1) = G(n) + 1.
+    let nim = period("game Nim(n) { move Nim(n - k) for k in 1..=n }", "Nim").unwrap();
+    assert_eq!((nim.0, nim.1, nim.2, nim.3), (1, 0, 1, false));
+    // Grundy's game: no period is known (CGSuite: Nothing up to 2000).
+    assert_eq!(period("game G = octal \"4!.0\"", "G"), None);
+}
+
+#[test]
+fn a_proven_period_answers_for_heaps_of_any_size() {
+    // 10^18 ≡ 4 (mod 12), so G(10^18) = G(76), past the preperiod of 71.
+    let found = answers("game K = octal \"0.77\"\nperiod K\ngrundy K(1000000000000000000)");
+    let g76 = reference("tests/data/kayles_octal_0.77.txt")[76].1;
+    assert_eq!(found[1].value, Value::Grundy(g76));
+    assert_eq!(found[1].by, Some("period"));
+}
+
+#[test]
+fn diff_agrees_with_values_computed_one_by_one() {
+    let declarations = "game A = subtraction {1, 2, 3}\ngame B = subtraction {1, 2, 4}";
+    let answer = answers(&format!("{declarations}\ndiff A B for n in 0..=60")).remove(0);
+    let Value::Diff(diff) = answer.value else {
+        panic!("expected a diff")
+    };
+    let a = values(declarations, "A", 60);
+    let b = values(declarations, "B", 60);
+    let expected: Vec<(i64, u64, u64, bool)> = (0..=60)
+        .filter(|&n| a[n] != b[n])
+        .map(|n| (n as i64, a[n], b[n], (a[n] == 0) != (b[n] == 0)))
+        .collect();
+    let found: Vec<(i64, u64, u64, bool)> = diff
+        .rows
+        .iter()
+        .map(|row| (row.bindings[0].1, row.a, row.b, row.flip))
+        .collect();
+    assert_eq!(found, expected);
+    assert_eq!(diff.positions, 61);
+    assert_eq!(diff.flips, expected.iter().filter(|row| row.3).count());
+}
+
+#[test]
+fn equal_games_sum_to_a_loss() {
+    let found = answers(&format!(
+        "game C = octal \"0.77\"\n{KAYLES_RULES}\nequal? C(n) K(n) for n in 0..20\nequal? *3, *1 + *2\nequal? *3 *2"
+    ));
+    let equal: Vec<bool> = found
+        .iter()
+        .map(|answer| match &answer.value {
+            Value::Equal { equal, .. } => *equal,
+            other => panic!("expected equal?, got {other:?}"),
+        })
+        .collect();
+    let mut expected = vec![true; 20];
+    expected.extend([true, false]);
+    assert_eq!(equal, expected);
+}
+
+#[test]
+fn remoteness_of_nim_sums() {
+    // In *a + *a the loser delays by taking one token at a time, and the
+    // winner mirrors: 2a moves. From *a alone the winner takes it all: 1.
+    let found = answers("remoteness *3 + *3\nremoteness *5\nremoteness *0");
+    let remoteness: Vec<(u64, bool)> = found
+        .iter()
+        .map(|answer| match &answer.value {
+            Value::Remoteness(r) => (r.remoteness, r.wins),
+            other => panic!("expected remoteness, got {other:?}"),
+        })
+        .collect();
+    assert_eq!(remoteness, [(6, false), (1, true), (0, false)]);
+}
