@@ -32,6 +32,14 @@ pub const KEYWORDS: &[&str] = &[
     "best_move",
     "moves",
     "play",
+    "period",
+    "diff",
+    "equal?",
+    "crosscheck",
+    "remoteness",
+    "octal",
+    "hexadecimal",
+    "subtraction",
     "min",
     "max",
     "abs",
@@ -147,7 +155,9 @@ pub fn highlight(line: &str) -> String {
                 let end = rest
                     .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                     .unwrap_or(rest.len());
-                end + usize::from(rest[..end] == *"wins" && rest[end..].starts_with('?'))
+                let question =
+                    matches!(&rest[..end], "wins" | "equal") && rest[end..].starts_with('?');
+                end + usize::from(question)
             }
             c => c.len_utf8(),
         };
