@@ -27,6 +27,7 @@ pub mod cli;
 pub mod engine;
 pub mod interp;
 pub mod lower;
+pub mod octal;
 pub mod output;
 mod repl;
 pub mod session;

@@ -10,6 +10,7 @@ use super::CheckError;
 use super::ir::{Digit, TakeBreak};
 
 /// What is wrong with a code, and where.
+#[derive(Debug)]
 pub struct Malformed {
     problem: String,
     span: SourceSpan,

@@ -1,0 +1,243 @@
+//! sprague against hand-written baselines, measured side by side in one run.
+//!
+//! `cargo bench --bench speed` prints a table of medians and ratios;
+//! `cargo bench --bench speed -- --smoke` runs every case at a tiny size, to
+//! check that the benchmark works (CI does this; its times mean nothing).
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use sprague::engine::DEFAULT_MAX_STATES;
+use sprague::lower::ir::{Digit, TakeBreak};
+use sprague::octal::Table;
+use sprague::session::{Event, Session, Value};
+
+struct Sizes {
+    kayles: usize,
+    wythoff: usize,
+    grundy: usize,
+    grundy_large: usize,
+    python: usize,
+    memory: usize,
+    runs: usize,
+}
+
+const FULL: Sizes = Sizes {
+    kayles: 20_000,
+    wythoff: 500,
+    grundy: 100_000,
+    grundy_large: 1_000_000,
+    python: 2_000,
+    memory: 10_000_000,
+    runs: 3,
+};
+
+const SMOKE: Sizes = Sizes {
+    kayles: 200,
+    wythoff: 20,
+    grundy: 1_000,
+    grundy_large: 2_000,
+    python: 50,
+    memory: 10_000,
+    runs: 1,
+};
+
+fn main() {
+    let smoke = std::env::args().any(|arg| arg == "--smoke");
+    let sizes = if smoke { SMOKE } else { FULL };
+    println!("sprague benchmark{}: medians of {} runs", if smoke { " (smoke: tiny sizes)" } else { "" }, sizes.runs);
+    println!("{:<52} {:>12} {:>12} {:>9}  target", "case", "sprague", "baseline", "ratio");
+    kayles(&sizes);
+    wythoff(&sizes);
+    grundys_game(&sizes);
+    python(&sizes);
+    memory(&sizes);
+}
+
+fn median(runs: usize, mut run: impl FnMut() -> u64) -> (Duration, u64) {
+    let mut times = Vec::new();
+    let mut result = 0;
+    for _ in 0..runs {
+        let start = Instant::now();
+        result = run();
+        times.push(start.elapsed());
+    }
+    times.sort();
+    (times[times.len() / 2], result)
+}
+
+fn row(case: &str, ours: Duration, theirs: Duration, target: &str) {
+    println!(
+        "{case:<52} {:>10.3} s {:>10.3} s {:>8.2}x  {target}",
+        ours.as_secs_f64(),
+        theirs.as_secs_f64(),
+        ours.as_secs_f64() / theirs.as_secs_f64()
+    );
+}
+
+/// The value a source's last `grundy` query answers, in a fresh session.
+fn language(source: &str) -> u64 {
+    let mut session = Session::new(DEFAULT_MAX_STATES);
+    let mut last = None;
+    session.run("bench.game", source, &mut |event| match event {
+        Event::Answer(answer) => {
+            if let Value::Grundy(value) = answer.value {
+                last = Some(value);
+            }
+        }
+        Event::Error(report) => panic!("{report:?}"),
+        _ => {}
+    });
+    last.expect("the source asks for a value")
+}
+
+const KAYLES: &str = "game K(n) { move K(a) + K(n - k - a) for k in 1..=2, a in 0..=n - k }";
+
+/// Kayles by hand: a bitset mex over the XOR of the two heaps left.
+fn kayles_by_hand(n: usize) -> u64 {
+    let mut g = vec![0u64; n + 1];
+    let mut seen = vec![0u64; n / 64 + 2];
+    for m in 1..=n {
+        seen.iter_mut().for_each(|word| *word = 0);
+        for k in 1..=2.min(m) {
+            for a in 0..=m - k {
+                let v = (g[a] ^ g[m - k - a]) as usize;
+                if v / 64 < seen.len() {
+                    seen[v / 64] |= 1 << (v % 64);
+                }
+            }
+        }
+        g[m] = mex(&seen);
+    }
+    g[n]
+}
+
+fn mex(seen: &[u64]) -> u64 {
+    let word = seen.iter().position(|&word| word != u64::MAX).unwrap_or(seen.len());
+    (word * 64) as u64 + seen.get(word).map_or(0, |w| w.trailing_ones() as u64)
+}
+
+fn kayles(sizes: &Sizes) {
+    let n = sizes.kayles;
+    let source = format!("{KAYLES}\ngrundy K({n})");
+    let (ours, a) = median(sizes.runs, || language(&source));
+    let (theirs, b) = median(sizes.runs, || kayles_by_hand(n));
+    assert_eq!(a, b, "Kayles({n})");
+    row(&format!("(a) Kayles as rules, all values to n = {n}"), ours, theirs, "≤ 1.5x");
+}
+
+const WYTHOFF: &str = "game W(a, b) {
+    move W(a - k, b) for k in 1..=a
+    move W(a, b - k) for k in 1..=b
+    move W(a - k, b - k) for k in 1..=min(a, b)
+}";
+
+fn wythoff_by_hand(size: usize) -> u64 {
+    let mut g = vec![vec![0u64; size]; size];
+    let mut seen = vec![0u64; 3 * size / 64 + 2];
+    for a in 0..size {
+        for b in 0..size {
+            seen.iter_mut().for_each(|word| *word = 0);
+            let mut mark = |v: u64| seen[v as usize / 64] |= 1 << (v % 64);
+            (0..a).for_each(|i| mark(g[i][b]));
+            (0..b).for_each(|j| mark(g[a][j]));
+            (1..=a.min(b)).for_each(|k| mark(g[a - k][b - k]));
+            g[a][b] = mex(&seen);
+        }
+    }
+    g[size - 1][size - 1]
+}
+
+fn wythoff(sizes: &Sizes) {
+    let size = sizes.wythoff;
+    let source = format!("{WYTHOFF}\ngrundy W({last}, {last})", last = size - 1);
+    let (ours, a) = median(sizes.runs, || language(&source));
+    let (theirs, b) = median(sizes.runs, || wythoff_by_hand(size));
+    assert_eq!(a, b, "Wythoff table");
+    row(&format!("(b) Wythoff as rules, the {size} x {size} table"), ours, theirs, "≤ 1.5x");
+}
+
+/// Grundy's game by hand, naively: every split of every heap.
+fn grundys_game_by_hand(n: usize) -> u64 {
+    let mut g = vec![0u64; n + 1];
+    let mut seen = vec![false; 1024];
+    for m in 1..=n {
+        seen.iter_mut().for_each(|s| *s = false);
+        for a in 1..m.div_ceil(2) {
+            seen[(g[a] ^ g[m - a]) as usize] = true;
+        }
+        g[m] = seen.iter().position(|&s| !s).unwrap() as u64;
+    }
+    g[n]
+}
+
+fn grundys_game(sizes: &Sizes) {
+    let code = TakeBreak {
+        digits: vec![Digit { bits: 4, distinct: true }, Digit::default()],
+        rest: None,
+    };
+    let fast = |n: usize| {
+        let mut table = Table::new(code.clone());
+        table.extend_to(n);
+        table.values()[n]
+    };
+    let n = sizes.grundy;
+    let (ours, a) = median(sizes.runs, || fast(n));
+    let (theirs, b) = median(sizes.runs, || grundys_game_by_hand(n));
+    assert_eq!(a, b, "Grundy's game at {n}");
+    row(&format!("(c) Grundy's game, octal \"4!.0\", to n = {n}"), ours, theirs, "≤ 0.05x");
+    let large = sizes.grundy_large;
+    let source = format!("game G = octal \"4!.0\"\ngrundy G({large})");
+    let (time, _) = median(1, || language(&source));
+    println!("{:<52} {:>10.3} s {:>12} {:>9}  < 5 s", format!("(c) … to n = {large}, from the language"), time.as_secs_f64(), "", "");
+}
+
+fn python(sizes: &Sizes) {
+    let n = sizes.python;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/kayles.py");
+    let source = format!("{KAYLES}\ngrundy K({n})");
+    let (ours, a) = median(sizes.runs, || language(&source));
+    let (theirs, b) = median(sizes.runs, || {
+        let output = Command::new("python3").args([script, &n.to_string()]).output().expect("python3 runs");
+        String::from_utf8_lossy(&output.stdout).trim().parse().expect("the script prints a value")
+    });
+    assert_eq!(a, b, "Kayles({n}) against the Python script");
+    row(&format!("(d) Kayles to n = {n}, against Python lru_cache"), ours, theirs, "≤ 0.01x");
+}
+
+/// Peak memory of a child `sprague run` solving a game of `positions`
+/// positions, less that of one solving a single position.
+fn memory(sizes: &Sizes) {
+    let side = (sizes.memory as f64).sqrt() as usize;
+    let positions = side * side;
+    let source = format!(
+        "game Grid(a, b) {{\n  move Grid(a - 1, b) if a > 0\n  move Grid(a, b - 1) if b > 0\n}}\ngrundy Grid({last}, {last})\n",
+        last = side - 1
+    );
+    let peak = |source: &str| -> u64 {
+        let binary = env!("CARGO_BIN_EXE_sprague");
+        let mut child = Command::new(binary)
+            .args(["run", "--max-states", &(positions + 10).to_string(), "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("sprague runs");
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(source.as_bytes()).unwrap();
+        child.wait().unwrap();
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: getrusage fills the struct it is given.
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+        usage.ru_maxrss as u64 * 1024
+    };
+    let baseline = peak("grundy *1\n");
+    let full = peak(&source);
+    let per = full.saturating_sub(baseline) as f64 / positions as f64;
+    println!(
+        "{:<52} {:>10.1} B {:>12} {:>9}  ≤ 64 B",
+        format!("(e) peak memory per position, {positions} positions"),
+        per,
+        "",
+        ""
+    );
+}
