@@ -45,8 +45,15 @@ const SMOKE: Sizes = Sizes {
 fn main() {
     let smoke = std::env::args().any(|arg| arg == "--smoke");
     let sizes = if smoke { SMOKE } else { FULL };
-    println!("sprague benchmark{}: medians of {} runs", if smoke { " (smoke: tiny sizes)" } else { "" }, sizes.runs);
-    println!("{:<52} {:>12} {:>12} {:>9}  target", "case", "sprague", "baseline", "ratio");
+    println!(
+        "sprague benchmark{}: medians of {} runs",
+        if smoke { " (smoke: tiny sizes)" } else { "" },
+        sizes.runs
+    );
+    println!(
+        "{:<52} {:>12} {:>12} {:>9}  target",
+        "case", "sprague", "baseline", "ratio"
+    );
     kayles(&sizes);
     wythoff(&sizes);
     grundys_game(&sizes);
@@ -113,7 +120,10 @@ fn kayles_by_hand(n: usize) -> u64 {
 }
 
 fn mex(seen: &[u64]) -> u64 {
-    let word = seen.iter().position(|&word| word != u64::MAX).unwrap_or(seen.len());
+    let word = seen
+        .iter()
+        .position(|&word| word != u64::MAX)
+        .unwrap_or(seen.len());
     (word * 64) as u64 + seen.get(word).map_or(0, |w| w.trailing_ones() as u64)
 }
 
@@ -123,7 +133,12 @@ fn kayles(sizes: &Sizes) {
     let (ours, a) = median(sizes.runs, || language(&source));
     let (theirs, b) = median(sizes.runs, || kayles_by_hand(n));
     assert_eq!(a, b, "Kayles({n})");
-    row(&format!("(a) Kayles as rules, all values to n = {n}"), ours, theirs, "≤ 1.5x");
+    row(
+        &format!("(a) Kayles as rules, all values to n = {n}"),
+        ours,
+        theirs,
+        "≤ 1.5x",
+    );
 }
 
 const WYTHOFF: &str = "game W(a, b) {
@@ -154,7 +169,12 @@ fn wythoff(sizes: &Sizes) {
     let (ours, a) = median(sizes.runs, || language(&source));
     let (theirs, b) = median(sizes.runs, || wythoff_by_hand(size));
     assert_eq!(a, b, "Wythoff table");
-    row(&format!("(b) Wythoff as rules, the {size} x {size} table"), ours, theirs, "≤ 1.5x");
+    row(
+        &format!("(b) Wythoff as rules, the {size} x {size} table"),
+        ours,
+        theirs,
+        "≤ 1.5x",
+    );
 }
 
 /// Grundy's game by hand, naively: every split of every heap.
@@ -173,7 +193,13 @@ fn grundys_game_by_hand(n: usize) -> u64 {
 
 fn grundys_game(sizes: &Sizes) {
     let code = TakeBreak {
-        digits: vec![Digit { bits: 4, distinct: true }, Digit::default()],
+        digits: vec![
+            Digit {
+                bits: 4,
+                distinct: true,
+            },
+            Digit::default(),
+        ],
         rest: None,
     };
     let fast = |n: usize| {
@@ -185,11 +211,22 @@ fn grundys_game(sizes: &Sizes) {
     let (ours, a) = median(sizes.runs, || fast(n));
     let (theirs, b) = median(sizes.runs, || grundys_game_by_hand(n));
     assert_eq!(a, b, "Grundy's game at {n}");
-    row(&format!("(c) Grundy's game, octal \"4!.0\", to n = {n}"), ours, theirs, "≤ 0.05x");
+    row(
+        &format!("(c) Grundy's game, octal \"4!.0\", to n = {n}"),
+        ours,
+        theirs,
+        "≤ 0.05x",
+    );
     let large = sizes.grundy_large;
     let source = format!("game G = octal \"4!.0\"\ngrundy G({large})");
     let (time, _) = median(1, || language(&source));
-    println!("{:<52} {:>10.3} s {:>12} {:>9}  < 5 s", format!("(c) … to n = {large}, from the language"), time.as_secs_f64(), "", "");
+    println!(
+        "{:<52} {:>10.3} s {:>12} {:>9}  < 5 s",
+        format!("(c) … to n = {large}, from the language"),
+        time.as_secs_f64(),
+        "",
+        ""
+    );
 }
 
 fn python(sizes: &Sizes) {
@@ -198,11 +235,22 @@ fn python(sizes: &Sizes) {
     let source = format!("{KAYLES}\ngrundy K({n})");
     let (ours, a) = median(sizes.runs, || language(&source));
     let (theirs, b) = median(sizes.runs, || {
-        let output = Command::new("python3").args([script, &n.to_string()]).output().expect("python3 runs");
-        String::from_utf8_lossy(&output.stdout).trim().parse().expect("the script prints a value")
+        let output = Command::new("python3")
+            .args([script, &n.to_string()])
+            .output()
+            .expect("python3 runs");
+        String::from_utf8_lossy(&output.stdout)
+            .trim()
+            .parse()
+            .expect("the script prints a value")
     });
     assert_eq!(a, b, "Kayles({n}) against the Python script");
-    row(&format!("(d) Kayles to n = {n}, against Python lru_cache"), ours, theirs, "≤ 0.01x");
+    row(
+        &format!("(d) Kayles to n = {n}, against Python lru_cache"),
+        ours,
+        theirs,
+        "≤ 0.01x",
+    );
 }
 
 /// Peak memory of a child `sprague run` solving a game of `positions`
@@ -223,7 +271,12 @@ fn memory(sizes: &Sizes) {
             .spawn()
             .expect("sprague runs");
         use std::io::Write;
-        child.stdin.take().unwrap().write_all(source.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(source.as_bytes())
+            .unwrap();
         child.wait().unwrap();
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         // SAFETY: getrusage fills the struct it is given.

@@ -61,12 +61,22 @@ impl Table {
         let largest = self.values.iter().copied().max().unwrap_or(0);
         let bits = 64 - largest.leading_zeros();
         let masks = 1u64..(1u64 << bits.min(10));
-        let rare_count = |mask: u64| self.values.iter().filter(|&&value| parity(value & mask)).count();
-        let best = masks.map(|mask| (rare_count(mask), mask)).min().map_or(0, |(_, mask)| mask);
+        let rare_count = |mask: u64| {
+            self.values
+                .iter()
+                .filter(|&&value| parity(value & mask))
+                .count()
+        };
+        let best = masks
+            .map(|mask| (rare_count(mask), mask))
+            .min()
+            .map_or(0, |(_, mask)| mask);
         if best != self.mask {
             self.mask = best;
             let values = &self.values;
-            self.rare = (0..values.len()).filter(|&heap| parity(values[heap] & best)).collect();
+            self.rare = (0..values.len())
+                .filter(|&heap| parity(values[heap] & best))
+                .collect();
         }
     }
 
@@ -90,7 +100,10 @@ impl Table {
             }
             if bits & 8 != 0 {
                 for (a, b, c) in triples(left, distinct) {
-                    mark(&mut self.seen, self.values[a] ^ self.values[b] ^ self.values[c]);
+                    mark(
+                        &mut self.seen,
+                        self.values[a] ^ self.values[b] ^ self.values[c],
+                    );
                 }
             }
         }
@@ -153,7 +166,11 @@ pub fn naive(code: &TakeBreak, n: usize) -> Vec<u64> {
                 }
             }
         }
-        values.push(seen.iter().position(|&present| !present).unwrap_or(seen.len()) as u64);
+        values.push(
+            seen.iter()
+                .position(|&present| !present)
+                .unwrap_or(seen.len()) as u64,
+        );
     }
     values
 }
@@ -190,12 +207,15 @@ mod tests {
 
     fn code(text: &str) -> TakeBreak {
         let span = miette::SourceSpan::new(0.into(), text.len());
-        crate::lower::code::take_break(text, false, span).unwrap_or_else(|_| panic!("{text} is a code"))
+        crate::lower::code::take_break(text, false, span)
+            .unwrap_or_else(|_| panic!("{text} is a code"))
     }
 
     #[test]
     fn the_fast_table_agrees_with_the_definition() {
-        for text in ["0.77", "0.07", "0.137", "4!.0", "0.6", "0.51", "4.07", "0.4!7"] {
+        for text in [
+            "0.77", "0.07", "0.137", "4!.0", "0.6", "0.51", "4.07", "0.4!7",
+        ] {
             let code = code(text);
             let mut table = Table::new(code.clone());
             table.extend_to(3000);

@@ -50,6 +50,97 @@ pub trait Rules {
     fn known_grundy(&self, _position: &Self::Position) -> Option<Grundy> {
         None
     }
+
+    /// Adds each option's value and longest play to `mex`, reading the
+    /// values of its parts from `solved`, which answers `None` (and notes
+    /// the part) for a part not solved yet; such an option is skipped. This
+    /// is the search's inner loop: rules that can fold values without
+    /// building the options' positions should.
+    /// No more than `limit` options are folded.
+    fn fold_options(
+        &self,
+        position: &Self::Position,
+        solved: &mut dyn FnMut(&Self::Position) -> Option<(Grundy, u64)>,
+        mex: &mut Mex,
+        limit: usize,
+    ) -> std::result::Result<(), Self::Error> {
+        let mut options = Options::new(limit);
+        self.options(position, &mut options)?;
+        fold_listed(&options, solved, mex);
+        Ok(())
+    }
+}
+
+/// Folds options already listed: each option's value is the XOR of its
+/// parts', its longest play their sum; options with a part not yet solved
+/// are skipped.
+pub fn fold_listed<P>(
+    options: &Options<P>,
+    solved: &mut dyn FnMut(&P) -> Option<(Grundy, u64)>,
+    mex: &mut Mex,
+) {
+    {
+        for option in options.iter() {
+            let folded = option.iter().try_fold((0, 0u64), |(value, longest), part| {
+                let (part_value, part_longest) = solved(part)?;
+                Some((value ^ part_value, longest.saturating_add(part_longest)))
+            });
+            if let Some((value, longest)) = folded {
+                mex.add(value, longest);
+            }
+        }
+    }
+}
+
+/// The values of a position's options, gathered for their mex, and the
+/// longest play among them.
+#[derive(Debug, Default)]
+pub struct Mex {
+    words: Vec<u64>,
+    longest: Option<u64>,
+}
+
+impl Mex {
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|word| *word = 0);
+        self.longest = None;
+    }
+
+    /// Notes an option of value `value` whose longest play is `longest`.
+    #[inline]
+    pub fn add(&mut self, value: Grundy, longest: u64) {
+        let word = (value / 64) as usize;
+        if word >= self.words.len() {
+            // A value past the options' count cannot be the mex; a huge
+            // one (a Nim heap) is not worth the memory.
+            if word > 1 << 20 {
+                self.longest = Some(self.longest.map_or(longest, |best| best.max(longest)));
+                return;
+            }
+            self.words.resize(word + 1, 0);
+        }
+        self.words[word] |= 1 << (value % 64);
+        self.longest = Some(self.longest.map_or(longest, |best| best.max(longest)));
+    }
+
+    /// The least value not noted.
+    pub fn mex(&self) -> Grundy {
+        let word = self
+            .words
+            .iter()
+            .position(|&word| word != u64::MAX)
+            .unwrap_or(self.words.len());
+        word as Grundy * 64
+            + self
+                .words
+                .get(word)
+                .map_or(0, |word| word.trailing_ones() as Grundy)
+    }
+
+    /// One more than the longest option's play; 0 with no options.
+    pub fn longest_play(&self) -> u64 {
+        self.longest.map_or(0, |longest| longest.saturating_add(1))
+    }
 }
 
 /// Why a value could not be found.
@@ -103,34 +194,24 @@ pub type Watcher = Box<dyn FnMut(usize) -> bool + Send>;
 /// between calls of the watcher.
 const WATCH_EVERY: usize = 4096;
 
-/// Memo states besides a solved value.
+/// Memo states besides a solved value: not asked yet; waiting on the
+/// stack to be expanded; being expanded (its options are being solved).
 const UNSOLVED: Grundy = Grundy::MAX;
-const ON_STACK: Grundy = Grundy::MAX - 1;
+const QUEUED: Grundy = Grundy::MAX - 1;
+const EXPANDING: Grundy = Grundy::MAX - 2;
 
-/// One part of an option: a Nim heap, or an interned id.
-#[derive(Debug, Clone, Copy)]
-enum Part {
-    Heap(u64),
-    Id(usize),
-}
-
-/// A position being expanded: its options' parts and how far they are solved.
-struct Frame {
-    id: usize,
-    parts: Vec<Part>,
-    /// Where each option's parts end in `parts`.
-    ends: Vec<usize>,
-    next: usize,
-}
+type Interned<P> = IndexSet<P, rustc_hash::FxBuildHasher>;
 
 /// Interned positions with their memoised values and longest plays.
 pub struct Engine<P> {
-    positions: IndexSet<P>,
+    positions: Interned<P>,
     values: Vec<Grundy>,
     /// The most moves a play from each position can last.
     longest: Vec<u64>,
     max_states: usize,
     scratch: Options<P>,
+    mex: Mex,
+    missing: Vec<P>,
     watcher: Option<Watcher>,
     steps_since_watch: usize,
 }
@@ -140,11 +221,13 @@ type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
 impl<P: Clone + Eq + Hash> Engine<P> {
     pub fn new(max_states: usize) -> Self {
         Engine {
-            positions: IndexSet::new(),
+            positions: Interned::default(),
             values: Vec::new(),
             longest: Vec::new(),
             max_states,
             scratch: Options::new(max_states),
+            mex: Mex::default(),
+            missing: Vec::new(),
             watcher: None,
             steps_since_watch: 0,
         }
@@ -164,7 +247,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     /// rules changed); returns how many were forgotten.
     pub fn forget(&mut self, depends: impl Fn(&P) -> bool) -> usize {
         let before = self.positions.len();
-        let mut kept = IndexSet::with_capacity(before);
+        let mut kept = Interned::with_capacity_and_hasher(before, Default::default());
         let (mut values, mut longest) = (Vec::new(), Vec::new());
         for (id, position) in std::mem::take(&mut self.positions).into_iter().enumerate() {
             if !depends(&position) {
@@ -298,12 +381,12 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         R: Rules<Position = P>,
     {
         let mark = self.positions.len();
-        let solved = self
-            .intern(position, position)
-            .and_then(|id| match self.values[id] {
-                UNSOLVED => self.solve(rules, id).map(|()| id),
-                _ => Ok(id),
-            });
+        let solved =
+            self.intern(position, position)
+                .and_then(|id| match self.values[id] >= EXPANDING {
+                    true => self.solve(rules, id).map(|()| id),
+                    false => Ok(id),
+                });
         if solved.is_err() {
             // Forget what this search interned, so that a failed query
             // leaves the engine as it found it (and its room for states).
@@ -331,54 +414,101 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     }
 
     /// Solves `root` and every position it reaches, depth first, with an
-    /// explicit stack of frames. A frame's options are listed once, on entry.
+    /// explicit stack. A position's options are folded once to find the
+    /// parts not yet solved, which are pushed; once they are solved, the
+    /// options are folded again, into the mex.
     fn solve<R>(&mut self, rules: &R, root: usize) -> Result<(), P, R::Error>
     where
         R: Rules<Position = P>,
     {
-        let mut stack = Vec::new();
-        let outcome = self.search(rules, root, &mut stack);
+        let mut stack = vec![root];
+        self.values[root] = QUEUED;
+        let outcome = self.search(rules, &mut stack);
         if outcome.is_err() {
-            for frame in &stack {
-                self.values[frame.id] = UNSOLVED;
+            for &id in &stack {
+                if self.values[id] >= EXPANDING {
+                    self.values[id] = UNSOLVED;
+                }
             }
         }
         outcome
     }
 
-    fn search<R>(
-        &mut self,
-        rules: &R,
-        root: usize,
-        stack: &mut Vec<Frame>,
-    ) -> Result<(), P, R::Error>
+    fn search<R>(&mut self, rules: &R, stack: &mut Vec<usize>) -> Result<(), P, R::Error>
     where
         R: Rules<Position = P>,
     {
-        stack.push(self.enter(rules, root)?);
-        while let Some(frame) = stack.last_mut() {
+        while let Some(&id) = stack.last() {
+            if self.values[id] < EXPANDING {
+                // Solved while it waited (it was pushed twice).
+                stack.pop();
+                continue;
+            }
             self.watch()?;
-            match self.first_unsolved(frame) {
-                Some(id) if self.values[id] == ON_STACK => {
-                    let start = stack.iter().position(|frame| frame.id == id).unwrap_or(0);
-                    let mut cycle: Vec<P> = stack[start..]
-                        .iter()
-                        .map(|frame| self.positions[frame.id].clone())
-                        .collect();
-                    cycle.push(self.positions[id].clone());
-                    return Err(EngineError::Loopy { cycle });
-                }
-                Some(id) => {
-                    let frame = self.enter(rules, id)?;
-                    stack.push(frame);
-                }
-                None => {
-                    let frame = stack.pop().expect("the loop holds a frame");
-                    self.complete(&frame);
+            self.values[id] = EXPANDING;
+            let position = self.positions[id].clone();
+            self.fold(rules, &position)?;
+            if self.missing.is_empty() {
+                self.values[id] = self.mex.mex();
+                self.longest[id] = self.mex.longest_play();
+                stack.pop();
+                continue;
+            }
+            let missing = std::mem::take(&mut self.missing);
+            for part in &missing {
+                let part_id = self.intern(part, &position)?;
+                match self.values[part_id] {
+                    EXPANDING => return Err(self.cycle(stack, part_id)),
+                    UNSOLVED | QUEUED => {
+                        self.values[part_id] = QUEUED;
+                        stack.push(part_id);
+                    }
+                    _ => {}
                 }
             }
+            self.missing = missing;
         }
         Ok(())
+    }
+
+    /// Folds the options of `position` into `self.mex`, noting in
+    /// `self.missing` the parts with no value yet.
+    fn fold<R>(&mut self, rules: &R, position: &P) -> Result<(), P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        self.mex.clear();
+        self.missing.clear();
+        let (positions, values, longest) = (&self.positions, &self.values, &self.longest);
+        let missing = &mut self.missing;
+        let mut solved = |part: &P| {
+            if let Some(n) = rules.as_heap(part) {
+                return Some((n, n));
+            }
+            match positions.get_index_of(part) {
+                Some(id) if values[id] < EXPANDING => Some((values[id], longest[id])),
+                _ => {
+                    missing.push(part.clone());
+                    None
+                }
+            }
+        };
+        rules
+            .fold_options(position, &mut solved, &mut self.mex, self.max_states)
+            .map_err(EngineError::Rules)
+    }
+
+    /// The cycle through `id`: the positions being expanded from it to the
+    /// top of the stack, and it again.
+    fn cycle<E>(&self, stack: &[usize], id: usize) -> EngineError<P, E> {
+        let start = stack.iter().rposition(|&entry| entry == id).unwrap_or(0);
+        let mut cycle: Vec<P> = stack[start..]
+            .iter()
+            .filter(|&&entry| self.values[entry] == EXPANDING)
+            .map(|&entry| self.positions[entry].clone())
+            .collect();
+        cycle.push(self.positions[id].clone());
+        EngineError::Loopy { cycle }
     }
 
     /// Tells the watcher of progress now and then; it may stop the search.
@@ -393,87 +523,6 @@ impl<P: Clone + Eq + Hash> Engine<P> {
             true => Ok(()),
             false => Err(EngineError::Interrupted),
         }
-    }
-
-    /// Lists the options of `id` and marks it as being on the stack.
-    fn enter<R>(&mut self, rules: &R, id: usize) -> Result<Frame, P, R::Error>
-    where
-        R: Rules<Position = P>,
-    {
-        let position = self.positions[id].clone();
-        let mut options = std::mem::replace(&mut self.scratch, Options::new(0));
-        options.clear();
-        let listed = rules
-            .options(&position, &mut options)
-            .map_err(EngineError::Rules)
-            .and_then(|()| {
-                let mut parts = Vec::with_capacity(options.parts().len());
-                let mut ends = Vec::with_capacity(options.len());
-                for option in options.iter() {
-                    for part in option {
-                        parts.push(match rules.as_heap(part) {
-                            Some(n) => Part::Heap(n),
-                            None => Part::Id(self.intern(part, &position)?),
-                        });
-                    }
-                    ends.push(parts.len());
-                }
-                Ok((parts, ends))
-            });
-        self.scratch = options;
-        let (parts, ends) = listed?;
-        self.values[id] = ON_STACK;
-        Ok(Frame {
-            id,
-            parts,
-            ends,
-            next: 0,
-        })
-    }
-
-    /// Advances the frame past solved parts; the first unsolved id, if any.
-    fn first_unsolved(&self, frame: &mut Frame) -> Option<usize> {
-        while let Some(part) = frame.parts.get(frame.next) {
-            if let Part::Id(id) = *part
-                && self.values[id] >= ON_STACK
-            {
-                return Some(id);
-            }
-            frame.next += 1;
-        }
-        None
-    }
-
-    /// Records the frame's value, the least value not among its options'
-    /// nim-sums, and its longest play, one more than its longest option's.
-    fn complete(&mut self, frame: &Frame) {
-        let mut seen = vec![false; frame.ends.len() + 1];
-        let mut longest = 0u64;
-        let mut start = 0;
-        for &end in &frame.ends {
-            let (mut value, mut length) = (0, 0u64);
-            for part in &frame.parts[start..end] {
-                let (part_value, part_length) = match *part {
-                    Part::Heap(n) => (n, n),
-                    Part::Id(id) => (self.values[id], self.longest[id]),
-                };
-                value ^= part_value;
-                length = length.saturating_add(part_length);
-            }
-            if let Some(slot) = usize::try_from(value)
-                .ok()
-                .and_then(|value| seen.get_mut(value))
-            {
-                *slot = true;
-            }
-            longest = longest.max(length.saturating_add(1));
-            start = end;
-        }
-        self.values[frame.id] = seen
-            .iter()
-            .position(|&present| !present)
-            .unwrap_or(seen.len()) as Grundy;
-        self.longest[frame.id] = longest;
     }
 }
 

@@ -10,10 +10,15 @@ use miette::SourceSpan;
 
 use std::collections::HashMap;
 
+use smallvec::SmallVec;
+
 use crate::analysis::Period;
-use crate::engine::{Grundy, Options, Rules, TooManyOptions};
+use crate::engine::{Grundy, Mex, Options, Rules, TooManyOptions, fold_listed};
 use crate::lower::ir::*;
 pub use error::EvalError;
+
+/// A game's arguments, kept inline for up to two (most games have one).
+pub type Args = SmallVec<[i64; 2]>;
 
 /// A position of one game: what the engine interns and memoises.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -21,7 +26,7 @@ pub enum Component {
     /// `*n`, whose value n is known without search.
     Heap(u64),
     /// `Name(args)`.
-    Game(GameId, Box<[i64]>),
+    Game(GameId, Args),
     /// `Graph.node`.
     Node(GraphId, NodeId),
 }
@@ -61,6 +66,34 @@ impl Rules for Interpreter<'_> {
             Component::Game(game, args) => self.game_options(*game, args, options),
         };
         listed.map_err(|error| {
+            error.while_expanding(&self.show(std::slice::from_ref(position)).to_string())
+        })
+    }
+
+    fn fold_options(
+        &self,
+        position: &Component,
+        solved: &mut dyn FnMut(&Component) -> Option<(Grundy, u64)>,
+        mex: &mut Mex,
+        limit: usize,
+    ) -> Result<(), EvalError> {
+        let folded = match position {
+            Component::Game(game, args) => match &self.program.game(*game).moves {
+                Moves::Rules(rules) => self.fold_rules(
+                    rules,
+                    self.program.game(*game).slots,
+                    args,
+                    solved,
+                    mex,
+                    limit,
+                ),
+                Moves::Code(_) => self.fold_listed(position, solved, mex, limit),
+            },
+            Component::Heap(_) | Component::Node(..) => {
+                self.fold_listed(position, solved, mex, limit)
+            }
+        };
+        folded.map_err(|error| {
             error.while_expanding(&self.show(std::slice::from_ref(position)).to_string())
         })
     }
@@ -169,6 +202,86 @@ impl<'p> Interpreter<'p> {
         Ok(())
     }
 
+    /// Lists the options, then folds them.
+    fn fold_listed(
+        &self,
+        position: &Component,
+        solved: &mut dyn FnMut(&Component) -> Option<(Grundy, u64)>,
+        mex: &mut Mex,
+        limit: usize,
+    ) -> Result<(), EvalError> {
+        let mut options = Options::new(limit);
+        self.options(position, &mut options)?;
+        fold_listed(&options, solved, mex);
+        Ok(())
+    }
+
+    /// The search's inner loop for rules written in the language: each
+    /// option's value is folded as its terms are evaluated, with no list of
+    /// options and no allocation for games of up to two parameters.
+    fn fold_rules(
+        &self,
+        rules: &[Rule],
+        slots: usize,
+        args: &[i64],
+        solved: &mut dyn FnMut(&Component) -> Option<(Grundy, u64)>,
+        mex: &mut Mex,
+        limit: usize,
+    ) -> Result<(), EvalError> {
+        let mut env: SmallVec<[i64; 8]> = SmallVec::from_elem(0, slots);
+        env[..args.len()].copy_from_slice(args);
+        let mut count = 0usize;
+        for rule in rules {
+            let mut budget = Budget::new(limit);
+            assignments(
+                &rule.bindings,
+                rule.guard.as_ref(),
+                &mut env,
+                &mut budget,
+                &mut |env| {
+                    count += 1;
+                    if count > limit {
+                        return Err(EvalError::TooManyOptions {
+                            limit,
+                            what: "options",
+                            span: rule.span,
+                            context: String::new(),
+                        });
+                    }
+                    let (mut value, mut longest, mut known) = (0, 0u64, true);
+                    for term in &rule.target {
+                        let part = match term {
+                            Term::Heap { size, .. } => {
+                                let n = heap_size(size, env)?;
+                                (value, longest) = (value ^ n, longest.saturating_add(n));
+                                continue;
+                            }
+                            Term::Game { game, args, .. } => Component::Game(
+                                *game,
+                                args.iter()
+                                    .map(|arg| eval(arg, env))
+                                    .collect::<Result<_, _>>()?,
+                            ),
+                            Term::Node { graph, node } => Component::Node(*graph, *node),
+                        };
+                        match solved(&part) {
+                            Some((part_value, part_longest)) => {
+                                (value, longest) =
+                                    (value ^ part_value, longest.saturating_add(part_longest));
+                            }
+                            None => known = false,
+                        }
+                    }
+                    if known {
+                        mex.add(value, longest);
+                    }
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(())
+    }
+
     /// Evaluates the terms of a sum under `env`, passing each component on.
     pub fn position(
         &self,
@@ -184,15 +297,7 @@ impl<'p> Interpreter<'p> {
                         .map(|arg| eval(arg, env))
                         .collect::<Result<_, _>>()?,
                 ),
-                Term::Heap { size, .. } => {
-                    let n = eval(size, env)?;
-                    let n = u64::try_from(n).map_err(|_| EvalError::NegativeHeap {
-                        size: n,
-                        span: size.span,
-                        context: String::new(),
-                    })?;
-                    Component::Heap(n)
-                }
+                Term::Heap { size, .. } => Component::Heap(heap_size(size, env)?),
                 Term::Node { graph, node } => Component::Node(*graph, *node),
             });
         }
@@ -220,7 +325,7 @@ fn take_break_options(
     let Ok(n) = usize::try_from(n) else {
         return Ok(());
     };
-    let heap = |size: usize| Component::Game(game, Box::new([size as i64]));
+    let heap = |size: usize| Component::Game(game, smallvec::smallvec![size as i64]);
     let last = code.largest_removal().map_or(n, |largest| largest.min(n));
     for k in 0..=last {
         let digit = code.digit(k);
@@ -275,6 +380,16 @@ impl Budget {
         self.left -= 1;
         Ok(())
     }
+}
+
+/// The size of a heap `*size`, which may not be negative.
+fn heap_size(size: &Expr, env: &[i64]) -> Result<u64, EvalError> {
+    let n = eval(size, env)?;
+    u64::try_from(n).map_err(|_| EvalError::NegativeHeap {
+        size: n,
+        span: size.span,
+        context: String::new(),
+    })
 }
 
 /// Calls `each` with every assignment of the bindings, left to right, for

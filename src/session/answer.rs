@@ -117,7 +117,7 @@ impl Session {
         let mut size = 256;
         while found.is_none() && values.len() < PERIOD_SEARCH {
             for n in values.len()..size.min(PERIOD_SEARCH) {
-                let heap = Component::Game(game, Box::new([n as i64]));
+                let heap = Component::Game(game, smallvec::smallvec![n as i64]);
                 values.push(
                     self.engine
                         .grundy(&interp, &heap)
@@ -170,7 +170,7 @@ impl Session {
             &mut env,
             &mut budget,
             &mut |env| {
-                let args: Box<[i64]> = env[..query.bindings.len()].into();
+                let args = crate::interp::Args::from_slice(&env[..query.bindings.len()]);
                 let mut value = |game| {
                     engine
                         .grundy(&interp, &Component::Game(game, args.clone()))
