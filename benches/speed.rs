@@ -1,8 +1,9 @@
 //! sprague against hand-written baselines, measured side by side in one run.
 //!
 //! `cargo bench --bench speed` prints a table of medians and ratios;
-//! `cargo bench --bench speed -- --smoke` runs every case at a tiny size, to
-//! check that the benchmark works (CI does this; its times mean nothing).
+//! `-- --quick` runs the rule-declared games at reduced sizes;
+//! `-- --smoke` runs every case at a tiny size, to check that the benchmark
+//! works (CI does this; its times mean nothing).
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -32,6 +33,18 @@ const FULL: Sizes = Sizes {
     runs: 3,
 };
 
+/// The full sizes, but the rule-declared games at a tenth and a fifth of
+/// them: their quadratic cost at full size takes minutes per run today.
+const QUICK: Sizes = Sizes {
+    kayles: 2_000,
+    wythoff: 100,
+    grundy: 100_000,
+    grundy_large: 1_000_000,
+    python: 2_000,
+    memory: 10_000_000,
+    runs: 3,
+};
+
 const SMOKE: Sizes = Sizes {
     kayles: 200,
     wythoff: 20,
@@ -43,22 +56,24 @@ const SMOKE: Sizes = Sizes {
 };
 
 fn main() {
-    let smoke = std::env::args().any(|arg| arg == "--smoke");
-    let sizes = if smoke { SMOKE } else { FULL };
-    println!(
-        "sprague benchmark{}: medians of {} runs",
-        if smoke { " (smoke: tiny sizes)" } else { "" },
-        sizes.runs
-    );
+    let mode = |flag: &str| std::env::args().any(|arg| arg == flag);
+    let (sizes, label) = match (mode("--smoke"), mode("--quick")) {
+        (true, _) => (SMOKE, " (smoke: tiny sizes, times mean nothing)"),
+        (_, true) => (QUICK, " (quick: rule-declared games at reduced sizes)"),
+        _ => (FULL, ""),
+    };
+    println!("sprague benchmark{label}: medians of {} runs", sizes.runs);
     println!(
         "{:<52} {:>12} {:>12} {:>9}  target",
         "case", "sprague", "baseline", "ratio"
     );
+    // First: peak memory is read from the children this process has waited
+    // for, so it must come before any other child (the Python script).
+    memory(&sizes);
     kayles(&sizes);
     wythoff(&sizes);
     grundys_game(&sizes);
     python(&sizes);
-    memory(&sizes);
 }
 
 fn median(runs: usize, mut run: impl FnMut() -> u64) -> (Duration, u64) {
