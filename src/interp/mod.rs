@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use smallvec::SmallVec;
 
 use crate::analysis::Period;
-use crate::engine::{Grundy, Mex, Options, Rules, TooManyOptions, fold_listed};
+use crate::engine::{Grundy, Mex, Options, Rules, Solved, TooManyOptions, fold_listed};
 use crate::lower::ir::*;
 pub use error::EvalError;
 
@@ -73,7 +73,7 @@ impl Rules for Interpreter<'_> {
     fn fold_options(
         &self,
         position: &Component,
-        solved: &mut dyn FnMut(&Component) -> Option<(Grundy, u64)>,
+        solved: &mut Solved<Component>,
         mex: &mut Mex,
         limit: usize,
     ) -> Result<(), EvalError> {
@@ -206,7 +206,7 @@ impl<'p> Interpreter<'p> {
     fn fold_listed(
         &self,
         position: &Component,
-        solved: &mut dyn FnMut(&Component) -> Option<(Grundy, u64)>,
+        solved: &mut Solved<Component>,
         mex: &mut Mex,
         limit: usize,
     ) -> Result<(), EvalError> {
@@ -224,7 +224,7 @@ impl<'p> Interpreter<'p> {
         rules: &[Rule],
         slots: usize,
         args: &[i64],
-        solved: &mut dyn FnMut(&Component) -> Option<(Grundy, u64)>,
+        solved: &mut Solved<Component>,
         mex: &mut Mex,
         limit: usize,
     ) -> Result<(), EvalError> {
