@@ -20,7 +20,7 @@ pub type Grundy = u64;
 
 /// Looks up a part of an option: its value and longest play once solved,
 /// `None` (noting the part) before.
-pub type Solved<P> = dyn FnMut(&P) -> Option<(Grundy, u64)>;
+pub type Solved<'a, P> = dyn FnMut(&P) -> Option<(Grundy, u64)> + 'a;
 
 /// The default bound on distinct positions an engine will intern.
 pub const DEFAULT_MAX_STATES: usize = 10_000_000;
@@ -64,7 +64,7 @@ pub trait Rules {
     fn fold_options(
         &self,
         position: &Self::Position,
-        solved: &mut Solved<Self::Position>,
+        solved: &mut Solved<'_, Self::Position>,
         mex: &mut Mex,
         limit: usize,
     ) -> std::result::Result<(), Self::Error> {
@@ -78,7 +78,7 @@ pub trait Rules {
 /// Folds options already listed: each option's value is the XOR of its
 /// parts', its longest play their sum; options with a part not yet solved
 /// are skipped.
-pub fn fold_listed<P>(options: &Options<P>, solved: &mut Solved<P>, mex: &mut Mex) {
+pub fn fold_listed<P>(options: &Options<P>, solved: &mut Solved<'_, P>, mex: &mut Mex) {
     {
         for option in options.iter() {
             let folded = option.iter().try_fold((0, 0u64), |(value, longest), part| {

@@ -73,7 +73,7 @@ impl Rules for Interpreter<'_> {
     fn fold_options(
         &self,
         position: &Component,
-        solved: &mut Solved<Component>,
+        solved: &mut Solved<'_, Component>,
         mex: &mut Mex,
         limit: usize,
     ) -> Result<(), EvalError> {
@@ -206,7 +206,7 @@ impl<'p> Interpreter<'p> {
     fn fold_listed(
         &self,
         position: &Component,
-        solved: &mut Solved<Component>,
+        solved: &mut Solved<'_, Component>,
         mex: &mut Mex,
         limit: usize,
     ) -> Result<(), EvalError> {
@@ -224,7 +224,7 @@ impl<'p> Interpreter<'p> {
         rules: &[Rule],
         slots: usize,
         args: &[i64],
-        solved: &mut Solved<Component>,
+        solved: &mut Solved<'_, Component>,
         mex: &mut Mex,
         limit: usize,
     ) -> Result<(), EvalError> {
