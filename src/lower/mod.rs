@@ -449,29 +449,16 @@ impl Lowerer {
 
     /// Resolves `Name(args)` to a game taking that many arguments.
     fn game_named(&mut self, name: &ast::Ident, found: usize, span: SourceSpan) -> Option<GameId> {
-        let Some(declaration) = self.program.names.get(&name.name).copied() else {
-            let help = self
-                .suggest(&name.name, |kind| matches!(kind, DeclarationKind::Game(_)))
-                .unwrap_or_else(|| format!("declare it with `game {}(…) {{ move … }}`", name.name));
-            self.errors.push(CheckError::UnknownGame {
-                name: name.name.clone(),
-                span: name.span,
-                help,
-            });
-            return None;
-        };
-        let DeclarationKind::Game(id) = declaration.kind else {
-            self.wrong_kind(name, declaration, "a game");
-            return None;
-        };
+        let id = self.any_game(name)?;
         let expected = self.program.game(id).params.len();
         if expected != found {
+            let declared = self.program.names[&name.name].span;
             self.errors.push(arity_error(
                 &name.name,
                 expected,
                 found,
                 span,
-                Some(declaration.span),
+                Some(declared),
             ));
             return None;
         }

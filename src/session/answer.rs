@@ -46,62 +46,54 @@ impl Session {
         let engine = &mut self.engine;
         let (interactive, max_search) = (self.interactive, self.max_search);
         let span = query.target_span;
-        let mut env = vec![0; query.names.len()];
-        let mut budget = Budget::new(self.max_states);
-        assignments(
-            &query.bindings,
-            query.guard.as_ref(),
-            &mut env,
-            &mut budget,
-            &mut |env| {
-                let (terms, other) = match &query.target {
-                    Target::Position(terms) => (terms, None),
-                    Target::Positions(a, b) => (a, Some(b)),
-                    Target::Game(_) | Target::Games(..) => unreachable!("answered by `answer`"),
-                };
-                let sum = evaluate(&interp, terms, env)?;
-                let value = match (query.kind, other) {
-                    (QueryKind::Play, _) if interactive => {
-                        sink(Event::Play(PlayRequest {
-                            position: sum,
-                            span,
-                        }));
-                        return Ok(());
+        each_row(query, self.max_states, &mut |env| {
+            let (terms, other) = match &query.target {
+                Target::Position(terms) => (terms, None),
+                Target::Positions(a, b) => (a, Some(b)),
+                Target::Game(_) | Target::Games(..) => unreachable!("answered by `answer`"),
+            };
+            let sum = evaluate(&interp, terms, env)?;
+            let value = match (query.kind, other) {
+                (QueryKind::Play, _) if interactive => {
+                    sink(Event::Play(PlayRequest {
+                        position: sum,
+                        span,
+                    }));
+                    return Ok(());
+                }
+                (QueryKind::Play, _) => {
+                    return Err(EvalError::PlayNeedsRepl { span: query.span });
+                }
+                (QueryKind::Equal, Some(other)) => {
+                    let other = evaluate(&interp, other, env)?;
+                    let both: Vec<Component> = sum.iter().chain(&other).cloned().collect();
+                    let equal = engine
+                        .nim_sum(&interp, &both)
+                        .map_err(|error| engine_error(&interp, error, span))?
+                        == 0;
+                    Value::Equal {
+                        other: interp.show(&other).to_string(),
+                        equal,
                     }
-                    (QueryKind::Play, _) => {
-                        return Err(EvalError::PlayNeedsRepl { span: query.span });
-                    }
-                    (QueryKind::Equal, Some(other)) => {
-                        let other = evaluate(&interp, other, env)?;
-                        let both: Vec<Component> = sum.iter().chain(&other).cloned().collect();
-                        let equal = engine
-                            .nim_sum(&interp, &both)
-                            .map_err(|error| engine_error(&interp, error, span))?
-                            == 0;
-                        Value::Equal {
-                            other: interp.show(&other).to_string(),
-                            equal,
-                        }
-                    }
-                    (kind, _) => solve(&interp, engine, kind, &sum, max_search)
-                        .map_err(|error| engine_error(&interp, error, span))?,
-                };
-                let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
-                    && sum.iter().any(|component| {
-                        use crate::engine::Rules;
-                        interp.known_grundy(component).is_some()
-                    }))
-                .then_some("period");
-                sink(Event::Answer(Answer {
-                    query: query.kind,
-                    position: interp.show(&sum).to_string(),
-                    bindings: bindings(query, env),
-                    value,
-                    by,
-                }));
-                Ok(())
-            },
-        )
+                }
+                (kind, _) => solve(&interp, engine, kind, &sum, max_search)
+                    .map_err(|error| engine_error(&interp, error, span))?,
+            };
+            let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
+                && sum.iter().any(|component| {
+                    use crate::engine::Rules;
+                    interp.known_grundy(component).is_some()
+                }))
+            .then_some("period");
+            sink(Event::Answer(Answer {
+                query: query.kind,
+                position: interp.show(&sum).to_string(),
+                bindings: bindings(query, env),
+                value,
+                by,
+            }));
+            Ok(())
+        })
     }
 
     /// Computes a game's values until a period is proven (or, with no
@@ -162,35 +154,27 @@ impl Session {
             flips: 0,
             rows: Vec::new(),
         };
-        let mut env = vec![0; query.names.len()];
-        let mut budget = Budget::new(self.max_states);
-        assignments(
-            &query.bindings,
-            query.guard.as_ref(),
-            &mut env,
-            &mut budget,
-            &mut |env| {
-                let args = crate::interp::Args::from_slice(&env[..query.bindings.len()]);
-                let mut value = |game| {
-                    engine
-                        .grundy(&interp, &Component::Game(game, args.clone()))
-                        .map_err(|error| engine_error(&interp, error, span))
-                };
-                let (left, right) = (value(a)?, value(b)?);
-                report.positions += 1;
-                if left != right {
-                    let flip = (left == 0) != (right == 0);
-                    report.flips += usize::from(flip);
-                    report.rows.push(DiffRow {
-                        bindings: bindings(query, env),
-                        a: left,
-                        b: right,
-                        flip,
-                    });
-                }
-                Ok(())
-            },
-        )?;
+        each_row(query, self.max_states, &mut |env| {
+            let args = crate::interp::Args::from_slice(&env[..query.bindings.len()]);
+            let mut value = |game| {
+                engine
+                    .grundy(&interp, &Component::Game(game, args.clone()))
+                    .map_err(|error| engine_error(&interp, error, span))
+            };
+            let (left, right) = (value(a)?, value(b)?);
+            report.positions += 1;
+            if left != right {
+                let flip = (left == 0) != (right == 0);
+                report.flips += usize::from(flip);
+                report.rows.push(DiffRow {
+                    bindings: bindings(query, env),
+                    a: left,
+                    b: right,
+                    flip,
+                });
+            }
+            Ok(())
+        })?;
         Ok(Answer {
             query: QueryKind::Diff,
             position: format!("{} {}", report.a, report.b),
@@ -199,6 +183,23 @@ impl Session {
             by: None,
         })
     }
+}
+
+/// Calls `each` with the values of the query's bindings, row by row (once,
+/// with none, for a query without `for`); at most `limit` rows are tried.
+fn each_row(
+    query: &Query,
+    limit: usize,
+    each: &mut dyn FnMut(&[i64]) -> Result<(), EvalError>,
+) -> Result<(), EvalError> {
+    let mut env = vec![0; query.names.len()];
+    assignments(
+        &query.bindings,
+        query.guard.as_ref(),
+        &mut env,
+        &mut Budget::new(limit),
+        each,
+    )
 }
 
 /// What proves a period of a game given by a code.
