@@ -3,20 +3,18 @@
 //! rare/common ("sparse space") method of Gangolli and Plambeck, as used by
 //! Flammenkamp for octal games.
 //!
-//! Values are classed by the parity of their bits under a mask: *rare* when
-//! odd, *common* when even. Parity is linear under XOR, so a common ⊕ common
-//! option is common and any option with one rare part is rare. To find the
-//! mex for heap n, the options with a rare part are listed from the few rare
-//! heaps; then candidate values are tried in order: a rare candidate cannot
-//! be common ⊕ common, so if not yet listed it is the mex; a common one is
-//! looked for among common pairs, which almost always finds it at once. The
-//! mask is chosen, and rechosen as the table grows, to keep rare values few.
-//! Any mask gives the same values; a good one only gives them faster.
-//!
-//! As it stands the method gains nothing on Grundy's game: when the mex is
-//! a common value, proving it absent still scans every split (see the
-//! benchmark, `benches/speed.rs`). The values are right either way; they
-//! are checked against [`naive`] for several codes.
+//! Values are classed by the parity of their bits under a mask: *common*
+//! when odd, *rare* when even (0 is always rare). XOR adds parities, so a
+//! split into two common heaps has a rare value, and only a split with a
+//! rare part can have a common value. The mask is chosen, and rechosen as
+//! the table grows, so that few heaps have rare values; then, for heap n,
+//! the splits with a rare part are listed from the few rare heaps, and
+//! candidate values are tried in order. A common candidate not listed is
+//! the mex at once. A rare candidate is looked for among all splits, where
+//! it is almost always found quickly: common ⊕ common pairs are many and
+//! cover the small rare values densely. Any mask gives the same values (with
+//! mask 0 every value is rare and the method is the naive one); a good mask
+//! only gives them faster. The values are checked against [`naive`].
 
 use crate::lower::ir::{Digit, TakeBreak};
 
@@ -26,7 +24,7 @@ pub struct Table {
     code: TakeBreak,
     values: Vec<u64>,
     mask: u64,
-    /// The heaps whose values are rare under the mask, in order.
+    /// The heaps whose values are rare (even under the mask), in order.
     rare: Vec<usize>,
     /// Scratch: which values are known to be options of the current heap.
     seen: Vec<bool>,
@@ -54,33 +52,32 @@ impl Table {
                 self.choose_mask();
             }
             let value = self.next_value();
-            if parity(value & self.mask) {
+            if self.is_rare(value) {
                 self.rare.push(self.values.len());
             }
             self.values.push(value);
         }
     }
 
+    fn is_rare(&self, value: u64) -> bool {
+        is_rare(self.mask, value)
+    }
+
     /// Picks the mask under which the fewest values so far are rare.
     fn choose_mask(&mut self) {
         let largest = self.values.iter().copied().max().unwrap_or(0);
         let bits = 64 - largest.leading_zeros();
-        let masks = 1u64..(1u64 << bits.min(10));
         let rare_count = |mask: u64| {
-            self.values
-                .iter()
-                .filter(|&&value| parity(value & mask))
-                .count()
+            let values = self.values.iter();
+            values.filter(|&&value| !parity(value & mask)).count()
         };
-        let best = masks
-            .map(|mask| (rare_count(mask), mask))
-            .min()
-            .map_or(0, |(_, mask)| mask);
-        if best != self.mask {
+        let masks = 1u64..(1u64 << bits.min(10));
+        let best = masks.min_by_key(|&mask| rare_count(mask)).unwrap_or(0);
+        if rare_count(best) < rare_count(self.mask) {
             self.mask = best;
             let values = &self.values;
             self.rare = (0..values.len())
-                .filter(|&heap| parity(values[heap] & best))
+                .filter(|&heap| !parity(values[heap] & best))
                 .collect();
         }
     }
@@ -88,8 +85,8 @@ impl Table {
     /// The value of the next heap.
     fn next_value(&mut self) -> u64 {
         let n = self.values.len();
-        self.seen.clear();
-        self.seen.resize(2 * n + 2, false);
+        // Only as long as the largest value marked so far: values stay small.
+        self.seen.fill(false);
         let mut pairs: Vec<(usize, bool)> = Vec::new();
         for k in 0..=last_removal(&self.code, n) {
             let Digit { bits, distinct } = self.code.digit(k);
@@ -121,23 +118,33 @@ impl Table {
                 }
             }
         }
+        // Candidates in order. A rare one not listed yet is looked for by
+        // going on through all the splits, from where the last look stopped.
+        let values = &self.values;
+        let mut splits = pairs.iter().flat_map(|&(left, distinct)| {
+            (1..=left / 2)
+                .filter(move |&a| !(distinct && 2 * a == left))
+                .map(move |a| values[a] ^ values[left - a])
+        });
         let mut candidate = 0u64;
         loop {
-            let listed = self.seen.get(candidate as usize).copied().unwrap_or(false);
-            if !listed && (parity(candidate & self.mask) || !self.common_split(&pairs, candidate)) {
+            if listed(&self.seen, candidate) {
+                candidate += 1;
+                continue;
+            }
+            if !is_rare(self.mask, candidate) {
                 return candidate;
             }
-            candidate += 1;
+            loop {
+                let Some(value) = splits.next() else {
+                    return candidate;
+                };
+                mark(&mut self.seen, value);
+                if value == candidate {
+                    break;
+                }
+            }
         }
-    }
-
-    /// Whether some split of two common parts has value `value`.
-    fn common_split(&self, pairs: &[(usize, bool)], value: u64) -> bool {
-        pairs.iter().any(|&(left, distinct)| {
-            (1..=left / 2).any(|a| {
-                !(distinct && a == left - a) && self.values[a] ^ self.values[left - a] == value
-            })
-        })
     }
 }
 
@@ -200,6 +207,15 @@ fn mark(seen: &mut Vec<bool>, value: u64) {
         seen.resize(index + 1, false);
     }
     seen[index] = true;
+}
+
+fn listed(seen: &[bool], value: u64) -> bool {
+    seen.get(value as usize).copied().unwrap_or(false)
+}
+
+/// Whether a value is rare under a mask: its masked bits have even parity.
+fn is_rare(mask: u64, value: u64) -> bool {
+    !parity(value & mask)
 }
 
 fn parity(bits: u64) -> bool {

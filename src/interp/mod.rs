@@ -8,6 +8,7 @@ use std::fmt;
 
 use miette::SourceSpan;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use smallvec::SmallVec;
@@ -15,6 +16,7 @@ use smallvec::SmallVec;
 use crate::analysis::Period;
 use crate::engine::{Grundy, Mex, Options, Rules, Solved, TooManyOptions, fold_listed};
 use crate::lower::ir::*;
+use crate::octal::Table;
 pub use error::EvalError;
 
 /// A game's arguments, kept inline for up to two (most games have one).
@@ -35,7 +37,15 @@ pub enum Component {
 pub struct Interpreter<'p> {
     pub program: &'p Program,
     periods: Option<&'p Periods>,
+    tables: Option<&'p Tables>,
 }
+
+/// Value tables of the games given by codes, filled as heaps are asked for.
+pub type Tables = RefCell<HashMap<GameId, Table>>;
+
+/// The largest heap a code's table is extended to; larger heaps are left
+/// to the engine, which can be interrupted and has a state limit.
+pub const TABLE_LIMIT: usize = 100_000;
 
 /// Proven periods by game, each with the values it starts from.
 pub type Periods = HashMap<GameId, KnownPeriod>;
@@ -109,16 +119,9 @@ impl Rules for Interpreter<'_> {
         Component::Heap(n)
     }
 
-    /// Heaps past the values computed, of a game with a proven period.
+    /// A heap of a game with a proven period, or of a game given by a code.
     fn known_grundy(&self, position: &Component) -> Option<Grundy> {
-        let Component::Game(game, args) = position else {
-            return None;
-        };
-        let known = self.periods?.get(game)?;
-        let n = u64::try_from(*args.first()?).ok()?;
-        (n >= known.values.len() as u64)
-            .then(|| known.period.grundy(&known.values, n))
-            .flatten()
+        self.by_period(position).or_else(|| self.by_table(position))
     }
 }
 
@@ -142,15 +145,50 @@ impl<'p> Interpreter<'p> {
         Interpreter {
             program,
             periods: None,
+            tables: None,
         }
     }
 
-    /// An interpreter that answers from proven periods where it can.
-    pub fn with_periods(program: &'p Program, periods: &'p Periods) -> Self {
+    /// An interpreter that answers from proven periods and code tables
+    /// where it can.
+    pub fn with_memos(program: &'p Program, periods: &'p Periods, tables: &'p Tables) -> Self {
         Interpreter {
             program,
             periods: Some(periods),
+            tables: Some(tables),
         }
+    }
+
+    /// The value of a heap past the values computed, of a game with a
+    /// proven period.
+    pub fn by_period(&self, position: &Component) -> Option<Grundy> {
+        let Component::Game(game, args) = position else {
+            return None;
+        };
+        let known = self.periods?.get(game)?;
+        let n = u64::try_from(*args.first()?).ok()?;
+        (n >= known.values.len() as u64)
+            .then(|| known.period.grundy(&known.values, n))
+            .flatten()
+    }
+
+    /// The value of a heap of a game given by a code, from its table.
+    fn by_table(&self, position: &Component) -> Option<Grundy> {
+        let Component::Game(game, args) = position else {
+            return None;
+        };
+        let Moves::Code(code) = &self.program.game(*game).moves else {
+            return None;
+        };
+        let n = usize::try_from(*args.first()?)
+            .ok()
+            .filter(|&n| n <= TABLE_LIMIT)?;
+        let mut tables = self.tables?.borrow_mut();
+        let table = tables
+            .entry(*game)
+            .or_insert_with(|| Table::new(code.clone()));
+        table.extend_to(n);
+        Some(table.values()[n])
     }
 
     fn game_options(

@@ -42,7 +42,7 @@ impl Session {
         query: &Query,
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EvalError> {
-        let interp = Interpreter::with_periods(&self.program, &self.periods);
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let engine = &mut self.engine;
         let (interactive, max_search) = (self.interactive, self.max_search);
         let span = query.target_span;
@@ -80,10 +80,9 @@ impl Session {
                     .map_err(|error| engine_error(&interp, error, span))?,
             };
             let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
-                && sum.iter().any(|component| {
-                    use crate::engine::Rules;
-                    interp.known_grundy(component).is_some()
-                }))
+                && sum
+                    .iter()
+                    .any(|component| interp.by_period(component).is_some()))
             .then_some("period");
             sink(Event::Answer(Answer {
                 query: query.kind,
@@ -103,7 +102,7 @@ impl Session {
             Moves::Code(code) => proof_for(code),
             Moves::Rules(_) => Proof::None,
         };
-        let interp = Interpreter::new(&self.program);
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let mut values: Vec<Grundy> = Vec::new();
         let mut found = None;
         let mut size = 256;
@@ -144,7 +143,7 @@ impl Session {
 
     /// Compares two games position by position over the query's bindings.
     fn diff(&mut self, query: &Query, a: GameId, b: GameId) -> Result<Answer, EvalError> {
-        let interp = Interpreter::with_periods(&self.program, &self.periods);
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let engine = &mut self.engine;
         let span = query.target_span;
         let mut report = Diff {

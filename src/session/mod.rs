@@ -13,7 +13,7 @@ use answer::{engine_error, move_line};
 
 use crate::analysis::Period;
 use crate::engine::{Engine, Grundy, Watcher};
-use crate::interp::{Component, Interpreter, Periods};
+use crate::interp::{Component, Interpreter, Periods, Tables};
 use crate::lower::ir::{DeclarationKind, Program, Query, QueryKind};
 use crate::lower::{self, CheckErrors};
 use crate::sources::Sources;
@@ -153,6 +153,8 @@ pub struct Session {
     sources: Sources,
     /// Proven periods, which answer for heaps of any size.
     periods: Periods,
+    /// Value tables of the games given by codes.
+    tables: Tables,
     /// The most sums a search of a whole sum may visit.
     max_search: usize,
     /// The declarations in force, in the order they were first made.
@@ -170,6 +172,7 @@ impl Session {
         Session {
             sources: Sources::default(),
             periods: Periods::default(),
+            tables: Tables::default(),
             max_search: DEFAULT_MAX_SEARCH,
             declarations: Vec::new(),
             program: Program::default(),
@@ -334,6 +337,7 @@ impl Session {
         self.declarations = declarations;
         self.program = program;
         self.periods.clear();
+        self.tables.borrow_mut().clear();
         let forgotten = match kinds_kept {
             true => {
                 let (games, graphs) = ids_of(&self.program, &affected);
@@ -362,7 +366,7 @@ impl Session {
         let terms =
             lower::position(&self.program, &sum).map_err(|errors| self.check_report(errors))?;
         let mut components = Vec::new();
-        Interpreter::with_periods(&self.program, &self.periods)
+        Interpreter::with_memos(&self.program, &self.periods, &self.tables)
             .position(&terms, &[], &mut |component| components.push(component))
             .map_err(|error| self.report(error))?;
         Ok(components)
@@ -370,13 +374,13 @@ impl Session {
 
     /// Every move of a sum, with what it leaves and how long play can last.
     pub fn moves(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<PlayMove>, Report> {
-        let interp = Interpreter::with_periods(&self.program, &self.periods);
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let moves = self
             .engine
             .moves(&interp, sum)
             .map_err(|error| engine_error(&interp, error, span));
         let moves = moves.map_err(|error| self.report(error))?;
-        let interp = Interpreter::with_periods(&self.program, &self.periods);
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         Ok(moves
             .into_iter()
             .map(|valued| {
@@ -392,7 +396,7 @@ impl Session {
 
     /// The value of each component of a sum.
     pub fn values(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<Grundy>, Report> {
-        let interp = Interpreter::with_periods(&self.program, &self.periods);
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let values: Result<Vec<_>, _> = sum
             .iter()
             .map(|component| self.engine.grundy(&interp, component))
@@ -421,7 +425,7 @@ impl Session {
             Some(DeclarationKind::Game(game)) => game,
             _ => panic!("`{name}` is not a game of this session"),
         };
-        let interp = Interpreter::with_periods(&self.program, &self.periods);
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let span = self.program.game(game).span;
         let value = self
             .engine
@@ -432,14 +436,14 @@ impl Session {
 
     /// A sum as it is written in the language.
     pub fn show(&self, sum: &[Component]) -> String {
-        Interpreter::with_periods(&self.program, &self.periods)
+        Interpreter::with_memos(&self.program, &self.periods, &self.tables)
             .show(sum)
             .to_string()
     }
 
     /// The declarations in force, in order, as `:games` lists them.
     pub fn listings(&self) -> Vec<Listing> {
-        let interp = Interpreter::with_periods(&self.program, &self.periods);
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         self.program
             .names
             .iter()
