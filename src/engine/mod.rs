@@ -50,6 +50,13 @@ pub trait Rules {
     /// The Nim heap of size `n` as a position of these rules.
     fn heap(&self, n: u64) -> Self::Position;
 
+    /// A dense address `(table, index)` for positions that have one (a game
+    /// of one parameter, say): the engine then finds their values by
+    /// indexing instead of hashing.
+    fn dense(&self, _position: &Self::Position) -> Option<(usize, usize)> {
+        None
+    }
+
     /// A value known without search, such as one read off a proven period.
     fn known_grundy(&self, _position: &Self::Position) -> Option<Grundy> {
         None
@@ -209,6 +216,8 @@ pub struct Engine<P> {
     /// The most moves a play from each position can last.
     longest: Vec<u64>,
     max_states: usize,
+    /// Ids (plus one; 0 for none) of positions with a dense address.
+    dense: Vec<Vec<u32>>,
     scratch: Options<P>,
     mex: Mex,
     missing: Vec<P>,
@@ -225,6 +234,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
             values: Vec::new(),
             longest: Vec::new(),
             max_states,
+            dense: Vec::new(),
             scratch: Options::new(max_states),
             mex: Mex::default(),
             missing: Vec::new(),
@@ -245,7 +255,10 @@ impl<P: Clone + Eq + Hash> Engine<P> {
 
     /// Forgets every memoised position for which `depends` holds (their
     /// rules changed); returns how many were forgotten.
-    pub fn forget(&mut self, depends: impl Fn(&P) -> bool) -> usize {
+    pub fn forget<R>(&mut self, rules: &R, depends: impl Fn(&P) -> bool) -> usize
+    where
+        R: Rules<Position = P>,
+    {
         let before = self.positions.len();
         let mut kept = Interned::with_capacity_and_hasher(before, Default::default());
         let (mut values, mut longest) = (Vec::new(), Vec::new());
@@ -259,7 +272,39 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         self.positions = kept;
         self.values = values;
         self.longest = longest;
+        self.dense.clear();
+        for id in 0..self.positions.len() {
+            let position = self.positions[id].clone();
+            self.address(rules, &position, id);
+        }
         before - self.positions.len()
+    }
+
+    /// Where a position's id is kept by dense address, if it has one.
+    fn dense_slot<R>(&self, rules: &R, position: &P) -> Option<(usize, usize)>
+    where
+        R: Rules<Position = P>,
+    {
+        rules
+            .dense(position)
+            .filter(|&(_, index)| index < self.max_states)
+    }
+
+    /// Records the id of a position with a dense address.
+    fn address<R>(&mut self, rules: &R, position: &P, id: usize)
+    where
+        R: Rules<Position = P>,
+    {
+        if let Some((table, index)) = self.dense_slot(rules, position) {
+            if table >= self.dense.len() {
+                self.dense.resize(table + 1, Vec::new());
+            }
+            let ids = &mut self.dense[table];
+            if index >= ids.len() {
+                ids.resize((index + 1).max(2 * ids.len()), 0);
+            }
+            ids[index] = id as u32 + 1;
+        }
     }
 
     /// The Grundy value of a single component.
@@ -381,24 +426,40 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         R: Rules<Position = P>,
     {
         let mark = self.positions.len();
-        let solved =
-            self.intern(position, position)
-                .and_then(|id| match self.values[id] >= EXPANDING {
-                    true => self.solve(rules, id).map(|()| id),
-                    false => Ok(id),
-                });
+        let solved = self.intern(rules, position, position).and_then(|id| {
+            match self.values[id] >= EXPANDING {
+                true => self.solve(rules, id).map(|()| id),
+                false => Ok(id),
+            }
+        });
         if solved.is_err() {
             // Forget what this search interned, so that a failed query
             // leaves the engine as it found it (and its room for states).
             self.positions.truncate(mark);
             self.values.truncate(mark);
             self.longest.truncate(mark);
+            for ids in &mut self.dense {
+                ids.iter_mut()
+                    .filter(|id| **id as usize > mark)
+                    .for_each(|id| *id = 0);
+            }
         }
         solved
     }
 
-    fn intern<E>(&mut self, position: &P, expanding: &P) -> Result<usize, P, E> {
-        if let Some(id) = self.positions.get_index_of(position) {
+    fn intern<R>(&mut self, rules: &R, position: &P, expanding: &P) -> Result<usize, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let known = match self.dense_slot(rules, position) {
+            Some((table, index)) => self
+                .dense
+                .get(table)
+                .and_then(|ids| ids.get(index))
+                .and_then(|&id| (id as usize).checked_sub(1)),
+            None => self.positions.get_index_of(position),
+        };
+        if let Some(id) = known {
             return Ok(id);
         }
         if self.positions.len() >= self.max_states {
@@ -410,7 +471,9 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         self.positions.insert(position.clone());
         self.values.push(UNSOLVED);
         self.longest.push(0);
-        Ok(self.positions.len() - 1)
+        let id = self.positions.len() - 1;
+        self.address(rules, position, id);
+        Ok(id)
     }
 
     /// Solves `root` and every position it reaches, depth first, with an
@@ -456,7 +519,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
             }
             let missing = std::mem::take(&mut self.missing);
             for part in &missing {
-                let part_id = self.intern(part, &position)?;
+                let part_id = self.intern(rules, part, &position)?;
                 match self.values[part_id] {
                     EXPANDING => return Err(self.cycle(stack, part_id)),
                     UNSOLVED | QUEUED => {
@@ -480,12 +543,20 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         self.mex.clear();
         self.missing.clear();
         let (positions, values, longest) = (&self.positions, &self.values, &self.longest);
+        let (dense, max_states) = (&self.dense, self.max_states);
         let missing = &mut self.missing;
         let mut solved = |part: &P| {
             if let Some(n) = rules.as_heap(part) {
                 return Some((n, n));
             }
-            match positions.get_index_of(part) {
+            let id = match rules.dense(part).filter(|&(_, index)| index < max_states) {
+                Some((table, index)) => dense
+                    .get(table)
+                    .and_then(|ids| ids.get(index))
+                    .and_then(|&id| (id as usize).checked_sub(1)),
+                None => positions.get_index_of(part),
+            };
+            match id {
                 Some(id) if values[id] < EXPANDING => Some((values[id], longest[id])),
                 _ => {
                     missing.push(part.clone());

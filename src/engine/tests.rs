@@ -158,7 +158,7 @@ fn forgetting_drops_only_the_positions_asked() {
     let rules = Subtraction { take: vec![1] };
     let mut engine = Engine::new(DEFAULT_MAX_STATES);
     engine.grundy(&rules, &9).unwrap();
-    assert_eq!(engine.forget(|&n| n >= 5), 5);
+    assert_eq!(engine.forget(&rules, |&n| n >= 5), 5);
     assert_eq!(engine.states(), 5);
     assert_eq!(engine.grundy(&rules, &9), Ok(1));
 }

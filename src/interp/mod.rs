@@ -119,6 +119,17 @@ impl Rules for Interpreter<'_> {
         Component::Heap(n)
     }
 
+    /// Positions of one-parameter games with a non-negative argument are
+    /// addressed by the game and the argument.
+    fn dense(&self, position: &Component) -> Option<(usize, usize)> {
+        match position {
+            Component::Game(game, args) if args.len() == 1 => {
+                Some((game.0 as usize, usize::try_from(args[0]).ok()?))
+            }
+            _ => None,
+        }
+    }
+
     /// A heap of a game with a proven period, or of a game given by a code.
     fn known_grundy(&self, position: &Component) -> Option<Grundy> {
         self.by_period(position).or_else(|| self.by_table(position))
@@ -294,12 +305,9 @@ impl<'p> Interpreter<'p> {
                                 (value, longest) = (value ^ n, longest.saturating_add(n));
                                 continue;
                             }
-                            Term::Game { game, args, .. } => Component::Game(
-                                *game,
-                                args.iter()
-                                    .map(|arg| eval(arg, env))
-                                    .collect::<Result<_, _>>()?,
-                            ),
+                            Term::Game { game, args, .. } => {
+                                Component::Game(*game, evaluate_args(args, env)?)
+                            }
                             Term::Node { graph, node } => Component::Node(*graph, *node),
                         };
                         match solved(&part) {
@@ -418,6 +426,16 @@ impl Budget {
         self.left -= 1;
         Ok(())
     }
+}
+
+/// A game's arguments, evaluated in a plain loop: the search's inner loop
+/// runs through here for every part of every option.
+fn evaluate_args(args: &[Expr], env: &[i64]) -> Result<Args, EvalError> {
+    let mut values = Args::new();
+    for arg in args {
+        values.push(eval(arg, env)?);
+    }
+    Ok(values)
 }
 
 /// The size of a heap `*size`, which may not be negative.

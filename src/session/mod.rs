@@ -341,14 +341,17 @@ impl Session {
         let forgotten = match kinds_kept {
             true => {
                 let (games, graphs) = ids_of(&self.program, &affected);
-                self.engine.forget(|component| match component {
+                let interp = Interpreter::new(&self.program);
+                self.engine.forget(&interp, |component| match component {
                     Component::Game(game, _) => games.contains(&game.0),
                     Component::Node(graph, _) => graphs.contains(&graph.0),
                     Component::Heap(_) => false,
                 })
             }
             // A name changed kind, so ids may have shifted: forget everything.
-            false => self.engine.forget(|_| true),
+            false => self
+                .engine
+                .forget(&Interpreter::new(&self.program), |_| true),
         };
         for name in names {
             sink(Event::Note(format!(
