@@ -76,3 +76,32 @@ fn a_piped_query_prints_what_run_prints() {
     assert_eq!(repl, run(&["run", "-"]));
     assert_eq!(repl, run(&[]), "plain `sprague` is the REPL");
 }
+
+#[test]
+fn time_reports_how_long_each_entry_took() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .arg("repl")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b":time on\ngrundy *3\n:time off\ngrundy *4\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "grundy *3 = 3\ngrundy *4 = 4\n"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // One timing for the query while on (and one for `:time off` itself).
+    let timings: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.starts_with("time: "))
+        .collect();
+    assert_eq!(timings.len(), 2, "{stderr}");
+}
