@@ -1,25 +1,11 @@
 //! The `sprague` command as a user runs it: output shapes, exit codes,
 //! standard input, and inputs that must not crash it.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn sprague(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use std::process::Output;
+
+use common::sprague;
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()

@@ -2,28 +2,16 @@
 //! `sprague repl`, and what it prints must be exactly `NAME.out` (standard
 //! output) and `NAME.err` (standard error).
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
+
+use common::sprague;
 
 fn transcript(name: &str) {
     let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/repl");
     let input = std::fs::read_to_string(directory.join(format!("{name}.in"))).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
-        .args(["repl", "--max-states", "100000"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = sprague(&["repl", "--max-states", "100000"], &input);
     for (stream, printed) in [("out", &output.stdout), ("err", &output.stderr)] {
         let expected = std::fs::read_to_string(directory.join(format!("{name}.{stream}"))).unwrap();
         assert_eq!(
@@ -56,21 +44,7 @@ fn whole_games_against_the_engine() {
 
 #[test]
 fn a_piped_query_prints_what_run_prints() {
-    let run = |args: &[&str]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"grundy *3 + *5\n")
-            .unwrap();
-        child.wait_with_output().unwrap().stdout
-    };
+    let run = |args: &[&str]| sprague(args, "grundy *3 + *5\n").stdout;
     let repl = run(&["repl"]);
     assert_eq!(String::from_utf8_lossy(&repl), "grundy *3 + *5 = 6\n");
     assert_eq!(repl, run(&["run", "-"]));
@@ -79,20 +53,7 @@ fn a_piped_query_prints_what_run_prints() {
 
 #[test]
 fn time_reports_how_long_each_entry_took() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
-        .arg("repl")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b":time on\ngrundy *3\n:time off\ngrundy *4\n")
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = sprague(&["repl"], ":time on\ngrundy *3\n:time off\ngrundy *4\n");
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
         "grundy *3 = 3\ngrundy *4 = 4\n"

@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::Path;
+use std::process::{Command, Output, Stdio};
 
 use sprague::engine::DEFAULT_MAX_STATES;
 use sprague::output::{self, ErrorStyle};
@@ -52,4 +54,23 @@ pub fn table(path: &str) -> Vec<Vec<i64>> {
                 .collect()
         })
         .collect()
+}
+
+/// Runs the `sprague` binary from the crate's folder with `stdin` piped in.
+pub fn sprague(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }
