@@ -8,6 +8,7 @@
 mod options;
 mod search;
 
+use std::cmp::Reverse;
 use std::hash::Hash;
 
 use indexmap::IndexSet;
@@ -517,7 +518,11 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                 stack.pop();
                 continue;
             }
-            let missing = std::mem::take(&mut self.missing);
+            let mut missing = std::mem::take(&mut self.missing);
+            // Positions with dense addresses go on the stack largest first,
+            // so the smallest is solved first: a heap game then meets each
+            // position with its smaller ones solved, and folds it once.
+            missing.sort_by_cached_key(|part| Reverse(self.dense_slot(rules, part)));
             for part in &missing {
                 let part_id = self.intern(rules, part, &position)?;
                 match self.values[part_id] {
