@@ -67,11 +67,6 @@ impl<P> Options<P> {
         self.ends.is_empty()
     }
 
-    /// Every part of every option, in order.
-    pub fn parts(&self) -> &[P] {
-        &self.parts
-    }
-
     /// The options, each as the slice of its components.
     pub fn iter(&self) -> impl Iterator<Item = &[P]> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());

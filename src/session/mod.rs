@@ -383,7 +383,6 @@ impl Session {
             .moves(&interp, sum)
             .map_err(|error| engine_error(&interp, error, span));
         let moves = moves.map_err(|error| self.report(error))?;
-        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         Ok(moves
             .into_iter()
             .map(|valued| {
