@@ -5,12 +5,16 @@ use miette::{GraphicalReportHandler, GraphicalTheme, JSONReportHandler, Report};
 use serde_json::{Value as Json, json};
 
 use crate::analysis::{Period, Proof};
+use crate::lower::ir::Play;
 use crate::session::{Answer, Diff, MoveLine, Value};
 
 /// The answer as text: the query as asked, then its answer; lists (of
 /// moves, of differences) follow on indented lines.
 pub fn text(answer: &Answer) -> String {
-    let question = format!("{} {}", answer.query.keyword(), answer.position);
+    let question = match answer.play {
+        Some(Play::Misere) => format!("{} misere {}", answer.query.keyword(), answer.position),
+        _ => format!("{} {}", answer.query.keyword(), answer.position),
+    };
     let by = match answer.by {
         Some(by) => format!(" (from the {by})"),
         None => String::new(),
@@ -19,6 +23,9 @@ pub fn text(answer: &Answer) -> String {
         Value::Grundy(value) => format!("{question} = {value}{by}"),
         Value::Wins(wins) => format!("{question} = {wins}{by}"),
         Value::BestMove(Some(best)) => format!("{question} = {}", move_text(best)),
+        Value::BestMove(None) if answer.play == Some(Play::Misere) => {
+            format!("{question} = none: every move loses under misère play")
+        }
         Value::BestMove(None) => {
             format!("{question} = none: the position has value 0, every move loses")
         }
@@ -34,8 +41,12 @@ pub fn text(answer: &Answer) -> String {
         }
         Value::Equal { other, equal } => format!("{question} {other} = {equal}"),
         Value::Crosscheck(check) => format!(
-            "{question} = {}: the XOR rule gives {} ({}), search of the whole sum finds a {} ({} searched)",
+            "{question} = {}: {} {} ({}), search of the whole sum finds a {} ({} searched)",
             if check.agree() { "agree" } else { "DISAGREE" },
+            match answer.play {
+                Some(Play::Misere) => "genus theory gives misère Grundy value",
+                _ => "the XOR rule gives",
+            },
             check.grundy,
             outcome(check.grundy != 0),
             outcome(check.search_wins),
@@ -53,6 +64,7 @@ pub fn text(answer: &Answer) -> String {
             }
             text
         }
+        Value::Genus(genus) => format!("{question} = {genus}"),
         Value::Period {
             period: None,
             checked_to,
@@ -177,6 +189,9 @@ pub fn json(answer: &Answer) -> Json {
         }
     };
     let fields = object.as_object_mut().expect("built as an object");
+    if let Some(play) = answer.play {
+        fields.insert("play".into(), json!(play.name()));
+    }
     if let Some(by) = answer.by {
         fields.insert("by".into(), json!(by));
     }
@@ -236,6 +251,11 @@ fn position_fields(fields: &mut serde_json::Map<String, Json>, value: &Value) {
             fields.insert("wins".into(), json!(remoteness.wins));
             move_fields(fields, &remoteness.best);
             fields.insert("positions".into(), json!(remoteness.positions));
+        }
+        Value::Genus(genus) => {
+            fields.insert("value".into(), json!(genus.to_string()));
+            fields.insert("grundy".into(), json!(genus.grundy));
+            fields.insert("misere".into(), json!(genus.misere));
         }
         Value::Period { .. } | Value::Diff(_) => {
             unreachable!("answers about games are built apart")

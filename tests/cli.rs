@@ -26,21 +26,27 @@ wins? heaps
 best_move heaps
 best_move Nim(2) + *2
 grundy Nim(n) for n in 5..=5
-moves Nim(1) + *1"
+moves Nim(1) + *1
+wins? misere *1 + *1
+best_move misere *2 + *2
+genus *0"
     );
     let output = sprague(&["run", "--json", "-"], &source);
     assert!(output.status.success(), "{}", stderr(&output));
     let expected = [
         r#"{"query":"grundy","position":"Nim(3) + Nim(4) + Nim(5)","value":2}"#,
-        r#"{"query":"wins?","position":"Nim(3) + Nim(4) + Nim(5)","value":true}"#,
-        r#"{"query":"best_move","position":"Nim(3) + Nim(4) + Nim(5)","move":{"from":"Nim(3)","to":"Nim(1)"},"result":"Nim(1) + Nim(4) + Nim(5)"}"#,
-        r#"{"query":"best_move","position":"Nim(2) + *2","move":null,"result":null}"#,
+        r#"{"query":"wins?","position":"Nim(3) + Nim(4) + Nim(5)","value":true,"play":"normal"}"#,
+        r#"{"query":"best_move","position":"Nim(3) + Nim(4) + Nim(5)","move":{"from":"Nim(3)","to":"Nim(1)"},"result":"Nim(1) + Nim(4) + Nim(5)","play":"normal"}"#,
+        r#"{"query":"best_move","position":"Nim(2) + *2","move":null,"result":null,"play":"normal"}"#,
         r#"{"query":"grundy","position":"Nim(5)","value":5,"bindings":{"n":5}}"#,
         concat!(
             r#"{"query":"moves","position":"Nim(1) + *1","options":["#,
             r#"{"move":{"from":"Nim(1)","to":"Nim(0)"},"result":"Nim(0) + *1","grundy":1,"winning":false},"#,
-            r#"{"move":{"from":"*1","to":"*0"},"result":"Nim(1) + *0","grundy":1,"winning":false}]}"#
+            r#"{"move":{"from":"*1","to":"*0"},"result":"Nim(1) + *0","grundy":1,"winning":false}],"play":"normal"}"#
         ),
+        r#"{"query":"wins?","position":"*1 + *1","value":true,"play":"misere"}"#,
+        r#"{"query":"best_move","position":"*2 + *2","move":null,"result":null,"play":"misere"}"#,
+        r#"{"query":"genus","position":"*0","value":"0^120","grundy":0,"misere":[1,2,0]}"#,
     ];
     assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
 }

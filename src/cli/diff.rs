@@ -183,6 +183,7 @@ fn compare(
         }
     }
     Ok(Answer {
+        play: None,
         query: QueryKind::Diff,
         position: game.to_owned(),
         bindings: Vec::new(),

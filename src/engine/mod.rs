@@ -5,6 +5,7 @@
 //! by exploring their product. Evaluation is iterative, so a game of any
 //! depth is solved without growing the native stack.
 
+mod misere;
 mod options;
 mod search;
 
@@ -13,6 +14,7 @@ use std::hash::Hash;
 
 use indexmap::IndexSet;
 
+pub use misere::{Found, Genus, Misere};
 pub use options::{Options, TooManyOptions};
 pub use search::SumSearch;
 

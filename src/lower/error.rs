@@ -168,6 +168,19 @@ pub enum CheckError {
         span: SourceSpan,
     },
 
+    #[error("`{query}` has no misère form")]
+    #[diagnostic(
+        code(sprague::check::no_misere),
+        help(
+            "misère play is asked with `wins? misere P`, `best_move misere P`, `moves misere P` or `crosscheck misere P`; `genus P` gives a position's misère values"
+        )
+    )]
+    NoMisere {
+        query: &'static str,
+        #[label("not with `{query}`")]
+        span: SourceSpan,
+    },
+
     #[error("expected {expected}, found {found}")]
     #[diagnostic(code(sprague::check::type_mismatch), help("{help}"))]
     TypeMismatch {

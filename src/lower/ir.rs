@@ -143,6 +143,8 @@ pub struct Let {
 #[derive(Debug, Clone)]
 pub struct Query {
     pub kind: QueryKind,
+    /// Whether the query is asked under normal or misère play.
+    pub play: Play,
     pub target: Target,
     pub bindings: Vec<Binding>,
     pub guard: Option<Expr>,
@@ -150,6 +152,24 @@ pub struct Query {
     pub names: Vec<String>,
     pub span: SourceSpan,
     pub target_span: SourceSpan,
+}
+
+/// Who wins when no move is left: under normal play the player who
+/// cannot move loses, under misère play that player wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Play {
+    Normal,
+    Misere,
+}
+
+impl Play {
+    /// As named in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Play::Normal => "normal",
+            Play::Misere => "misere",
+        }
+    }
 }
 
 /// What a query is about.

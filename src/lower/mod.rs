@@ -331,8 +331,21 @@ impl Lowerer {
                 Target::Games(first.unwrap_or(GameId(0)), second.unwrap_or(GameId(0)))
             }
         };
+        let play = match query.misere {
+            None => Play::Normal,
+            Some(span) => {
+                if !query.kind.has_misere() {
+                    self.errors.push(CheckError::NoMisere {
+                        query: query.kind.keyword(),
+                        span,
+                    });
+                }
+                Play::Misere
+            }
+        };
         Query {
             kind: query.kind,
+            play,
             target,
             bindings,
             guard,

@@ -37,6 +37,8 @@ pub const KEYWORDS: &[&str] = &[
     "equal?",
     "crosscheck",
     "remoteness",
+    "genus",
+    "misere",
     "octal",
     "hexadecimal",
     "subtraction",

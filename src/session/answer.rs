@@ -6,9 +6,9 @@ use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Value,
 };
 use crate::analysis::{self, Proof};
-use crate::engine::{Engine, EngineError, Grundy, Move};
+use crate::engine::{Engine, EngineError, Grundy, Misere, Move};
 use crate::interp::{Budget, Component, EvalError, Interpreter, KnownPeriod, assignments};
-use crate::lower::ir::{GameId, Moves, Query, QueryKind, TakeBreak, Target};
+use crate::lower::ir::{GameId, Moves, Play, Query, QueryKind, TakeBreak, Target};
 
 /// How many values `period` computes, at most, looking for a period.
 pub const PERIOD_SEARCH: usize = 4096;
@@ -43,7 +43,7 @@ impl Session {
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EvalError> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let engine = &mut self.engine;
+        let (engine, misere) = (&mut self.engine, &mut self.misere);
         let (interactive, max_search) = (self.interactive, self.max_search);
         let span = query.target_span;
         each_row(query, self.max_states, &mut |env| {
@@ -76,8 +76,11 @@ impl Session {
                         equal,
                     }
                 }
-                (kind, _) => solve(&interp, engine, kind, &sum, max_search)
-                    .map_err(|error| engine_error(&interp, error, span))?,
+                (kind, _) => match query.play {
+                    Play::Normal => solve(&interp, engine, misere, kind, &sum, max_search),
+                    Play::Misere => solve_misere(&interp, engine, misere, kind, &sum, max_search),
+                }
+                .map_err(|error| engine_error(&interp, error, span))?,
             };
             let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
                 && sum
@@ -89,6 +92,7 @@ impl Session {
                 position: interp.show(&sum).to_string(),
                 bindings: bindings(query, env),
                 value,
+                play: query.kind.has_misere().then_some(query.play),
                 by,
             }));
             Ok(())
@@ -137,6 +141,7 @@ impl Session {
                 period: found,
                 checked_to,
             },
+            play: None,
             by: None,
         })
     }
@@ -179,6 +184,7 @@ impl Session {
             position: format!("{} {}", report.a, report.b),
             bindings: Vec::new(),
             value: Value::Diff(report),
+            play: None,
             by: None,
         })
     }
@@ -245,6 +251,7 @@ fn bindings(query: &Query, env: &[i64]) -> Vec<(String, i64)> {
 fn solve(
     interp: &Interpreter,
     engine: &mut Engine<Component>,
+    misere: &mut Misere<Component>,
     kind: QueryKind,
     sum: &[Component],
     max_search: usize,
@@ -282,6 +289,11 @@ fn solve(
                 positions: search.positions,
             })
         }
+        QueryKind::Genus => Value::Genus(
+            engine
+                .genus(interp, misere, sum, true, max_search)?
+                .genus,
+        ),
         QueryKind::Moves
         | QueryKind::Play
         | QueryKind::Equal
@@ -293,6 +305,46 @@ fn solve(
                 .map(|valued| move_line(interp, sum, &valued.r#move, valued.grundy))
                 .collect(),
         ),
+    })
+}
+
+/// A query under misère play, from the genera of the sums searched.
+fn solve_misere(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    misere: &mut Misere<Component>,
+    kind: QueryKind,
+    sum: &[Component],
+    max_search: usize,
+) -> Solved<Value> {
+    let mut moves = |engine: &mut Engine<Component>| -> Solved<Vec<MoveLine>> {
+        Ok(engine
+            .misere_moves(interp, misere, sum, max_search)?
+            .iter()
+            .map(|(r#move, genus)| move_line(interp, sum, r#move, genus.misere[0]))
+            .collect())
+    };
+    Ok(match kind {
+        QueryKind::Wins => Value::Wins(
+            engine
+                .genus(interp, misere, sum, true, max_search)?
+                .genus
+                .wins(),
+        ),
+        QueryKind::BestMove => {
+            Value::BestMove(moves(engine)?.into_iter().find(|line| line.winning))
+        }
+        QueryKind::Moves => Value::Moves(moves(engine)?),
+        QueryKind::Crosscheck => {
+            let theory = engine.genus(interp, misere, sum, true, max_search)?;
+            let search = engine.genus(interp, misere, sum, false, max_search)?;
+            Value::Crosscheck(Crosscheck {
+                grundy: theory.genus.misere[0],
+                search_wins: search.genus.wins(),
+                positions: search.positions,
+            })
+        }
+        kind => unreachable!("the checker refuses `{}` under misère play", kind.keyword()),
     })
 }
 

@@ -12,9 +12,9 @@ mod answer;
 use answer::{engine_error, move_line};
 
 use crate::analysis::Period;
-use crate::engine::{Engine, Grundy, Watcher};
+use crate::engine::{Engine, Genus, Grundy, Misere, Watcher};
 use crate::interp::{Component, Interpreter, Periods, Tables};
-use crate::lower::ir::{DeclarationKind, Program, Query, QueryKind};
+use crate::lower::ir::{DeclarationKind, Play, Program, Query, QueryKind};
 use crate::lower::{self, CheckErrors};
 use crate::sources::Sources;
 use crate::syntax::{self, ast};
@@ -28,6 +28,8 @@ pub struct Answer {
     /// The values of the query's bindings, for a table row.
     pub bindings: Vec<(String, i64)>,
     pub value: Value,
+    /// The play convention, for the queries that may be asked under either.
+    pub play: Option<Play>,
     /// How the answer was found, when not by search: `"period"`.
     pub by: Option<&'static str>,
 }
@@ -48,6 +50,7 @@ pub enum Value {
     /// A search of the whole sum against the XOR rule.
     Crosscheck(Crosscheck),
     Remoteness(Remoteness),
+    Genus(Genus),
     /// The period of a game, or `None` when none was found.
     Period {
         period: Option<Period>,
@@ -56,7 +59,9 @@ pub enum Value {
     Diff(Diff),
 }
 
-/// The XOR rule's answer beside a search of the whole sum.
+/// The theory's answer beside a search of the whole sum: under normal play
+/// the XOR rule's value, under misère play the misère Grundy value genus
+/// theory gives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Crosscheck {
     pub grundy: Grundy,
@@ -161,6 +166,8 @@ pub struct Session {
     declarations: Vec<Arc<ast::Statement>>,
     program: Program,
     engine: Engine<Component>,
+    /// The genera of the sums searched under misère play.
+    misere: Misere<Component>,
     max_states: usize,
     /// Whether a later source may redeclare a name (the REPL), and `play`
     /// is allowed.
@@ -177,6 +184,7 @@ impl Session {
             declarations: Vec::new(),
             program: Program::default(),
             engine: Engine::new(max_states),
+            misere: Misere::default(),
             max_states,
             interactive: false,
         }
@@ -338,6 +346,7 @@ impl Session {
         self.program = program;
         self.periods.clear();
         self.tables.borrow_mut().clear();
+        self.misere.clear();
         let forgotten = match kinds_kept {
             true => {
                 let (games, graphs) = ids_of(&self.program, &affected);

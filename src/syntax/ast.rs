@@ -118,6 +118,7 @@ pub enum QueryKind {
     Play,
     Crosscheck,
     Remoteness,
+    Genus,
     Equal,
     Period,
     Diff,
@@ -134,6 +135,7 @@ impl QueryKind {
             QueryKind::Play => "play",
             QueryKind::Crosscheck => "crosscheck",
             QueryKind::Remoteness => "remoteness",
+            QueryKind::Genus => "genus",
             QueryKind::Equal => "equal?",
             QueryKind::Period => "period",
             QueryKind::Diff => "diff",
@@ -141,10 +143,22 @@ impl QueryKind {
     }
 }
 
+impl QueryKind {
+    /// Whether the query may be asked under misère play.
+    pub fn has_misere(self) -> bool {
+        matches!(
+            self,
+            QueryKind::Wins | QueryKind::BestMove | QueryKind::Moves | QueryKind::Crosscheck
+        )
+    }
+}
+
 /// `grundy P for x in D if COND`, and the queries about games.
 #[derive(Debug, Clone)]
 pub struct Query {
     pub kind: QueryKind,
+    /// Where `misere` was written, for a query under misère play.
+    pub misere: Option<SourceSpan>,
     pub target: Target,
     pub bindings: Vec<Binding>,
     pub guard: Option<Expr>,

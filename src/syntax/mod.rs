@@ -308,6 +308,7 @@ impl Builder {
         let span = self.span(&pair);
         let rule = pair.as_rule();
         let mut inner = children(pair).peekable();
+        let mut misere = None;
         let opening = inner
             .next()
             .expect("a query opens with its keyword")
@@ -335,8 +336,12 @@ impl Builder {
                     Rule::kw_moves => QueryKind::Moves,
                     Rule::kw_crosscheck => QueryKind::Crosscheck,
                     Rule::kw_remoteness => QueryKind::Remoteness,
+                    Rule::kw_genus => QueryKind::Genus,
                     _ => QueryKind::Play,
                 };
+                misere = inner
+                    .next_if(|pair| pair.as_rule() == Rule::kw_misere)
+                    .map(|pair| self.span(&pair));
                 let position = self.sum(inner.next().expect("a query has a position"))?;
                 (kind, Target::Position(position))
             }
@@ -344,6 +349,7 @@ impl Builder {
         let (bindings, guard) = self.bindings_and_guard(inner)?;
         Ok(Query {
             kind,
+            misere,
             target,
             bindings,
             guard,
@@ -506,6 +512,8 @@ fn meaningful_token(rule: Rule) -> bool {
             | Rule::kw_moves
             | Rule::kw_play
             | Rule::kw_crosscheck
+            | Rule::kw_genus
+            | Rule::kw_misere
             | Rule::kw_remoteness
             | Rule::kw_period
             | Rule::kw_diff
@@ -602,6 +610,8 @@ fn name(rule: Rule) -> Name {
         Rule::kw_play => Token("play"),
         Rule::kw_crosscheck => Token("crosscheck"),
         Rule::kw_remoteness => Token("remoteness"),
+        Rule::kw_genus => Token("genus"),
+        Rule::kw_misere => Token("misere"),
         Rule::kw_period => Token("period"),
         Rule::kw_diff => Token("diff"),
         Rule::kw_equal => Token("equal?"),
