@@ -14,6 +14,7 @@ const DECLARATIONS: &str = "
 game Nim(n) { move Nim(n - k) for k in 1..=n }
 game Sub(n) { move Sub(n - k) for k in {1, 2, 3} if k <= n }
 game Kayles(n) { move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k }
+game Dawson(n) { move Dawson(a) + Dawson(n - 2 - a) for a in 0..=n - 2 }
 game Split(n) { move Split(a) + Split(n - a) for a in 1..n if a < n - a }
 game Wythoff(a, b) {
     move Wythoff(a - k, b)     for k in 1..=a
@@ -29,6 +30,7 @@ enum Game {
     Nim(u32),
     Sub(u32),
     Kayles(u32),
+    Dawson(u32),
     Split(u32),
     Wythoff(u32, u32),
     Race(char),
@@ -41,6 +43,7 @@ impl Game {
             Game::Nim(n) => format!("Nim({n})"),
             Game::Sub(n) => format!("Sub({n})"),
             Game::Kayles(n) => format!("Kayles({n})"),
+            Game::Dawson(n) => format!("Dawson({n})"),
             Game::Split(n) => format!("Split({n})"),
             Game::Wythoff(a, b) => format!("Wythoff({a}, {b})"),
             Game::Race(node) => format!("Race.{node}"),
@@ -57,6 +60,10 @@ impl Game {
                 .flat_map(|k| {
                     (0..=n - k).map(move |a| vec![Game::Kayles(a), Game::Kayles(n - k - a)])
                 })
+                .collect(),
+            Game::Dawson(n) => (0..=n.saturating_sub(2))
+                .filter(|_| n >= 2)
+                .map(|a| vec![Game::Dawson(a), Game::Dawson(n - 2 - a)])
                 .collect(),
             Game::Split(n) => (1..n)
                 .filter(|a| 2 * a < n)
@@ -123,6 +130,20 @@ fn solve(sum: &[Game], memo: &mut HashMap<Vec<Game>, (bool, u64)>) -> (bool, u64
     result
 }
 
+/// Whether the player to move wins the whole sum under misère play, where
+/// the player who cannot move wins.
+fn misere_wins(sum: &[Game], memo: &mut HashMap<Vec<Game>, bool>) -> bool {
+    let mut key = sum.to_vec();
+    key.sort();
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let next = moves(sum);
+    let wins = next.is_empty() || next.iter().any(|next| !misere_wins(next, memo));
+    memo.insert(key, wins);
+    wins
+}
+
 fn wins(sum: &[Game], memo: &mut HashMap<Vec<Game>, (bool, u64)>) -> bool {
     solve(sum, memo).0
 }
@@ -133,6 +154,7 @@ fn game() -> impl Strategy<Value = Game> {
         (0u32..5).prop_map(Game::Nim),
         (0u32..8).prop_map(Game::Sub),
         (0u32..6).prop_map(Game::Kayles),
+        (0u32..7).prop_map(Game::Dawson),
         (0u32..9).prop_map(Game::Split),
         (0u32..3, 0u32..3).prop_map(|(a, b)| Game::Wythoff(a, b)),
         prop::sample::select(vec!['a', 'b', 'c', 'd', 'e', 'f']).prop_map(Game::Race),
@@ -191,5 +213,46 @@ proptest! {
             panic!("expected remoteness, got {:?}", found[5].value);
         };
         prop_assert_eq!((remoteness.wins, remoteness.remoteness), solve(&sum, &mut memo));
+    }
+}
+
+proptest! {
+    #[test]
+    fn misere_answers_agree_with_minimax_over_the_sum(sum in prop::collection::vec(game(), 1..4)) {
+        let position = show(&sum);
+        let source = format!(
+            "{DECLARATIONS}\nwins? misere {position}\nbest_move misere {position}\n\
+             moves misere {position}\ncrosscheck misere {position}"
+        );
+        let found = answers(&source);
+        let mut memo = HashMap::new();
+        let wins = misere_wins(&sum, &mut memo);
+
+        prop_assert_eq!(&found[0].value, &Value::Wins(wins));
+        let losing: Vec<String> = moves(&sum)
+            .iter()
+            .filter(|next| !misere_wins(next, &mut memo))
+            .map(|next| show(next))
+            .collect();
+        match &found[1].value {
+            Value::BestMove(Some(best)) => {
+                prop_assert!(losing.contains(&best.result), "{} is not a losing move from {}", best.result, position);
+            }
+            Value::BestMove(None) => prop_assert!(losing.is_empty(), "no best move in a won position"),
+            other => prop_assert!(false, "unexpected answer {:?}", other),
+        }
+        let Value::Moves(listed) = &found[2].value else {
+            panic!("expected moves, got {:?}", found[2].value);
+        };
+        let expected: Vec<(String, bool)> = moves(&sum)
+            .iter()
+            .map(|next| (show(next), !misere_wins(next, &mut memo)))
+            .collect();
+        let listed: Vec<(String, bool)> = listed.iter().map(|line| (line.result.clone(), line.winning)).collect();
+        prop_assert_eq!(listed, expected);
+        let Value::Crosscheck(check) = &found[3].value else {
+            panic!("expected a crosscheck, got {:?}", found[3].value);
+        };
+        prop_assert!(check.agree() && check.search_wins == wins);
     }
 }

@@ -126,7 +126,10 @@ impl fmt::Display for Genus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}^", self.grundy)?;
         match self.misere.iter().all(|&value| value < 10) {
-            true => self.misere.iter().try_for_each(|value| write!(f, "{value}")),
+            true => self
+                .misere
+                .iter()
+                .try_for_each(|value| write!(f, "{value}")),
             false => {
                 let values: Vec<String> = self.misere.iter().map(u64::to_string).collect();
                 write!(f, "({})", values.join(","))
@@ -318,7 +321,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         Ok(())
     }
 
-    fn genus_frame<R>(&mut self, rules: &R, key: Vec<P>, theory: bool) -> Result<Frame<P>, P, R::Error>
+    fn genus_frame<R>(
+        &mut self,
+        rules: &R,
+        key: Vec<P>,
+        theory: bool,
+    ) -> Result<Frame<P>, P, R::Error>
     where
         R: Rules<Position = P>,
     {
@@ -363,11 +371,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     }
 
     /// A sum as a state: terminal components dropped, the rest sorted.
-    fn state<R>(
-        &mut self,
-        rules: &R,
-        parts: impl Iterator<Item = P>,
-    ) -> Result<Vec<P>, P, R::Error>
+    fn state<R>(&mut self, rules: &R, parts: impl Iterator<Item = P>) -> Result<Vec<P>, P, R::Error>
     where
         R: Rules<Position = P>,
     {

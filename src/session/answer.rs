@@ -289,11 +289,9 @@ fn solve(
                 positions: search.positions,
             })
         }
-        QueryKind::Genus => Value::Genus(
-            engine
-                .genus(interp, misere, sum, true, max_search)?
-                .genus,
-        ),
+        QueryKind::Genus => {
+            Value::Genus(engine.genus(interp, misere, sum, true, max_search)?.genus)
+        }
         QueryKind::Moves
         | QueryKind::Play
         | QueryKind::Equal

@@ -1,0 +1,161 @@
+//! Misère play against the rules known for it: misère Nim's, the genera of
+//! Winning Ways, and a misère minimax over rows of pins written here.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::answers;
+use sprague::session::Value;
+
+const GAMES: &str = "
+game Nim(n) { move Nim(n - k) for k in 1..=n }
+game Kayles(n) { move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k }
+game Dawson(n) { move Dawson(a) + Dawson(n - 2 - a) for a in 0..=n - 2 }
+";
+
+fn wins(source: &str) -> Vec<bool> {
+    answers(&format!("{GAMES}{source}"))
+        .into_iter()
+        .map(|answer| match answer.value {
+            Value::Wins(wins) => wins,
+            other => panic!("expected wins?, got {other:?}"),
+        })
+        .collect()
+}
+
+/// Bouton's rule for misère Nim: the player to move wins iff some heap is
+/// larger than 1 and the XOR is not 0, or every heap is at most 1 and the
+/// XOR is 0.
+fn misere_nim(heaps: &[u64]) -> bool {
+    let xor = heaps.iter().fold(0, |acc, heap| acc ^ heap);
+    match heaps.iter().any(|&heap| heap > 1) {
+        true => xor != 0,
+        false => xor == 0,
+    }
+}
+
+/// 300 sums of up to five heaps from a fixed linear congruential sequence;
+/// every other one is made of small heaps, so both halves of the rule are
+/// met often. Half are written `*n`, half as the rule-declared `Nim(n)`.
+#[test]
+fn misere_nim_follows_its_rule() {
+    let mut seed: u64 = 0x5eed;
+    let mut next = |bound: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % bound
+    };
+    let mut positions = Vec::new();
+    for i in 0..300 {
+        let count = 1 + next(5) as usize;
+        let bound = if i % 2 == 0 { 2 } else { 9 };
+        positions.push((0..count).map(|_| next(bound)).collect::<Vec<u64>>());
+    }
+    let written = |heaps: &[u64], i: usize| {
+        let terms: Vec<String> = heaps
+            .iter()
+            .map(|heap| match i % 4 < 2 {
+                true => format!("*{heap}"),
+                false => format!("Nim({heap})"),
+            })
+            .collect();
+        format!("wins? misere {}\n", terms.join(" + "))
+    };
+    let source: String = positions
+        .iter()
+        .enumerate()
+        .map(|(i, heaps)| written(heaps, i))
+        .collect();
+    let expected: Vec<bool> = positions.iter().map(|heaps| misere_nim(heaps)).collect();
+    assert!(expected.iter().filter(|&&wins| !wins).count() > 30);
+    assert_eq!(wins(&source), expected);
+}
+
+/// Genera from Winning Ways, chapter 13: heaps, and sums of them.
+#[test]
+fn genera_of_heaps_and_sums_are_those_of_winning_ways() {
+    let cases = [
+        ("*0", "0^120"),
+        ("*1", "1^031"),
+        ("*2", "2^20"),
+        ("*3", "3^31"),
+        ("*4", "4^46"),
+        ("*1 + *1", "0^120"),
+        ("*2 + *2", "0^02"),
+        ("*2 + *3", "1^13"),
+        ("Nim(2) + Nim(2)", "0^02"),
+        ("Nim(3)", "3^31"),
+        ("Kayles(1)", "1^031"),
+        ("Kayles(2)", "2^20"),
+        ("Kayles(3)", "3^31"),
+    ];
+    let source: String = cases
+        .iter()
+        .map(|(position, _)| format!("genus {position}\n"))
+        .collect();
+    let found: Vec<String> = answers(&format!("{GAMES}{source}"))
+        .into_iter()
+        .map(|answer| match answer.value {
+            Value::Genus(genus) => genus.to_string(),
+            other => panic!("expected a genus, got {other:?}"),
+        })
+        .collect();
+    let expected: Vec<String> = cases.iter().map(|(_, genus)| genus.to_string()).collect();
+    assert_eq!(found, expected);
+}
+
+/// Misère minimax over rows of pins, each state the sorted row lengths:
+/// `take` lists how many adjacent pins a move may knock down.
+fn rows_win(rows: &[u32], take: &[u32], memo: &mut HashMap<Vec<u32>, bool>) -> bool {
+    let mut key: Vec<u32> = rows.iter().copied().filter(|&row| row > 0).collect();
+    key.sort();
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let mut any_move = false;
+    let mut wins = false;
+    for (i, &row) in key.iter().enumerate() {
+        for &k in take.iter().filter(|&&k| k <= row) {
+            for a in 0..=row - k {
+                any_move = true;
+                let mut next = key.clone();
+                next[i] = a;
+                next.push(row - k - a);
+                wins |= !rows_win(&next, take, memo);
+            }
+        }
+    }
+    let wins = wins || !any_move;
+    memo.insert(key, wins);
+    wins
+}
+
+#[test]
+fn misere_kayles_and_dawsons_kayles_rows_and_sums() {
+    for (game, take) in [("Kayles", &[1, 2][..]), ("Dawson", &[2][..])] {
+        let mut memo = HashMap::new();
+        let mut positions: Vec<Vec<u32>> = (0..=24).map(|n| vec![n]).collect();
+        positions.extend((1..=8).flat_map(|a| (a..=8).map(move |b| vec![a, b])));
+        positions.extend([vec![3, 5, 7], vec![1, 4, 9], vec![2, 2, 6]]);
+        let source: String = positions
+            .iter()
+            .map(|rows| {
+                let terms: Vec<String> = rows.iter().map(|n| format!("{game}({n})")).collect();
+                format!("wins? misere {}\n", terms.join(" + "))
+            })
+            .collect();
+        let expected: Vec<bool> = positions
+            .iter()
+            .map(|rows| rows_win(rows, take, &mut memo))
+            .collect();
+        assert_eq!(wins(&source), expected, "{game}");
+    }
+    // The oracle itself: misère Kayles is lost from single rows of 1, 4, 9,
+    // 12 and 20 pins, and no other up to 24, as published analyses list.
+    let losing: Vec<u32> = (0..=24)
+        .filter(|&n| !rows_win(&[n], &[1, 2], &mut HashMap::new()))
+        .collect();
+    assert_eq!(losing, [1, 4, 9, 12, 20]);
+}
