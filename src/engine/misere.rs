@@ -188,6 +188,9 @@ pub struct Found {
     pub positions: usize,
 }
 
+/// A move of a sum, with the genus of the sum it leaves.
+pub type GenusMove<P> = (Move<P>, Genus);
+
 /// A state being searched: its children, and which is next.
 struct Frame<P> {
     key: Vec<P>,
@@ -235,7 +238,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         memo: &mut Misere<P>,
         sum: &[P],
         limit: usize,
-    ) -> Result<Vec<(Move<P>, Genus)>, P, R::Error>
+    ) -> Result<Vec<GenusMove<P>>, P, R::Error>
     where
         R: Rules<Position = P>,
     {
