@@ -5,6 +5,7 @@ use miette::{GraphicalReportHandler, GraphicalTheme, JSONReportHandler, Report};
 use serde_json::{Value as Json, json};
 
 use crate::analysis::{Period, Proof};
+use crate::engine::Gamma;
 use crate::lower::ir::Play;
 use crate::session::{Answer, Diff, MoveLine, Value};
 
@@ -21,7 +22,16 @@ pub fn text(answer: &Answer) -> String {
     };
     match &answer.value {
         Value::Grundy(value) => format!("{question} = {value}{by}"),
+        Value::Infinite(reaches) => format!(
+            "{question} = {}{by}",
+            Gamma::Infinite(reaches.clone())
+        ),
         Value::Wins(wins) => format!("{question} = {wins}{by}"),
+        Value::Draw => format!("{question} = draw: neither player can force a win"),
+        Value::BestMove(Some(best)) if best.drawing => format!(
+            "{question} = {}: no move wins, this one keeps the game drawn",
+            move_text(best)
+        ),
         Value::BestMove(Some(best)) => format!("{question} = {}", move_text(best)),
         Value::BestMove(None) if answer.play == Some(Play::Misere) => {
             format!("{question} = none: every move loses under misère play")
@@ -147,7 +157,11 @@ pub fn move_text(line: &MoveLine) -> String {
 
 /// A move with the value it leaves, marked when it wins.
 pub fn valued_move_text(line: &MoveLine) -> String {
-    let mark = if line.winning { ", winning" } else { "" };
+    let mark = match (line.winning, line.drawing) {
+        (true, _) => ", winning",
+        (false, true) => ", drawn",
+        (false, false) => "",
+    };
     format!("{}: grundy {}{mark}", move_text(line), line.grundy)
 }
 
@@ -213,25 +227,41 @@ fn position_fields(fields: &mut serde_json::Map<String, Json>, value: &Value) {
         };
         fields.insert("move".into(), r#move);
         fields.insert("result".into(), result);
+        if best.as_ref().is_some_and(|best| best.drawing) {
+            fields.insert("aim".into(), json!("draw"));
+        }
     };
     match value {
         Value::Grundy(value) => {
             fields.insert("value".into(), json!(value));
         }
+        Value::Infinite(reaches) => {
+            fields.insert("value".into(), json!("inf"));
+            fields.insert("reaches".into(), json!(reaches));
+        }
         Value::Wins(wins) => {
             fields.insert("value".into(), json!(wins));
+        }
+        Value::Draw => {
+            fields.insert("value".into(), json!("draw"));
         }
         Value::BestMove(best) => move_fields(fields, best),
         Value::Moves(moves) => {
             let options = moves
                 .iter()
                 .map(|line| {
-                    json!({
+                    let mut option = json!({
                         "move": {"from": line.from, "to": line.to},
                         "result": line.result,
-                        "grundy": line.grundy,
+                        "grundy": gamma_json(&line.grundy),
                         "winning": line.winning,
-                    })
+                    });
+                    if let Gamma::Infinite(reaches) = &line.grundy {
+                        let fields = option.as_object_mut().expect("built as an object");
+                        fields.insert("reaches".into(), json!(reaches));
+                        fields.insert("drawn".into(), json!(line.drawing));
+                    }
+                    option
                 })
                 .collect();
             fields.insert("options".into(), Json::Array(options));
@@ -260,6 +290,14 @@ fn position_fields(fields: &mut serde_json::Map<String, Json>, value: &Value) {
         Value::Period { .. } | Value::Diff(_) => {
             unreachable!("answers about games are built apart")
         }
+    }
+}
+
+/// A finite value as a number, ∞ as `"inf"` (its K is set beside it).
+fn gamma_json(value: &Gamma) -> Json {
+    match value {
+        Gamma::Finite(value) => json!(value),
+        Gamma::Infinite(_) => json!("inf"),
     }
 }
 

@@ -5,15 +5,18 @@
 //! by exploring their product. Evaluation is iterative, so a game of any
 //! depth is solved without growing the native stack.
 
+mod loopy;
 mod misere;
 mod options;
 mod search;
 
 use std::cmp::Reverse;
+use std::collections::HashMap;
 use std::hash::Hash;
 
 use indexmap::IndexSet;
 
+pub use loopy::{Gamma, Outcome};
 pub use misere::{Found, Genus, Misere};
 pub use options::{Options, TooManyOptions};
 pub use search::SumSearch;
@@ -205,10 +208,12 @@ pub type Watcher = Box<dyn FnMut(usize) -> bool + Send>;
 const WATCH_EVERY: usize = 4096;
 
 /// Memo states besides a solved value: not asked yet; waiting on the
-/// stack to be expanded; being expanded (its options are being solved).
+/// stack to be expanded; being expanded (its options are being solved);
+/// known to reach a cycle, so that only the loopy solver can value it.
 const UNSOLVED: Grundy = Grundy::MAX;
 const QUEUED: Grundy = Grundy::MAX - 1;
 const EXPANDING: Grundy = Grundy::MAX - 2;
+const LOOPY: Grundy = Grundy::MAX - 3;
 
 type Interned<P> = IndexSet<P, rustc_hash::FxBuildHasher>;
 
@@ -224,6 +229,8 @@ pub struct Engine<P> {
     scratch: Options<P>,
     mex: Mex,
     missing: Vec<P>,
+    /// Generalised values of the positions that reach a cycle.
+    loopy: HashMap<P, Gamma>,
     watcher: Option<Watcher>,
     steps_since_watch: usize,
 }
@@ -241,6 +248,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
             scratch: Options::new(max_states),
             mex: Mex::default(),
             missing: Vec::new(),
+            loopy: HashMap::new(),
             watcher: None,
             steps_since_watch: 0,
         }
@@ -272,6 +280,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                 longest.push(self.longest[id]);
             }
         }
+        self.loopy.retain(|position, _| !depends(position));
         self.positions = kept;
         self.values = values;
         self.longest = longest;
@@ -429,12 +438,20 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         R: Rules<Position = P>,
     {
         let mark = self.positions.len();
-        let solved = self.intern(rules, position, position).and_then(|id| {
-            match self.values[id] >= EXPANDING {
-                true => self.solve(rules, id).map(|()| id),
-                false => Ok(id),
-            }
-        });
+        let solved = self
+            .intern(rules, position, position)
+            .and_then(|id| match self.values[id] {
+                LOOPY => Err(EngineError::Loopy {
+                    cycle: vec![position.clone()],
+                }),
+                value if value >= EXPANDING => self.solve(rules, id).map(|()| id),
+                _ => Ok(id),
+            });
+        // Positions found to reach a cycle stay marked, and those solved on
+        // the way keep their values: they are right whatever lies beyond.
+        if let Err(EngineError::Loopy { .. }) = solved {
+            return solved;
+        }
         if solved.is_err() {
             // Forget what this search interned, so that a failed query
             // leaves the engine as it found it (and its room for states).
@@ -490,10 +507,15 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         let mut stack = vec![root];
         self.values[root] = QUEUED;
         let outcome = self.search(rules, &mut stack);
-        if outcome.is_err() {
+        if let Err(error) = &outcome {
+            // Every position being expanded leads to the one that failed;
+            // with a cycle there, each reaches the cycle.
+            let loopy = matches!(error, EngineError::Loopy { .. });
             for &id in &stack {
-                if self.values[id] >= EXPANDING {
-                    self.values[id] = UNSOLVED;
+                match self.values[id] {
+                    EXPANDING if loopy => self.values[id] = LOOPY,
+                    EXPANDING | QUEUED => self.values[id] = UNSOLVED,
+                    _ => {}
                 }
             }
         }
@@ -505,7 +527,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         R: Rules<Position = P>,
     {
         while let Some(&id) = stack.last() {
-            if self.values[id] < EXPANDING {
+            if self.values[id] < LOOPY {
                 // Solved while it waited (it was pushed twice).
                 stack.pop();
                 continue;
@@ -529,6 +551,10 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                 let part_id = self.intern(rules, part, &position)?;
                 match self.values[part_id] {
                     EXPANDING => return Err(self.cycle(stack, part_id)),
+                    LOOPY => {
+                        let cycle = vec![position.clone(), part.clone()];
+                        return Err(EngineError::Loopy { cycle });
+                    }
                     UNSOLVED | QUEUED => {
                         self.values[part_id] = QUEUED;
                         stack.push(part_id);
@@ -564,7 +590,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                 None => positions.get_index_of(part),
             };
             match id {
-                Some(id) if values[id] < EXPANDING => Some((values[id], longest[id])),
+                Some(id) if values[id] < LOOPY => Some((values[id], longest[id])),
                 _ => {
                     missing.push(part.clone());
                     None

@@ -91,9 +91,21 @@ fn a_cycle_is_reported_with_its_path() {
             cycle: vec![0, 1, 2, 0]
         })
     );
-    // The engine stays usable after the error.
-    let rules = Subtraction { take: vec![1] };
-    assert_eq!(engine.grundy(&rules, &7), Ok(1));
+    // The loopy solver values the ring: play never ends, a draw.
+    for n in 0..3 {
+        assert_eq!(engine.gamma(&Ring(3), &n), Ok(Gamma::Infinite(Vec::new())));
+    }
+    assert_eq!(engine.gamma(&Ring(3), &0).unwrap().outcome(), Outcome::Draw);
+}
+
+#[test]
+fn smiths_rule_adds_infinite_values() {
+    let (two, inf) = (Gamma::Finite(2), Gamma::Infinite(vec![0, 3]));
+    assert_eq!(two.add(&Gamma::Finite(3)), Gamma::Finite(1));
+    assert_eq!(inf.add(&two), Gamma::Infinite(vec![1, 2]));
+    assert_eq!(inf.add(&inf), Gamma::Infinite(Vec::new()));
+    assert_eq!(inf.outcome(), Outcome::Win);
+    assert_eq!(inf.add(&two).outcome(), Outcome::Draw);
 }
 
 #[test]

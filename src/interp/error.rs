@@ -59,7 +59,7 @@ pub enum EvalError {
     #[diagnostic(
         code(sprague::eval::loopy),
         help(
-            "a position that can return to itself has no Grundy value; every sequence of moves must end"
+            "this query needs every play to end; `grundy`, `wins?`, `best_move` and `moves` value loopy games (normal play)"
         )
     )]
     Loopy {

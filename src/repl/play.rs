@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering;
 
 use miette::SourceSpan;
 
+use crate::engine::Gamma;
 use crate::interp::Component;
 use crate::output;
 use crate::session::{PlayMove, PlayRequest};
@@ -99,8 +100,10 @@ fn list_moves(repl: &mut Repl, position: &[Component], span: SourceSpan) -> Opti
 fn show(repl: &mut Repl, position: &[Component], moves: &[PlayMove], span: SourceSpan) {
     println!("position: {}", repl.session.show(position));
     if let Ok(values) = repl.session.values(position, span) {
-        let nim_sum = values.iter().fold(0, |acc, value| acc ^ value);
-        let terms: Vec<String> = values.iter().map(u64::to_string).collect();
+        let nim_sum = values
+            .iter()
+            .fold(Gamma::Finite(0), |acc, value| acc.add(value));
+        let terms: Vec<String> = values.iter().map(Gamma::to_string).collect();
         match terms.len() {
             1 => println!("value: {nim_sum}"),
             _ => println!("values: {} = {nim_sum}", terms.join(" ⊕ ")),
@@ -128,7 +131,14 @@ fn hint(moves: &[PlayMove]) {
             index + 1,
             output::move_text(&moves[index].line)
         ),
-        None => println!("hint: the position has value 0; every move loses against best play"),
+        None => match moves.iter().position(|choice| choice.line.drawing) {
+            Some(index) => println!(
+                "hint: no move wins; move {} keeps the game drawn: {}",
+                index + 1,
+                output::move_text(&moves[index].line)
+            ),
+            None => println!("hint: the position has value 0; every move loses against best play"),
+        },
     }
 }
 
@@ -167,11 +177,12 @@ fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
     found.cloned()
 }
 
-/// The engine's move: the first winning one, else the one leaving the
-/// longest play.
+/// The engine's move: the first winning one, else one that keeps a loopy
+/// game drawn, else the one leaving the longest play.
 fn reply(moves: &[PlayMove]) -> Option<&PlayMove> {
     moves
         .iter()
         .find(|choice| choice.line.winning)
+        .or_else(|| moves.iter().find(|choice| choice.line.drawing))
         .or_else(|| moves.iter().rev().max_by_key(|choice| choice.longest))
 }

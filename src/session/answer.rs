@@ -6,7 +6,7 @@ use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Value,
 };
 use crate::analysis::{self, Proof};
-use crate::engine::{Engine, EngineError, Grundy, Misere, Move};
+use crate::engine::{Engine, EngineError, Gamma, Grundy, Misere, Move, Outcome};
 use crate::interp::{Budget, Component, EvalError, Interpreter, KnownPeriod, assignments};
 use crate::lower::ir::{GameId, Moves, Play, Query, QueryKind, TakeBreak, Target};
 
@@ -68,9 +68,9 @@ impl Session {
                     let other = evaluate(&interp, other, env)?;
                     let both: Vec<Component> = sum.iter().chain(&other).cloned().collect();
                     let equal = engine
-                        .nim_sum(&interp, &both)
+                        .gamma_sum(&interp, &both)
                         .map_err(|error| engine_error(&interp, error, span))?
-                        == 0;
+                        == Gamma::Finite(0);
                     Value::Equal {
                         other: interp.show(&other).to_string(),
                         equal,
@@ -257,13 +257,20 @@ fn solve(
     max_search: usize,
 ) -> Solved<Value> {
     Ok(match kind {
-        QueryKind::Grundy => Value::Grundy(engine.nim_sum(interp, sum)?),
-        QueryKind::Wins => Value::Wins(engine.nim_sum(interp, sum)? != 0),
-        QueryKind::BestMove => Value::BestMove(
-            engine
-                .best_move(interp, sum)?
-                .map(|best| move_line(interp, sum, &best, 0)),
-        ),
+        QueryKind::Grundy => match engine.gamma_sum(interp, sum)? {
+            Gamma::Finite(value) => Value::Grundy(value),
+            Gamma::Infinite(reaches) => Value::Infinite(reaches),
+        },
+        QueryKind::Wins => match engine.gamma_sum(interp, sum)?.outcome() {
+            Outcome::Win => Value::Wins(true),
+            Outcome::Loss => Value::Wins(false),
+            Outcome::Draw => Value::Draw,
+        },
+        QueryKind::BestMove => Value::BestMove(match engine.best_move(interp, sum) {
+            Ok(best) => best.map(|best| move_line(interp, sum, &best, Gamma::Finite(0))),
+            Err(EngineError::Loopy { .. }) => loopy_best_move(interp, engine, sum)?,
+            Err(error) => return Err(error),
+        }),
         QueryKind::Crosscheck => {
             let grundy = engine.nim_sum(interp, sum)?;
             let search = engine.search_sum(interp, sum, max_search)?;
@@ -278,7 +285,7 @@ fn solve(
             let best = match &search.best {
                 Some(best) => {
                     let grundy = engine.nim_sum(interp, &best.apply(sum))?;
-                    Some(move_line(interp, sum, best, grundy))
+                    Some(move_line(interp, sum, best, Gamma::Finite(grundy)))
                 }
                 None => None,
             };
@@ -296,14 +303,40 @@ fn solve(
         | QueryKind::Play
         | QueryKind::Equal
         | QueryKind::Period
-        | QueryKind::Diff => Value::Moves(
-            engine
-                .moves(interp, sum)?
+        | QueryKind::Diff => Value::Moves(match engine.moves(interp, sum) {
+            Ok(moves) => moves
                 .iter()
-                .map(|valued| move_line(interp, sum, &valued.r#move, valued.grundy))
+                .map(|valued| {
+                    move_line(interp, sum, &valued.r#move, Gamma::Finite(valued.grundy))
+                })
                 .collect(),
-        ),
+            Err(EngineError::Loopy { .. }) => engine
+                .gamma_moves(interp, sum)?
+                .iter()
+                .map(|(r#move, value)| move_line(interp, sum, r#move, value.clone()))
+                .collect(),
+            Err(error) => return Err(error),
+        }),
     })
+}
+
+/// The best move of a sum with loopy parts: one to a position of value 0
+/// when the player to move wins; else, in a draw, one that keeps it drawn.
+fn loopy_best_move(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+) -> Solved<Option<MoveLine>> {
+    let aim = match engine.gamma_sum(interp, sum)?.outcome() {
+        Outcome::Win => |value: &Gamma| *value == Gamma::Finite(0),
+        Outcome::Draw => |value: &Gamma| value.outcome() == Outcome::Draw,
+        Outcome::Loss => return Ok(None),
+    };
+    Ok(engine
+        .gamma_moves(interp, sum)?
+        .into_iter()
+        .find(|(_, value)| aim(value))
+        .map(|(r#move, value)| move_line(interp, sum, &r#move, value)))
 }
 
 /// A query under misère play, from the genera of the sums searched.
@@ -319,7 +352,7 @@ fn solve_misere(
         Ok(engine
             .misere_moves(interp, misere, sum, max_search)?
             .iter()
-            .map(|(r#move, genus)| move_line(interp, sum, r#move, genus.misere[0]))
+            .map(|(r#move, genus)| move_line(interp, sum, r#move, Gamma::Finite(genus.misere[0])))
             .collect())
     };
     Ok(match kind {
@@ -350,7 +383,7 @@ pub(super) fn move_line(
     interp: &Interpreter,
     sum: &[Component],
     r#move: &Move<Component>,
-    grundy: Grundy,
+    grundy: Gamma,
 ) -> MoveLine {
     MoveLine {
         from: interp
@@ -358,8 +391,9 @@ pub(super) fn move_line(
             .to_string(),
         to: interp.show(&r#move.to).to_string(),
         result: interp.show(&r#move.apply(sum)).to_string(),
+        winning: grundy == Gamma::Finite(0),
+        drawing: grundy.outcome() == Outcome::Draw,
         grundy,
-        winning: grundy == 0,
     }
 }
 

@@ -12,7 +12,7 @@ mod answer;
 use answer::{engine_error, move_line};
 
 use crate::analysis::Period;
-use crate::engine::{Engine, Genus, Grundy, Misere, Watcher};
+use crate::engine::{Engine, EngineError, Gamma, Genus, Grundy, Misere, Watcher};
 use crate::interp::{Component, Interpreter, Periods, Tables};
 use crate::lower::ir::{DeclarationKind, Play, Program, Query, QueryKind};
 use crate::lower::{self, CheckErrors};
@@ -37,7 +37,12 @@ pub struct Answer {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value {
     Grundy(Grundy),
+    /// The value ∞(K) of a loopy position: K, the finite values it reaches.
+    Infinite(Vec<Grundy>),
     Wins(bool),
+    /// `wins?` of a position that neither player can win: play goes on
+    /// forever.
+    Draw,
     /// The winning move, or `None` when the position has value 0.
     BestMove(Option<MoveLine>),
     /// Every move, in order.
@@ -106,14 +111,16 @@ pub struct DiffRow {
 }
 
 /// A move: one component `from` becomes `to`, leaving `result` of value
-/// `grundy`; it is `winning` when that value is 0.
+/// `grundy`; it is `winning` when that value is 0, and `drawing` when it
+/// leaves a draw (a loopy position the next player cannot win).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveLine {
     pub from: String,
     pub to: String,
     pub result: String,
-    pub grundy: Grundy,
+    pub grundy: Gamma,
     pub winning: bool,
+    pub drawing: bool,
 }
 
 /// A position and its moves, for a game played against the engine.
@@ -384,33 +391,41 @@ impl Session {
         Ok(components)
     }
 
-    /// Every move of a sum, with what it leaves and how long play can last.
+    /// Every move of a sum, with what it leaves and how long play can last
+    /// (0 when the sum is loopy and play may not end).
     pub fn moves(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<PlayMove>, Report> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let moves = self
-            .engine
-            .moves(&interp, sum)
-            .map_err(|error| engine_error(&interp, error, span));
+        let moves = match self.engine.moves(&interp, sum) {
+            Ok(moves) => Ok(moves
+                .into_iter()
+                .map(|valued| (valued.r#move, Gamma::Finite(valued.grundy), valued.longest))
+                .collect::<Vec<_>>()),
+            Err(EngineError::Loopy { .. }) => self.engine.gamma_moves(&interp, sum).map(|moves| {
+                moves
+                    .into_iter()
+                    .map(|(r#move, value)| (r#move, value, 0))
+                    .collect()
+            }),
+            Err(error) => Err(error),
+        };
+        let moves = moves.map_err(|error| engine_error(&interp, error, span));
         let moves = moves.map_err(|error| self.report(error))?;
         Ok(moves
             .into_iter()
-            .map(|valued| {
-                let result = valued.r#move.apply(sum);
-                PlayMove {
-                    line: move_line(&interp, sum, &valued.r#move, valued.grundy),
-                    result,
-                    longest: valued.longest,
-                }
+            .map(|(r#move, value, longest)| PlayMove {
+                line: move_line(&interp, sum, &r#move, value),
+                result: r#move.apply(sum),
+                longest,
             })
             .collect())
     }
 
     /// The value of each component of a sum.
-    pub fn values(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<Grundy>, Report> {
+    pub fn values(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<Gamma>, Report> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let values: Result<Vec<_>, _> = sum
             .iter()
-            .map(|component| self.engine.grundy(&interp, component))
+            .map(|component| self.engine.gamma(&interp, component))
             .collect();
         let values = values.map_err(|error| engine_error(&interp, error, span));
         values.map_err(|error| self.report(error))

@@ -1,0 +1,346 @@
+//! Games whose move graph has cycles, valued by Smith's generalised
+//! Sprague–Grundy function γ (C. A. B. Smith, "Graphs and composite games",
+//! 1966), computed by the labelling of Fraenkel and Yesha ("Theory of
+//! annihilation games", 1986). A position has a finite value m when it has
+//! no option of value m, has options of every value below m, and every
+//! option of a larger or infinite value has an option of value m; the rest
+//! have value ∞(K), K the finite values of their options. The player to move
+//! wins a finite position iff its value is not 0, wins ∞(K) iff 0 ∈ K, and
+//! otherwise play goes on forever: a draw.
+//!
+//! Sums follow Smith's rule: finite values XOR; ∞(K) plus finite parts of
+//! XOR a is ∞(K ⊕ a); two infinite parts make ∞() — a draw.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::Hash;
+
+use super::{Engine, EngineError, Grundy, Move, Result, Rules};
+
+/// A value of the generalised Sprague–Grundy function.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Gamma {
+    Finite(Grundy),
+    /// ∞(K): the finite values among the options, in increasing order.
+    Infinite(Vec<Grundy>),
+}
+
+/// Who wins with best play, from the point of view of the player to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+impl Gamma {
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Gamma::Finite(0) => Outcome::Loss,
+            Gamma::Finite(_) => Outcome::Win,
+            Gamma::Infinite(reaches) if reaches.contains(&0) => Outcome::Win,
+            Gamma::Infinite(_) => Outcome::Draw,
+        }
+    }
+
+    /// Smith's rule for a sum of two games.
+    pub fn add(&self, other: &Gamma) -> Gamma {
+        match (self, other) {
+            (Gamma::Finite(a), Gamma::Finite(b)) => Gamma::Finite(a ^ b),
+            (Gamma::Infinite(reaches), Gamma::Finite(a))
+            | (Gamma::Finite(a), Gamma::Infinite(reaches)) => {
+                let mut shifted: Vec<Grundy> = reaches.iter().map(|k| k ^ a).collect();
+                shifted.sort_unstable();
+                Gamma::Infinite(shifted)
+            }
+            (Gamma::Infinite(_), Gamma::Infinite(_)) => Gamma::Infinite(Vec::new()),
+        }
+    }
+}
+
+/// `3`, `∞`, `∞(0,2)`.
+impl fmt::Display for Gamma {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Gamma::Finite(value) => write!(f, "{value}"),
+            Gamma::Infinite(reaches) if reaches.is_empty() => f.write_str("∞"),
+            Gamma::Infinite(reaches) => {
+                let values: Vec<String> = reaches.iter().map(u64::to_string).collect();
+                write!(f, "∞({})", values.join(","))
+            }
+        }
+    }
+}
+
+/// A node of the graph the labelling runs on: the loopy components of a
+/// sum, sorted, and the XOR of the finite rest as one Nim heap. By Smith's
+/// rule the finite rest may stand for any game of its value.
+type Node<P> = (Vec<P>, Grundy);
+
+/// How a component of an option is taken into a node.
+enum Part {
+    Finite(Grundy),
+    Loopy,
+}
+
+impl<P: Clone + Eq + Hash + Ord> Engine<P> {
+    /// The generalised value of one component: its Grundy value when no
+    /// cycle can be reached from it, else from the loopy solver.
+    pub fn gamma<R>(&mut self, rules: &R, position: &P) -> Result<Gamma, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        if let Some(known) = self.loopy.get(position) {
+            return Ok(known.clone());
+        }
+        match self.grundy(rules, position) {
+            Ok(value) => Ok(Gamma::Finite(value)),
+            Err(EngineError::Loopy { .. }) => self.label(rules, position),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The generalised value of a sum, by Smith's rule.
+    pub fn gamma_sum<R>(&mut self, rules: &R, sum: &[P]) -> Result<Gamma, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let mut total = Gamma::Finite(0);
+        for component in sum {
+            total = total.add(&self.gamma(rules, component)?);
+        }
+        Ok(total)
+    }
+
+    /// Every move of a sum with the generalised value of the sum it leaves.
+    pub fn gamma_moves<R>(
+        &mut self,
+        rules: &R,
+        sum: &[P],
+    ) -> Result<Vec<(Move<P>, Gamma)>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let mut moves = Vec::new();
+        for (component, position) in sum.iter().enumerate() {
+            for to in self.options(rules, position)? {
+                let r#move = Move { component, to };
+                let value = self.gamma_sum(rules, &r#move.apply(sum))?;
+                moves.push((r#move, value));
+            }
+        }
+        Ok(moves)
+    }
+
+    fn part<R>(&mut self, rules: &R, position: &P) -> Result<Part, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        if let Some(n) = rules.as_heap(position) {
+            return Ok(Part::Finite(n));
+        }
+        match self.loopy.get(position) {
+            Some(Gamma::Finite(value)) => return Ok(Part::Finite(*value)),
+            Some(Gamma::Infinite(_)) => return Ok(Part::Loopy),
+            None => {}
+        }
+        match self.grundy(rules, position) {
+            Ok(value) => Ok(Part::Finite(value)),
+            Err(EngineError::Loopy { .. }) => Ok(Part::Loopy),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// Builds the graph reachable from `root` and labels it, keeping the
+    /// values of the single components met on the way.
+    fn label<R>(&mut self, rules: &R, root: &P) -> Result<Gamma, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let mut graph = Graph::default();
+        graph.node((vec![root.clone()], 0));
+        let mut next = 0;
+        while next < graph.nodes.len() {
+            if graph.nodes.len() > self.max_states {
+                return Err(EngineError::TooManyStates {
+                    limit: self.max_states,
+                    expanding: root.clone(),
+                });
+            }
+            self.watch()?;
+            let (loopy, heap) = graph.nodes[next].clone();
+            let mut followers = Vec::new();
+            if loopy.is_empty() {
+                // A Nim heap: its value is known, its options need no listing.
+                graph.followers.push(followers);
+                next += 1;
+                continue;
+            }
+            for (i, component) in loopy.iter().enumerate() {
+                if i > 0 && loopy[i - 1] == *component {
+                    continue;
+                }
+                for to in self.options(rules, component)? {
+                    let mut rest: Vec<P> = loopy[..i].iter().chain(&loopy[i + 1..]).cloned().collect();
+                    let mut value = heap;
+                    for part in to {
+                        match self.part(rules, &part)? {
+                            Part::Finite(part_value) => value ^= part_value,
+                            Part::Loopy => rest.push(part),
+                        }
+                    }
+                    rest.sort();
+                    followers.push(graph.node((rest, value)));
+                }
+            }
+            followers.extend((0..heap).map(|smaller| graph.node((loopy.clone(), smaller))));
+            followers.sort_unstable();
+            followers.dedup();
+            graph.followers.push(followers);
+            next += 1;
+        }
+        let values = graph.labels();
+        for (id, (loopy, heap)) in graph.nodes.iter().enumerate() {
+            if let [single] = loopy.as_slice() {
+                let value = values[id].add(&Gamma::Finite(*heap));
+                self.loopy.entry(single.clone()).or_insert(value);
+            }
+        }
+        Ok(values[0].clone())
+    }
+}
+
+/// The nodes reached, each with its followers once listed. A node with no
+/// loopy component is the Nim heap of its value and is not expanded.
+struct Graph<P> {
+    nodes: Vec<Node<P>>,
+    ids: HashMap<Node<P>, u32>,
+    followers: Vec<Vec<u32>>,
+}
+
+impl<P> Default for Graph<P> {
+    fn default() -> Self {
+        Graph {
+            nodes: Vec::new(),
+            ids: HashMap::new(),
+            followers: Vec::new(),
+        }
+    }
+}
+
+impl<P: Clone + Eq + Hash> Graph<P> {
+    /// The id of a node, added (to be expanded in turn) if new. Nim heaps
+    /// are added too, and keep no followers.
+    fn node(&mut self, node: Node<P>) -> u32 {
+        if let Some(&id) = self.ids.get(&node) {
+            return id;
+        }
+        let id = self.nodes.len() as u32;
+        self.ids.insert(node.clone(), id);
+        self.nodes.push(node);
+        id
+    }
+
+    /// The heap a node is, when it has no loopy component.
+    fn heap(&self, id: usize) -> Option<Grundy> {
+        let (loopy, heap) = &self.nodes[id];
+        loopy.is_empty().then_some(*heap)
+    }
+
+    /// The Fraenkel–Yesha labelling, one value m at a time. A node whose
+    /// labelled followers' mex is m is a candidate for m. A follower not
+    /// labelled yet (its value will be larger, or ∞) is "answered" once it
+    /// has a follower labelled m; a candidate with no follower labelled m
+    /// whose unlabelled followers are all answered gets m. Labelling a node
+    /// answers its predecessors, which may complete others in turn, as in a
+    /// retrograde analysis. Nim heaps take their value in their own round,
+    /// and before it count as answered (a heap of h has every value below h
+    /// among its options).
+    fn labels(&self) -> Vec<Gamma> {
+        let count = self.nodes.len();
+        // The followers of heaps are not listed; they need none for this.
+        let mut predecessors: Vec<Vec<u32>> = vec![Vec::new(); count];
+        for (id, followers) in self.followers.iter().enumerate() {
+            for &follower in followers {
+                predecessors[follower as usize].push(id as u32);
+            }
+        }
+        let followers = |id: usize| self.followers.get(id).map_or(&[][..], Vec::as_slice);
+        let mut label: Vec<Option<Grundy>> = vec![None; count];
+        let max_heap = (0..count).filter_map(|id| self.heap(id)).max();
+        for m in 0.. {
+            let mut candidate = vec![false; count];
+            let mut answered = vec![false; count];
+            let mut waiting = vec![0usize; count];
+            let mut queue = Vec::new();
+            for id in 0..count {
+                if label[id].is_some() {
+                    continue;
+                }
+                if let Some(heap) = self.heap(id) {
+                    match heap == m {
+                        true => queue.push(id),
+                        false => answered[id] = true,
+                    }
+                    continue;
+                }
+                let mut seen: Vec<Grundy> = followers(id).iter().filter_map(|&f| label[f as usize]).collect();
+                seen.sort_unstable();
+                seen.dedup();
+                candidate[id] = seen.len() as Grundy == m;
+            }
+            let any_candidate = candidate.iter().any(|&is| is);
+            if !any_candidate && max_heap.is_none_or(|heap| heap < m) {
+                break;
+            }
+            for id in 0..count {
+                if candidate[id] {
+                    waiting[id] = followers(id)
+                        .iter()
+                        .filter(|&&f| label[f as usize].is_none() && !answered[f as usize])
+                        .count();
+                    if waiting[id] == 0 {
+                        queue.push(id);
+                    }
+                }
+            }
+            while let Some(id) = queue.pop() {
+                if label[id].is_some() || answered[id] {
+                    continue;
+                }
+                label[id] = Some(m);
+                for &before in &predecessors[id] {
+                    let before = before as usize;
+                    if answered[before] {
+                        continue;
+                    }
+                    answered[before] = true;
+                    if label[before].is_some() {
+                        continue;
+                    }
+                    for &earlier in &predecessors[before] {
+                        let earlier = earlier as usize;
+                        if candidate[earlier] && label[earlier].is_none() {
+                            waiting[earlier] -= 1;
+                            if waiting[earlier] == 0 {
+                                queue.push(earlier);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (0..count)
+            .map(|id| match label[id] {
+                Some(value) => Gamma::Finite(value),
+                None => {
+                    let mut reaches: Vec<Grundy> =
+                        followers(id).iter().filter_map(|&f| label[f as usize]).collect();
+                    reaches.sort_unstable();
+                    reaches.dedup();
+                    Gamma::Infinite(reaches)
+                }
+            })
+            .collect()
+    }
+}
