@@ -22,10 +22,9 @@ pub fn text(answer: &Answer) -> String {
     };
     match &answer.value {
         Value::Grundy(value) => format!("{question} = {value}{by}"),
-        Value::Infinite(reaches) => format!(
-            "{question} = {}{by}",
-            Gamma::Infinite(reaches.clone())
-        ),
+        Value::Infinite(reaches) => {
+            format!("{question} = {}{by}", Gamma::Infinite(reaches.clone()))
+        }
         Value::Wins(wins) => format!("{question} = {wins}{by}"),
         Value::Draw => format!("{question} = draw: neither player can force a win"),
         Value::BestMove(Some(best)) if best.drawing => format!(

@@ -72,6 +72,9 @@ impl fmt::Display for Gamma {
     }
 }
 
+/// A move of a sum, with the generalised value of the sum it leaves.
+pub type GammaMove<P> = (Move<P>, Gamma);
+
 /// A node of the graph the labelling runs on: the loopy components of a
 /// sum, sorted, and the XOR of the finite rest as one Nim heap. By Smith's
 /// rule the finite rest may stand for any game of its value.
@@ -113,11 +116,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     }
 
     /// Every move of a sum with the generalised value of the sum it leaves.
-    pub fn gamma_moves<R>(
-        &mut self,
-        rules: &R,
-        sum: &[P],
-    ) -> Result<Vec<(Move<P>, Gamma)>, P, R::Error>
+    pub fn gamma_moves<R>(&mut self, rules: &R, sum: &[P]) -> Result<Vec<GammaMove<P>>, P, R::Error>
     where
         R: Rules<Position = P>,
     {
@@ -181,7 +180,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     continue;
                 }
                 for to in self.options(rules, component)? {
-                    let mut rest: Vec<P> = loopy[..i].iter().chain(&loopy[i + 1..]).cloned().collect();
+                    let mut rest: Vec<P> =
+                        loopy[..i].iter().chain(&loopy[i + 1..]).cloned().collect();
                     let mut value = heap;
                     for part in to {
                         match self.part(rules, &part)? {
@@ -284,7 +284,10 @@ impl<P: Clone + Eq + Hash> Graph<P> {
                     }
                     continue;
                 }
-                let mut seen: Vec<Grundy> = followers(id).iter().filter_map(|&f| label[f as usize]).collect();
+                let mut seen: Vec<Grundy> = followers(id)
+                    .iter()
+                    .filter_map(|&f| label[f as usize])
+                    .collect();
                 seen.sort_unstable();
                 seen.dedup();
                 candidate[id] = seen.len() as Grundy == m;
@@ -334,8 +337,10 @@ impl<P: Clone + Eq + Hash> Graph<P> {
             .map(|id| match label[id] {
                 Some(value) => Gamma::Finite(value),
                 None => {
-                    let mut reaches: Vec<Grundy> =
-                        followers(id).iter().filter_map(|&f| label[f as usize]).collect();
+                    let mut reaches: Vec<Grundy> = followers(id)
+                        .iter()
+                        .filter_map(|&f| label[f as usize])
+                        .collect();
                     reaches.sort_unstable();
                     reaches.dedup();
                     Gamma::Infinite(reaches)

@@ -306,9 +306,7 @@ fn solve(
         | QueryKind::Diff => Value::Moves(match engine.moves(interp, sum) {
             Ok(moves) => moves
                 .iter()
-                .map(|valued| {
-                    move_line(interp, sum, &valued.r#move, Gamma::Finite(valued.grundy))
-                })
+                .map(|valued| move_line(interp, sum, &valued.r#move, Gamma::Finite(valued.grundy)))
                 .collect(),
             Err(EngineError::Loopy { .. }) => engine
                 .gamma_moves(interp, sum)?
