@@ -42,6 +42,13 @@ fn whole_games_against_the_engine() {
     transcript("play");
 }
 
+/// A loopy game: the engine keeps a drawn game drawn (never stepping to
+/// Spin.c, which loses), and takes a win when offered one.
+#[test]
+fn loopy_games_against_the_engine() {
+    transcript("loopy_play");
+}
+
 #[test]
 fn a_piped_query_prints_what_run_prints() {
     let run = |args: &[&str]| sprague(args, "grundy *3 + *5\n").stdout;

@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 
 use miette::SourceSpan;
 
-use crate::engine::Gamma;
+use crate::engine::{Gamma, Outcome};
 use crate::interp::Component;
 use crate::output;
 use crate::session::{PlayMove, PlayRequest};
@@ -43,7 +43,12 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
                 Input::Line(line) => match line.trim() {
                     "" => continue,
                     ":quit" | ":q" | ":resign" => {
-                        println!("you resign: sprague wins");
+                        match is_drawn(repl, &position, span) {
+                            true => {
+                                println!("you stop: the game is drawn, neither can force a win")
+                            }
+                            false => println!("you resign: sprague wins"),
+                        }
                         return;
                     }
                     ":help" => println!("{PLAY_HELP}"),
@@ -122,6 +127,16 @@ fn show(repl: &mut Repl, position: &[Component], moves: &[PlayMove], span: Sourc
             moves.len() - LISTED
         );
     }
+}
+
+/// Whether a loopy position is a draw with best play.
+fn is_drawn(repl: &mut Repl, position: &[Component], span: SourceSpan) -> bool {
+    repl.session.values(position, span).is_ok_and(|values| {
+        let sum = values
+            .iter()
+            .fold(Gamma::Finite(0), |acc, value| acc.add(value));
+        sum.outcome() == Outcome::Draw
+    })
 }
 
 fn hint(moves: &[PlayMove]) {
