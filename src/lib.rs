@@ -29,6 +29,7 @@ pub mod interp;
 pub mod lower;
 pub mod octal;
 pub mod output;
+pub mod picture;
 mod repl;
 pub mod session;
 pub mod sources;

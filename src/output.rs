@@ -74,6 +74,17 @@ pub fn text(answer: &Answer) -> String {
             text
         }
         Value::Genus(genus) => format!("{question} = {genus}"),
+        Value::Graph(picture) | Value::Plot(picture) => match &picture.file {
+            // Without a file the picture itself is the answer, ready for a pipe.
+            None => picture.content.trim_end().to_owned(),
+            Some(file) => format!(
+                "{question} = {}, written to {file}",
+                match answer.value {
+                    Value::Graph(_) => count(picture.size, "node", "nodes"),
+                    _ => count(picture.size, "point", "points"),
+                }
+            ),
+        },
         Value::Period {
             period: None,
             checked_to,
@@ -285,6 +296,18 @@ fn position_fields(fields: &mut serde_json::Map<String, Json>, value: &Value) {
             fields.insert("value".into(), json!(genus.to_string()));
             fields.insert("grundy".into(), json!(genus.grundy));
             fields.insert("misere".into(), json!(genus.misere));
+        }
+        Value::Graph(picture) | Value::Plot(picture) => {
+            let size = match value {
+                Value::Graph(_) => "nodes",
+                _ => "points",
+            };
+            fields.insert(size.into(), json!(picture.size));
+            fields.insert("format".into(), json!(picture.format));
+            fields.insert("file".into(), json!(picture.file));
+            if picture.file.is_none() {
+                fields.insert("content".into(), json!(picture.content));
+            }
         }
         Value::Period { .. } | Value::Diff(_) => {
             unreachable!("answers about games are built apart")

@@ -11,8 +11,9 @@ use miette::{Diagnostic, Report};
 use thiserror::Error;
 
 use crate::engine::DEFAULT_MAX_STATES;
+use crate::lower::ir::DeclarationKind;
 use crate::output::{self, ErrorStyle};
-use crate::session::{DEFAULT_MAX_SEARCH, Event, Session};
+use crate::session::{DEFAULT_MAX_DRAW, DEFAULT_MAX_SEARCH, Event, Session};
 
 /// Sprague–Grundy values, outcomes and winning moves of impartial games
 /// declared in `.game` files.
@@ -39,6 +40,40 @@ enum Command {
         /// The most sums `crosscheck` and `remoteness` may search.
         #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N")]
         max_search: usize,
+        /// The most nodes `draw` draws.
+        #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N")]
+        max_draw: usize,
+    },
+    /// Draw the move graph of a position of the file's games: DOT on
+    /// standard output, or a file (SVG, by Graphviz, when it ends in .svg).
+    Draw {
+        file: PathBuf,
+        /// The position, as written in the language: `Kayles(4) + *2`.
+        position: String,
+        /// Where to write the picture.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The most nodes to draw.
+        #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N")]
+        max_draw: usize,
+        /// Print a JSON object instead of the picture's text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Plot a game's Grundy values for each parameter from 0 to N, as SVG.
+    Plot {
+        file: PathBuf,
+        /// A game of one parameter (or two: the second is drawn as colour).
+        game: String,
+        /// The largest parameter plotted.
+        #[arg(long = "to", value_name = "N")]
+        to: u64,
+        /// Where to write the picture.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Print a JSON object instead of the picture's text.
+        #[arg(long)]
+        json: bool,
     },
     /// Parse and check the files without evaluating anything.
     Check {
@@ -65,6 +100,9 @@ enum Command {
         /// The most sums `crosscheck` and `remoteness` may search.
         #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N")]
         max_search: usize,
+        /// The most nodes `draw` draws.
+        #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N")]
+        max_draw: usize,
     },
 }
 
@@ -111,7 +149,48 @@ fn run(cli: Cli) -> ExitCode {
             json,
             max_states,
             max_search,
-        }) => run_files(&files, json, max_states, max_search),
+            max_draw,
+        }) => {
+            let mut session = Session::new(max_states);
+            session.set_max_search(max_search);
+            session.set_max_draw(max_draw);
+            run_files(&files, json, session)
+        }
+        Some(Command::Draw {
+            file,
+            position,
+            output,
+            max_draw,
+            json,
+        }) => {
+            let mut session = Session::new(DEFAULT_MAX_STATES);
+            session.set_max_draw(max_draw);
+            let to = destination(output.as_deref());
+            picture(&file, json, session, |_| format!("draw {position}{to}"))
+        }
+        Some(Command::Plot {
+            file,
+            game,
+            to,
+            output,
+            json,
+        }) => {
+            let session = Session::new(DEFAULT_MAX_STATES);
+            let destination = destination(output.as_deref());
+            picture(&file, json, session, |session| {
+                // Each parameter, by its own name, from 0 to N.
+                let program = session.program();
+                let params = match program.names.get(&game).map(|declared| declared.kind) {
+                    Some(DeclarationKind::Game(id)) => program.game(id).params.clone(),
+                    _ => vec!["n".to_owned()],
+                };
+                let bindings: Vec<String> = params
+                    .iter()
+                    .map(|name| format!("{name} in 0..={to}"))
+                    .collect();
+                format!("plot {game} for {}{destination}", bindings.join(", "))
+            })
+        }
         Some(Command::Check { files }) => check_files(&files),
         Some(Command::Diff {
             old,
@@ -123,8 +202,14 @@ fn run(cli: Cli) -> ExitCode {
             files,
             max_states,
             max_search,
-        }) => crate::repl::run(files, max_states, max_search),
-        None => crate::repl::run(Vec::new(), DEFAULT_MAX_STATES, DEFAULT_MAX_SEARCH),
+            max_draw,
+        }) => {
+            let mut session = Session::interactive(max_states);
+            session.set_max_search(max_search);
+            session.set_max_draw(max_draw);
+            crate::repl::run(files, session)
+        }
+        None => crate::repl::run(Vec::new(), Session::interactive(DEFAULT_MAX_STATES)),
     }
 }
 
@@ -138,16 +223,53 @@ fn error_style(json: bool) -> ErrorStyle {
     }
 }
 
-fn run_files(files: &[PathBuf], json: bool, max_states: usize, max_search: usize) -> ExitCode {
+fn run_files(files: &[PathBuf], json: bool, mut session: Session) -> ExitCode {
     let sources = match read_all(files) {
         Ok(sources) => sources,
         Err(report) => return print_fatal(&report, error_style(json)),
     };
-    let mut session = Session::new(max_states);
-    session.set_max_search(max_search);
-    let mut stdout = std::io::stdout().lock();
     let mut failed = false;
     for (name, text) in &sources {
+        failed |= !print_run(&mut session, name, text, json);
+    }
+    exit_code(failed)
+}
+
+/// ` to "FILE"`, or nothing for standard output.
+fn destination(output: Option<&std::path::Path>) -> String {
+    match output {
+        Some(path) => format!(" to \"{}\"", path.display()),
+        None => String::new(),
+    }
+}
+
+/// `sprague draw` and `sprague plot`: the file's declarations (its queries
+/// are not run), then the one query the command line makes.
+fn picture(
+    file: &std::path::Path,
+    json: bool,
+    mut session: Session,
+    query: impl FnOnce(&Session) -> String,
+) -> ExitCode {
+    let sources = match read_all(&[file.to_path_buf()]) {
+        Ok(sources) => sources,
+        Err(report) => return print_fatal(&report, error_style(json)),
+    };
+    let (name, text) = &sources[0];
+    if let Err(report) = session.declare(name, text, &mut |_| {}) {
+        eprint!("{}", output::error(&report, error_style(json)));
+        return exit_code(true);
+    }
+    let query = query(&session);
+    exit_code(!print_run(&mut session, "<command line>", &query, json))
+}
+
+/// Runs a source in the session, printing answers and errors as they come;
+/// returns whether nothing failed.
+fn print_run(session: &mut Session, name: &str, text: &str, json: bool) -> bool {
+    let mut stdout = std::io::stdout().lock();
+    let mut failed = false;
+    {
         session.run(name, text, &mut |event| match event {
             Event::Answer(answer) => {
                 let line = match json {
@@ -168,7 +290,7 @@ fn run_files(files: &[PathBuf], json: bool, max_states: usize, max_search: usize
             }
         });
     }
-    exit_code(failed)
+    !failed
 }
 
 fn check_files(files: &[PathBuf]) -> ExitCode {

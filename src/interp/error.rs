@@ -92,6 +92,43 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error("the move graph has {count} nodes, more than {limit} to draw")]
+    #[diagnostic(
+        code(sprague::eval::draw_too_large),
+        help("draw a smaller position, or raise the limit with `--max-draw N`")
+    )]
+    DrawTooLarge {
+        count: String,
+        limit: usize,
+        #[label("too large to draw")]
+        span: SourceSpan,
+    },
+
+    #[error("`plot` needs finite values, and {position} = {value}")]
+    #[diagnostic(
+        code(sprague::eval::plot_infinite),
+        help("a loopy position has no place on the axis; plot a range without it")
+    )]
+    PlotInfinite {
+        position: String,
+        value: String,
+        #[label("this plot")]
+        span: SourceSpan,
+    },
+
+    #[error("cannot make the picture: {reason}")]
+    #[diagnostic(
+        code(sprague::eval::picture),
+        help(
+            "an `.svg` move graph is drawn by Graphviz's `dot` (install the graphviz package), or write DOT to a file not ending in `.svg`; check the file's folder exists and is writable"
+        )
+    )]
+    Picture {
+        reason: String,
+        #[label("this picture")]
+        span: SourceSpan,
+    },
+
     #[error("`play` needs the REPL")]
     #[diagnostic(
         code(sprague::eval::play_needs_repl),
@@ -133,6 +170,9 @@ impl EvalError {
             | EvalError::TooManyStates { .. }
             | EvalError::Interrupted { .. }
             | EvalError::SearchTooLarge { .. }
+            | EvalError::DrawTooLarge { .. }
+            | EvalError::PlotInfinite { .. }
+            | EvalError::Picture { .. }
             | EvalError::PlayNeedsRepl { .. } => {}
         }
         self

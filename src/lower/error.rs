@@ -168,6 +168,23 @@ pub enum CheckError {
         span: SourceSpan,
     },
 
+    #[error(
+        "`plot` draws games of one or two parameters, one binding each; `{name}` has {arity} and the plot binds {bindings}"
+    )]
+    #[diagnostic(
+        code(sprague::check::plot_arity),
+        help(
+            "bind each parameter in order: `plot G for n in 0..=100`, or `plot W for a in 0..=20, b in 0..=20` (the second as colour)"
+        )
+    )]
+    PlotArity {
+        name: String,
+        arity: usize,
+        bindings: usize,
+        #[label("this plot")]
+        span: SourceSpan,
+    },
+
     #[error("`{query}` has no misère form")]
     #[diagnostic(
         code(sprague::check::no_misere),

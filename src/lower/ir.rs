@@ -4,7 +4,7 @@
 use indexmap::{IndexMap, IndexSet};
 use miette::SourceSpan;
 
-pub use crate::syntax::ast::{BinaryOp, QueryKind};
+pub use crate::syntax::ast::{BinaryOp, Destination, QueryKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameId(pub u32);
@@ -145,6 +145,8 @@ pub struct Query {
     pub kind: QueryKind,
     /// Whether the query is asked under normal or misère play.
     pub play: Play,
+    /// Where a picture is written (`draw`, `plot`); standard output if not.
+    pub to: Option<Destination>,
     pub target: Target,
     pub bindings: Vec<Binding>,
     pub guard: Option<Expr>,

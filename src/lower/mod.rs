@@ -287,6 +287,21 @@ impl Lowerer {
             ast::Target::Positions(a, b) => {
                 Target::Positions(self.sum(a, &scope), self.sum(b, &scope))
             }
+            ast::Target::Game(game) if query.kind == QueryKind::Plot => {
+                let id = self.any_game(game);
+                if let Some(id) = id {
+                    let arity = self.program.game(id).params.len();
+                    if !(1..=2).contains(&arity) || arity != query.bindings.len() {
+                        self.errors.push(CheckError::PlotArity {
+                            name: game.name.clone(),
+                            arity,
+                            bindings: query.bindings.len(),
+                            span: query.target.span(),
+                        });
+                    }
+                }
+                Target::Game(id.unwrap_or(GameId(0)))
+            }
             ast::Target::Game(game) => {
                 let id = self.any_game(game);
                 if let Some(id) = id
@@ -346,6 +361,7 @@ impl Lowerer {
         Query {
             kind: query.kind,
             play,
+            to: query.to.clone(),
             target,
             bindings,
             guard,

@@ -86,7 +86,8 @@ struct Repl {
 
 /// Runs the REPL over the given files; the exit code is 1 when reading from
 /// a pipe and anything failed.
-pub fn run(files: Vec<PathBuf>, max_states: usize, max_search: usize) -> ExitCode {
+/// Runs the REPL on an interactive session, after loading the files.
+pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
     let terminal = std::io::stdin().is_terminal();
     let names = Arc::new(Mutex::new(Vec::new()));
     let reader: Box<dyn Reader> = match terminal {
@@ -105,8 +106,6 @@ pub fn run(files: Vec<PathBuf>, max_states: usize, max_search: usize) -> ExitCod
         true => INTERRUPTED.store(true, Ordering::SeqCst),
         false => std::process::exit(130),
     });
-    let mut session = Session::interactive(max_states);
-    session.set_max_search(max_search);
     let progress = Progress::default();
     let watching = progress.clone();
     session.set_watcher(Some(Box::new(move |states| {

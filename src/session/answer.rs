@@ -2,6 +2,7 @@
 
 use miette::SourceSpan;
 
+use super::picture::{finish, move_graph};
 use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Value,
 };
@@ -9,6 +10,7 @@ use crate::analysis::{self, Proof};
 use crate::engine::{Engine, EngineError, Gamma, Grundy, Misere, Move, Outcome};
 use crate::interp::{Budget, Component, EvalError, Interpreter, KnownPeriod, assignments};
 use crate::lower::ir::{GameId, Moves, Play, Query, QueryKind, TakeBreak, Target};
+use crate::picture::render_dot;
 
 /// How many values `period` computes, at most, looking for a period.
 pub const PERIOD_SEARCH: usize = 4096;
@@ -23,6 +25,18 @@ impl Session {
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EvalError> {
         match &query.target {
+            Target::Game(game) if query.kind == QueryKind::Plot => {
+                let picture = self.plot(query, *game)?;
+                sink(Event::Answer(Answer {
+                    query: QueryKind::Plot,
+                    position: self.program.game(*game).name.clone(),
+                    bindings: Vec::new(),
+                    value: Value::Plot(picture),
+                    play: None,
+                    by: None,
+                }));
+                Ok(())
+            }
             Target::Game(game) => {
                 let answer = self.period(*game, query.target_span)?;
                 sink(Event::Answer(answer));
@@ -44,7 +58,8 @@ impl Session {
     ) -> Result<(), EvalError> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let (engine, misere) = (&mut self.engine, &mut self.misere);
-        let (interactive, max_search) = (self.interactive, self.max_search);
+        let (interactive, max_search, max_draw) =
+            (self.interactive, self.max_search, self.max_draw);
         let span = query.target_span;
         each_row(query, self.max_states, &mut |env| {
             let (terms, other) = match &query.target {
@@ -63,6 +78,12 @@ impl Session {
                 }
                 (QueryKind::Play, _) => {
                     return Err(EvalError::PlayNeedsRepl { span: query.span });
+                }
+                (QueryKind::Draw, _) => {
+                    let graph = move_graph(&interp, engine, &sum, max_draw, span)?;
+                    let dot = crate::picture::dot(&graph);
+                    let to = query.to.as_ref();
+                    Value::Graph(finish(dot, render_dot, to, graph.nodes(), "dot")?)
                 }
                 (QueryKind::Equal, Some(other)) => {
                     let other = evaluate(&interp, other, env)?;
@@ -101,7 +122,7 @@ impl Session {
 
     /// Computes a game's values until a period is proven (or, with no
     /// theorem to prove one, seen convincingly), and keeps a proven one.
-    fn period(&mut self, game: GameId, span: SourceSpan) -> Result<Answer, EvalError> {
+    pub(super) fn period(&mut self, game: GameId, span: SourceSpan) -> Result<Answer, EvalError> {
         let proof = match &self.program.game(game).moves {
             Moves::Code(code) => proof_for(code),
             Moves::Rules(_) => Proof::None,
@@ -192,7 +213,7 @@ impl Session {
 
 /// Calls `each` with the values of the query's bindings, row by row (once,
 /// with none, for a query without `for`); at most `limit` rows are tried.
-fn each_row(
+pub(super) fn each_row(
     query: &Query,
     limit: usize,
     each: &mut dyn FnMut(&[i64]) -> Result<(), EvalError>,
@@ -303,6 +324,8 @@ fn solve(
         | QueryKind::Play
         | QueryKind::Equal
         | QueryKind::Period
+        | QueryKind::Draw
+        | QueryKind::Plot
         | QueryKind::Diff => Value::Moves(match engine.moves(interp, sum) {
             Ok(moves) => moves
                 .iter()

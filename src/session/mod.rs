@@ -8,6 +8,9 @@ use std::sync::Arc;
 use miette::{Diagnostic, Report, SourceSpan};
 
 mod answer;
+mod picture;
+
+pub use picture::DEFAULT_MAX_DRAW;
 
 use answer::{engine_error, move_line};
 
@@ -56,12 +59,26 @@ pub enum Value {
     Crosscheck(Crosscheck),
     Remoteness(Remoteness),
     Genus(Genus),
+    /// A move graph, from `draw`.
+    Graph(Picture),
+    /// A scatter plot of values, from `plot`.
+    Plot(Picture),
     /// The period of a game, or `None` when none was found.
     Period {
         period: Option<Period>,
         checked_to: usize,
     },
     Diff(Diff),
+}
+
+/// A picture: its text (DOT or SVG), the file it was written to, and how
+/// many nodes (`draw`) or points (`plot`) it has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    pub format: &'static str,
+    pub content: String,
+    pub file: Option<String>,
+    pub size: usize,
 }
 
 /// The theory's answer beside a search of the whole sum: under normal play
@@ -169,6 +186,8 @@ pub struct Session {
     tables: Tables,
     /// The most sums a search of a whole sum may visit.
     max_search: usize,
+    /// The most nodes `draw` draws.
+    max_draw: usize,
     /// The declarations in force, in the order they were first made.
     declarations: Vec<Arc<ast::Statement>>,
     program: Program,
@@ -188,6 +207,7 @@ impl Session {
             periods: Periods::default(),
             tables: Tables::default(),
             max_search: DEFAULT_MAX_SEARCH,
+            max_draw: DEFAULT_MAX_DRAW,
             declarations: Vec::new(),
             program: Program::default(),
             engine: Engine::new(max_states),
@@ -208,6 +228,11 @@ impl Session {
     /// Sets the most sums `crosscheck` and `remoteness` may search.
     pub fn set_max_search(&mut self, max_search: usize) {
         self.max_search = max_search;
+    }
+
+    /// Sets the most nodes `draw` may draw.
+    pub fn set_max_draw(&mut self, max_draw: usize) {
+        self.max_draw = max_draw;
     }
 
     /// Sets (or clears) the engine's progress watcher, which may interrupt.

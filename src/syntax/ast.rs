@@ -119,6 +119,8 @@ pub enum QueryKind {
     Crosscheck,
     Remoteness,
     Genus,
+    Draw,
+    Plot,
     Equal,
     Period,
     Diff,
@@ -136,6 +138,8 @@ impl QueryKind {
             QueryKind::Crosscheck => "crosscheck",
             QueryKind::Remoteness => "remoteness",
             QueryKind::Genus => "genus",
+            QueryKind::Draw => "draw",
+            QueryKind::Plot => "plot",
             QueryKind::Equal => "equal?",
             QueryKind::Period => "period",
             QueryKind::Diff => "diff",
@@ -162,6 +166,15 @@ pub struct Query {
     pub target: Target,
     pub bindings: Vec<Binding>,
     pub guard: Option<Expr>,
+    /// Where a picture is written (`draw`, `plot`).
+    pub to: Option<Destination>,
+    pub span: SourceSpan,
+}
+
+/// `to "FILE"`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Destination {
+    pub path: String,
     pub span: SourceSpan,
 }
 

@@ -328,6 +328,14 @@ impl Builder {
                 let b = self.sum(inner.next().expect("equal? compares two positions"))?;
                 (QueryKind::Equal, Target::Positions(a, b))
             }
+            Rule::draw_query => {
+                let position = self.sum(inner.next().expect("a draw query has a position"))?;
+                (QueryKind::Draw, Target::Position(position))
+            }
+            Rule::plot_query => (
+                QueryKind::Plot,
+                Target::Game(self.ident(inner.next().expect("a plot names a game"))),
+            ),
             _ => {
                 let kind = match opening {
                     Rule::kw_grundy => QueryKind::Grundy,
@@ -346,15 +354,37 @@ impl Builder {
                 (kind, Target::Position(position))
             }
         };
-        let (bindings, guard) = self.bindings_and_guard(inner)?;
+        let mut to = None;
+        let rest: Vec<Pair<Rule>> = inner
+            .filter(|pair| match pair.as_rule() {
+                Rule::destination => {
+                    to = Some(self.destination(pair.clone()));
+                    false
+                }
+                _ => true,
+            })
+            .collect();
+        let (bindings, guard) = self.bindings_and_guard(rest.into_iter())?;
         Ok(Query {
             kind,
             misere,
             target,
             bindings,
             guard,
+            to,
             span,
         })
+    }
+
+    /// `to "FILE"`: the file name, with the span of the quoted string.
+    fn destination(&self, pair: Pair<Rule>) -> Destination {
+        let string = children(pair)
+            .next()
+            .expect("a destination is a quoted file name");
+        Destination {
+            path: string.as_str().trim_matches('"').to_owned(),
+            span: self.span(&string),
+        }
     }
 
     fn sum(&self, pair: Pair<Rule>) -> Built<Sum> {
@@ -514,6 +544,8 @@ fn meaningful_token(rule: Rule) -> bool {
             | Rule::kw_crosscheck
             | Rule::kw_genus
             | Rule::kw_misere
+            | Rule::kw_draw
+            | Rule::kw_plot
             | Rule::kw_remoteness
             | Rule::kw_period
             | Rule::kw_diff
@@ -559,7 +591,10 @@ fn name(rule: Rule) -> Name {
         Rule::octal | Rule::hexadecimal => Phrase("a take-and-break code"),
         Rule::subtraction => Phrase("a subtraction set"),
         Rule::integer_set => Phrase("a set of integers"),
-        Rule::string => Phrase("a quoted code such as \"0.77\""),
+        Rule::string => Phrase("a quoted string"),
+        Rule::destination => Phrase("`to \"FILE\"`"),
+        Rule::draw_query => Phrase("a `draw` query"),
+        Rule::plot_query => Phrase("a `plot` query"),
         Rule::bindings => Phrase("`for` bindings"),
         Rule::binding => Phrase("a binding `x in …`"),
         Rule::domain => Phrase("a range or a set"),
@@ -611,6 +646,9 @@ fn name(rule: Rule) -> Name {
         Rule::kw_crosscheck => Token("crosscheck"),
         Rule::kw_remoteness => Token("remoteness"),
         Rule::kw_genus => Token("genus"),
+        Rule::kw_draw => Token("draw"),
+        Rule::kw_plot => Token("plot"),
+        Rule::kw_to => Token("to"),
         Rule::kw_misere => Token("misere"),
         Rule::kw_period => Token("period"),
         Rule::kw_diff => Token("diff"),

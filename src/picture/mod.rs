@@ -1,0 +1,130 @@
+//! Pictures of games: move graphs as Graphviz DOT (drawn to SVG by the
+//! `dot` program when it is installed) and Grundy values as SVG scatter
+//! plots (with `plotters`). The session gathers what to draw; this module
+//! only turns it into text and files.
+
+mod dot;
+mod plot;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+pub use dot::dot;
+pub use plot::plot;
+
+use crate::analysis::Period;
+use crate::engine::Gamma;
+
+/// The move graph of a position: one cluster per distinct component, and
+/// the sum itself when it has more than one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveGraph {
+    pub clusters: Vec<Cluster>,
+    /// The whole sum, with how many times each cluster's root occurs in it.
+    pub sum: Option<(Node, Vec<usize>)>,
+}
+
+/// The positions reached from one component; node 0 is the component.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cluster {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    pub label: String,
+    pub value: Gamma,
+    /// A sum of several components, reached as one option.
+    pub sum: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edge {
+    pub from: usize,
+    pub to: usize,
+    pub kind: EdgeKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeKind {
+    /// A move.
+    Move,
+    /// A move to a position of value 0: it wins in the component alone.
+    Winning,
+    /// A move of the whole sum's winning move, in this component.
+    WinsTheSum,
+    /// From a sum to one of its parts.
+    Part,
+}
+
+impl MoveGraph {
+    pub fn nodes(&self) -> usize {
+        self.clusters
+            .iter()
+            .map(|cluster| cluster.nodes.len())
+            .sum()
+    }
+}
+
+/// A game's values over a range, for a scatter plot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plot {
+    pub game: String,
+    /// The names of the bindings: the first is the x axis, a second colour.
+    pub names: Vec<String>,
+    /// (x, the second binding's value, the Grundy value).
+    pub points: Vec<(i64, Option<i64>, u64)>,
+    /// A proven period, marked on the plot.
+    pub period: Option<Period>,
+}
+
+/// Why a picture could not be made or written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PictureError {
+    /// `dot` is not installed, or failed.
+    Graphviz(String),
+    /// The plotting library failed.
+    Plot(String),
+    /// The file could not be written.
+    Write(String),
+}
+
+/// The picture in the format a file name asks for: `.svg` is drawn by
+/// Graphviz, anything else is DOT.
+pub fn render_dot(dot: String, path: &str) -> Result<String, PictureError> {
+    match Path::new(path).extension().is_some_and(|ext| ext == "svg") {
+        true => graphviz_svg(&dot),
+        false => Ok(dot),
+    }
+}
+
+/// Runs `dot -Tsvg` on a graph.
+pub fn graphviz_svg(dot: &str) -> Result<String, PictureError> {
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|error| PictureError::Graphviz(format!("cannot run `dot`: {error}")))?;
+    let mut stdin = child.stdin.take().expect("stdin was piped");
+    let written = stdin.write_all(dot.as_bytes());
+    drop(stdin);
+    let output = child
+        .wait_with_output()
+        .map_err(|error| PictureError::Graphviz(error.to_string()))?;
+    written.map_err(|error| PictureError::Graphviz(error.to_string()))?;
+    match output.status.success() {
+        true => Ok(String::from_utf8_lossy(&output.stdout).into_owned()),
+        false => Err(PictureError::Graphviz(
+            String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+        )),
+    }
+}
+
+/// Writes a picture to its file.
+pub fn write(path: &str, content: &str) -> Result<(), PictureError> {
+    std::fs::write(path, content).map_err(|error| PictureError::Write(error.to_string()))
+}

@@ -1,0 +1,71 @@
+//! Grundy values as an SVG scatter plot.
+
+use plotters::prelude::*;
+
+use super::{PictureError, Plot};
+
+const SIZE: (u32, u32) = (900, 480);
+
+/// One point per position: x the first binding, y its Grundy value, and
+/// colour the second binding (if any). A proven period is marked: a dashed
+/// line where the preperiod ends and a thin line at each period after it.
+pub fn plot(plot: &Plot) -> Result<String, PictureError> {
+    let mut svg = String::new();
+    draw(plot, &mut svg).map_err(|error| PictureError::Plot(error.to_string()))?;
+    Ok(svg)
+}
+
+fn draw<'a>(plot: &Plot, svg: &'a mut String) -> Result<(), Box<dyn std::error::Error + 'a>> {
+    let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+    root.fill(&WHITE)?;
+    let xs = plot.points.iter().map(|&(x, ..)| x);
+    let (x0, x1) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
+    let top = plot.points.iter().map(|&(.., y)| y).max().unwrap_or(0) as i64 + 1;
+    let mut caption = format!("{}: Grundy values", plot.game);
+    if let Some(period) = &plot.period {
+        caption += &format!(" (period {} from n = {})", period.period, period.preperiod);
+    }
+    if let Some(second) = plot.names.get(1) {
+        caption += &format!(", colour by {second}");
+    }
+    let mut chart = ChartBuilder::on(&root)
+        .caption(caption, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(44)
+        .build_cartesian_2d(x0..x1 + 1, 0..top)?;
+    chart
+        .configure_mesh()
+        .x_desc(plot.names[0].as_str())
+        .y_desc("Grundy value")
+        .disable_x_mesh()
+        .draw()?;
+    if let Some(period) = &plot.period {
+        let start = period.preperiod as i64;
+        let line = |x: i64, style: ShapeStyle| PathElement::new(vec![(x, 0), (x, top)], style);
+        if (x0..=x1).contains(&start) {
+            chart.draw_series([line(start, RED.stroke_width(2))])?;
+        }
+        let marks = (1..)
+            .map(|k| start + k * period.period as i64)
+            .take_while(|&x| x <= x1)
+            .filter(|&x| x >= x0);
+        chart.draw_series(marks.map(|x| line(x, RED.mix(0.3).stroke_width(1))))?;
+    }
+    let colours: Vec<i64> = {
+        let mut seen: Vec<i64> = plot.points.iter().filter_map(|&(_, c, _)| c).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen
+    };
+    chart.draw_series(plot.points.iter().map(|&(x, colour, y)| {
+        let index = colour.map_or(0, |c| colours.binary_search(&c).unwrap_or(0));
+        let style = match colour {
+            Some(_) => Palette99::pick(index).filled(),
+            None => BLUE.filled(),
+        };
+        Circle::new((x, y as i64), 3, style)
+    }))?;
+    root.present()?;
+    Ok(())
+}

@@ -1,0 +1,264 @@
+//! Gathering what `draw` and `plot` picture: the move graph a position
+//! reaches, component by component, and a game's values over a table.
+
+use std::collections::{HashMap, VecDeque};
+
+use miette::SourceSpan;
+
+use super::answer::engine_error;
+use super::{Picture, Session};
+use crate::engine::{Engine, Gamma};
+use crate::interp::{Component, EvalError, Interpreter};
+use crate::lower::ir::{Destination, GameId, Moves, Query};
+use crate::picture::{self, Cluster, Edge, EdgeKind, MoveGraph, Node, Plot};
+
+/// The default bound on the nodes `draw` draws.
+pub const DEFAULT_MAX_DRAW: usize = 500;
+
+/// How far past the limit a refused graph is still counted, to say its size.
+const COUNT_PAST: usize = 100_000;
+
+/// The move graph of a sum: each distinct component's reachable positions
+/// (an option made of several components is a node of its own, joined to
+/// its parts), refused when it has more than `limit` nodes in all.
+pub(super) fn move_graph(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+    limit: usize,
+    span: SourceSpan,
+) -> Result<MoveGraph, EvalError> {
+    let error = |error| engine_error(interp, error, span);
+    let mut roots: Vec<Component> = Vec::new();
+    let mut counts: Vec<usize> = Vec::new();
+    for component in sum {
+        match roots.iter().position(|root| root == component) {
+            Some(index) => counts[index] += 1,
+            None => {
+                roots.push(component.clone());
+                counts.push(1);
+            }
+        }
+    }
+    let mut shapes = Vec::new();
+    let mut total = 0;
+    for root in &roots {
+        let shape = reach(
+            engine,
+            interp,
+            root,
+            (limit + COUNT_PAST).saturating_sub(total),
+        )
+        .map_err(error)?;
+        total += shape.keys.len();
+        if total > limit {
+            // Count on, to say how large the graph is.
+            let count = match shape.complete {
+                true => total.to_string(),
+                false => format!("more than {}", limit + COUNT_PAST),
+            };
+            return Err(EvalError::DrawTooLarge { count, limit, span });
+        }
+        shapes.push(shape);
+    }
+    let x = engine.gamma_sum(interp, sum).map_err(error)?;
+    let mut clusters = Vec::new();
+    for (root, shape) in roots.iter().zip(shapes) {
+        let mut nodes = Vec::new();
+        for key in &shape.keys {
+            nodes.push(Node {
+                label: interp.show(key).to_string(),
+                value: engine.gamma_sum(interp, key).map_err(error)?,
+                sum: key.len() != 1,
+            });
+        }
+        // The sum's winning move in this component: to g ⊕ x, below g.
+        let target = match (&x, engine.gamma(interp, root).map_err(error)?) {
+            (Gamma::Finite(x), Gamma::Finite(g)) if *x != 0 && g ^ x < g => Some(g ^ x),
+            _ => None,
+        };
+        let edges = shape
+            .edges
+            .iter()
+            .map(|&(from, to, part)| {
+                let kind = match (part, &nodes[to].value) {
+                    (true, _) => EdgeKind::Part,
+                    (false, Gamma::Finite(value)) if from == 0 && Some(*value) == target => {
+                        EdgeKind::WinsTheSum
+                    }
+                    (false, Gamma::Finite(0)) => EdgeKind::Winning,
+                    (false, _) => EdgeKind::Move,
+                };
+                Edge { from, to, kind }
+            })
+            .collect();
+        clusters.push(Cluster { nodes, edges });
+    }
+    let whole = (sum.len() > 1).then(|| {
+        let node = Node {
+            label: interp.show(sum).to_string(),
+            value: x,
+            sum: true,
+        };
+        (node, counts)
+    });
+    Ok(MoveGraph {
+        clusters,
+        sum: whole,
+    })
+}
+
+/// The positions reached from a component, in the order met, and the moves
+/// (and sum-to-part links, marked `true`) between them.
+struct Shape {
+    keys: Vec<Vec<Component>>,
+    edges: Vec<(usize, usize, bool)>,
+    /// Whether every position was reached within the cap.
+    complete: bool,
+}
+
+fn reach(
+    engine: &mut Engine<Component>,
+    interp: &Interpreter,
+    root: &Component,
+    cap: usize,
+) -> Result<Shape, crate::engine::EngineError<Component, EvalError>> {
+    let mut keys: Vec<Vec<Component>> = vec![vec![root.clone()]];
+    let mut ids: HashMap<Vec<Component>, usize> = HashMap::from([(keys[0].clone(), 0)]);
+    let mut edges = Vec::new();
+    let mut queue = VecDeque::from([0]);
+    let mut id_of =
+        |key: Vec<Component>, keys: &mut Vec<Vec<Component>>, queue: &mut VecDeque<usize>| {
+            *ids.entry(key.clone()).or_insert_with(|| {
+                keys.push(key);
+                queue.push_back(keys.len() - 1);
+                keys.len() - 1
+            })
+        };
+    while let Some(id) = queue.pop_front() {
+        if keys.len() > cap {
+            return Ok(Shape {
+                keys,
+                edges,
+                complete: false,
+            });
+        }
+        let key = keys[id].clone();
+        let first = edges.len();
+        match key.as_slice() {
+            [single] => {
+                for mut option in engine.options(interp, single)? {
+                    option.sort();
+                    let to = id_of(option, &mut keys, &mut queue);
+                    // Moves that leave the same position are drawn once.
+                    if !edges[first..].contains(&(id, to, false)) {
+                        edges.push((id, to, false));
+                    }
+                }
+            }
+            parts => {
+                for part in parts {
+                    let to = id_of(vec![part.clone()], &mut keys, &mut queue);
+                    if !edges[first..].contains(&(id, to, true)) {
+                        edges.push((id, to, true));
+                    }
+                }
+            }
+        }
+    }
+    Ok(Shape {
+        keys,
+        edges,
+        complete: true,
+    })
+}
+
+/// The text of a picture, written to its file when it has one.
+pub(super) fn finish(
+    picture: String,
+    format_for_file: impl FnOnce(String, &str) -> Result<String, picture::PictureError>,
+    to: Option<&Destination>,
+    size: usize,
+    default_format: &'static str,
+) -> Result<Picture, EvalError> {
+    let Some(to) = to else {
+        return Ok(Picture {
+            format: default_format,
+            content: picture,
+            file: None,
+            size,
+        });
+    };
+    let failed = |error: picture::PictureError| EvalError::Picture {
+        reason: match error {
+            picture::PictureError::Graphviz(reason) => format!("Graphviz failed: {reason}"),
+            picture::PictureError::Plot(reason) => format!("plotting failed: {reason}"),
+            picture::PictureError::Write(reason) => format!("cannot write {}: {reason}", to.path),
+        },
+        span: to.span,
+    };
+    let content = format_for_file(picture, &to.path).map_err(failed)?;
+    picture::write(&to.path, &content).map_err(failed)?;
+    let format = match to.path.ends_with(".svg") {
+        true => "svg",
+        false => default_format,
+    };
+    Ok(Picture {
+        format,
+        content,
+        file: Some(to.path.clone()),
+        size,
+    })
+}
+
+impl Session {
+    /// `plot G for …`: the game's value at each row, with its proven period.
+    pub(super) fn plot(&mut self, query: &Query, game: GameId) -> Result<Picture, EvalError> {
+        let span = query.target_span;
+        let one_parameter = self.program.game(game).params.len() == 1;
+        if one_parameter && matches!(self.program.game(game).moves, Moves::Code(_)) {
+            // Codes are quick to tabulate: find the period to mark it.
+            self.period(game, span)?;
+        }
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
+        let engine = &mut self.engine;
+        let mut points = Vec::new();
+        super::answer::each_row(query, self.max_states, &mut |env| {
+            let args = crate::interp::Args::from_slice(&env[..query.bindings.len()]);
+            let position = Component::Game(game, args);
+            match engine
+                .gamma(&interp, &position)
+                .map_err(|error| engine_error(&interp, error, span))?
+            {
+                Gamma::Finite(value) => {
+                    points.push((env[0], env.get(1).copied(), value));
+                    Ok(())
+                }
+                infinite => Err(EvalError::PlotInfinite {
+                    position: interp.show(std::slice::from_ref(&position)).to_string(),
+                    value: infinite.to_string(),
+                    span,
+                }),
+            }
+        })?;
+        let plot = Plot {
+            game: self.program.game(game).name.clone(),
+            names: query.names.clone(),
+            period: one_parameter
+                .then(|| self.periods.get(&game).map(|known| known.period.clone()))
+                .flatten(),
+            points,
+        };
+        let svg = picture::plot(&plot).map_err(|error| EvalError::Picture {
+            reason: format!("{error:?}"),
+            span,
+        })?;
+        finish(
+            svg,
+            |svg, _| Ok(svg),
+            query.to.as_ref(),
+            plot.points.len(),
+            "svg",
+        )
+    }
+}

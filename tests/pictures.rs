@@ -1,0 +1,178 @@
+//! Pictures: move graphs as DOT that Graphviz reads back, SVG plots that
+//! are well-formed XML with one point per position, from the language and
+//! from the `sprague draw` and `sprague plot` commands.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::{answers, sprague};
+use sprague::session::Value;
+
+/// Graphviz parses `dot` and lays it out; panics with its complaint if not.
+fn graphviz_reads(dot: &str) {
+    let mut child = Command::new("dot")
+        .arg("-Tcanon")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("Graphviz's `dot` is installed (.ci/run installs it)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(dot.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "dot rejected the graph: {}\n{dot}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn picture(value: &Value) -> &sprague::session::Picture {
+    match value {
+        Value::Graph(picture) | Value::Plot(picture) => picture,
+        other => panic!("expected a picture, got {other:?}"),
+    }
+}
+
+/// A position from each example, drawn and read back by Graphviz.
+#[test]
+fn the_examples_draw_as_dot_that_graphviz_reads() {
+    let cases = [
+        ("nim", "Nim(3) + Nim(2)"),
+        ("subtraction", "Sub(6)"),
+        ("kayles", "Kayles(4) + Kayles(2)"),
+        ("dawson", "Dawson(7)"),
+        ("grundy", "Grundy(7)"),
+        ("wythoff", "Wythoff(2, 3)"),
+        ("race", "Race.a + Line.0"),
+        ("tour", "Maze.start + *2"),
+        ("loopy", "Spin.a + Loop.c + Seesaw(3)"),
+        ("misere", "Kayles(3) + *1"),
+    ];
+    for (example, position) in cases {
+        let path = format!("{}/examples/{example}.game", env!("CARGO_MANIFEST_DIR"));
+        let source = std::fs::read_to_string(&path).unwrap();
+        let found = answers(&format!("{source}\ndraw {position}\n"));
+        let drawn = picture(&found.last().unwrap().value);
+        assert_eq!(drawn.format, "dot");
+        assert!(drawn.size > 1, "{example}: {} nodes", drawn.size);
+        graphviz_reads(&drawn.content);
+    }
+}
+
+/// The DOT of a small sum, exactly: values in the labels, the P-positions
+/// shaded, winning moves bold, the sum's winning move red, parts dotted.
+#[test]
+fn a_small_move_graph() {
+    let found = answers(
+        "game Kayles(n) { move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k }
+         draw Kayles(2) + *3",
+    );
+    insta::assert_snapshot!(picture(&found[0].value).content);
+}
+
+#[test]
+fn a_graph_past_the_limit_is_refused_with_its_size() {
+    let output = sprague(
+        &["run", "-", "--max-draw", "10"],
+        "game Nim(n) { move Nim(n - k) for k in 1..=n }\ndraw Nim(30)\n",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("31 nodes, more than 10"), "{stderr}");
+    assert!(stderr.contains("--max-draw"), "{stderr}");
+}
+
+fn circles(svg: &str) -> usize {
+    let document = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    document
+        .descendants()
+        .filter(|node| node.has_tag_name("circle"))
+        .count()
+}
+
+#[test]
+fn plots_are_xml_with_one_point_per_position() {
+    let found = answers(
+        "game K = octal \"0.77\"
+         game Wythoff(a, b) {
+             move Wythoff(a - k, b) for k in 1..=a
+             move Wythoff(a, b - k) for k in 1..=b
+             move Wythoff(a - k, b - k) for k in 1..=min(a, b)
+         }
+         plot K for n in 0..=150
+         plot Wythoff for a in 0..=9, b in 0..=4",
+    );
+    let kayles = picture(&found[0].value);
+    assert_eq!((kayles.size, circles(&kayles.content)), (151, 151));
+    // Kayles' proven period is marked.
+    assert!(kayles.content.contains("period 12 from n = 71"));
+    let wythoff = picture(&found[1].value);
+    assert_eq!((wythoff.size, circles(&wythoff.content)), (50, 50));
+    assert!(wythoff.content.contains("colour by b"));
+}
+
+#[test]
+fn the_draw_and_plot_commands_write_svg() {
+    let folder = tempfile::tempdir().unwrap();
+    let example = format!("{}/examples/kayles.game", env!("CARGO_MANIFEST_DIR"));
+    let graph = folder.path().join("moves.svg");
+    let output = sprague(
+        &[
+            "draw",
+            &example,
+            "Kayles(3) + *1",
+            "-o",
+            graph.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let svg = std::fs::read_to_string(&graph).unwrap();
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    roxmltree::Document::parse_with_options(&svg, options).expect("Graphviz wrote well-formed SVG");
+    assert!(svg.contains("Kayles(3)"));
+
+    let plot = folder.path().join("plot.svg");
+    let output = sprague(
+        &[
+            "plot",
+            &example,
+            "Kayles",
+            "--to",
+            "40",
+            "-o",
+            plot.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!("plot Kayles = 41 points, written to {}\n", plot.display())
+    );
+    assert_eq!(circles(&std::fs::read_to_string(&plot).unwrap()), 41);
+
+    // Without a file, the DOT itself is printed, ready for a pipe.
+    let output = sprague(&["draw", &example, "Kayles(2)"], "");
+    let dot = String::from_utf8_lossy(&output.stdout);
+    assert!(dot.starts_with("digraph {"), "{dot}");
+    graphviz_reads(&dot);
+}
