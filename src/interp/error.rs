@@ -116,16 +116,39 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("cannot make the picture: {reason}")]
+    #[error("Graphviz could not draw the graph: {reason}")]
     #[diagnostic(
-        code(sprague::eval::picture),
+        code(sprague::eval::graphviz),
         help(
-            "an `.svg` move graph is drawn by Graphviz's `dot` (install the graphviz package), or write DOT to a file not ending in `.svg`; check the file's folder exists and is writable"
+            "an `.svg` move graph is drawn by Graphviz's `dot`: install the graphviz package, or write DOT to a file not ending in `.svg`"
         )
     )]
-    Picture {
+    Graphviz {
         reason: String,
         #[label("this picture")]
+        span: SourceSpan,
+    },
+
+    #[error("cannot write {path}: {reason}")]
+    #[diagnostic(
+        code(sprague::eval::unwritable),
+        help("check that the folder exists and is writable")
+    )]
+    Unwritable {
+        path: String,
+        reason: String,
+        #[label("this file")]
+        span: SourceSpan,
+    },
+
+    #[error("cannot plot: {reason}")]
+    #[diagnostic(
+        code(sprague::eval::plot),
+        help("plot a smaller range; this is a failure of the plotting library")
+    )]
+    PlotFailed {
+        reason: String,
+        #[label("this plot")]
         span: SourceSpan,
     },
 
@@ -172,7 +195,9 @@ impl EvalError {
             | EvalError::SearchTooLarge { .. }
             | EvalError::DrawTooLarge { .. }
             | EvalError::PlotInfinite { .. }
-            | EvalError::Picture { .. }
+            | EvalError::Graphviz { .. }
+            | EvalError::Unwritable { .. }
+            | EvalError::PlotFailed { .. }
             | EvalError::PlayNeedsRepl { .. } => {}
         }
         self

@@ -189,14 +189,7 @@ pub(super) fn finish(
             size,
         });
     };
-    let failed = |error: picture::PictureError| EvalError::Picture {
-        reason: match error {
-            picture::PictureError::Graphviz(reason) => format!("Graphviz failed: {reason}"),
-            picture::PictureError::Plot(reason) => format!("plotting failed: {reason}"),
-            picture::PictureError::Write(reason) => format!("cannot write {}: {reason}", to.path),
-        },
-        span: to.span,
-    };
+    let failed = |error| picture_error(error, &to.path, to.span);
     let content = format_for_file(picture, &to.path).map_err(failed)?;
     picture::write(&to.path, &content).map_err(failed)?;
     let format = match to.path.ends_with(".svg") {
@@ -209,6 +202,19 @@ pub(super) fn finish(
         file: Some(to.path.clone()),
         size,
     })
+}
+
+/// A picture's failure in the language's terms; `path` is the file written.
+fn picture_error(error: picture::PictureError, path: &str, span: SourceSpan) -> EvalError {
+    match error {
+        picture::PictureError::Graphviz(reason) => EvalError::Graphviz { reason, span },
+        picture::PictureError::Plot(reason) => EvalError::PlotFailed { reason, span },
+        picture::PictureError::Write(reason) => EvalError::Unwritable {
+            path: path.to_owned(),
+            reason,
+            span,
+        },
+    }
 }
 
 impl Session {
@@ -249,10 +255,7 @@ impl Session {
                 .flatten(),
             points,
         };
-        let svg = picture::plot(&plot).map_err(|error| EvalError::Picture {
-            reason: format!("{error:?}"),
-            span,
-        })?;
+        let svg = picture::plot(&plot).map_err(|error| picture_error(error, "", span))?;
         finish(
             svg,
             |svg, _| Ok(svg),
