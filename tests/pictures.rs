@@ -176,3 +176,31 @@ fn the_draw_and_plot_commands_write_svg() {
     assert!(dot.starts_with("digraph {"), "{dot}");
     graphviz_reads(&dot);
 }
+
+/// The README's plot is what the command it gives makes.
+#[test]
+fn the_readme_plot_is_reproduced_by_its_command() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let folder = tempfile::tempdir().unwrap();
+    let plot = folder.path().join("kayles-plot.svg");
+    let output = sprague(
+        &[
+            "plot",
+            &format!("{root}/examples/variants/kayles.game"),
+            "Pins",
+            "--to",
+            "120",
+            "-o",
+            plot.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let committed =
+        std::fs::read_to_string(format!("{root}/examples/pictures/kayles-plot.svg")).unwrap();
+    assert_eq!(std::fs::read_to_string(&plot).unwrap(), committed);
+}
