@@ -24,9 +24,70 @@ pub use search::SumSearch;
 /// A Grundy value (nimber).
 pub type Grundy = u64;
 
-/// Looks up a part of an option: its value and longest play once solved,
-/// `None` (noting the part) before.
-pub type Solved<'a, P> = dyn FnMut(&P) -> Option<(Grundy, u64)> + 'a;
+/// Looks up the parts of options while a position is folded: a part's
+/// value and longest play once it is solved; `None` before, noting the part
+/// as missing so that the search solves it first.
+pub struct Solved<'a, P> {
+    positions: &'a Interned<P>,
+    values: &'a [Grundy],
+    longest: &'a [u64],
+    dense: &'a [Vec<u32>],
+    max_states: usize,
+    missing: &'a mut Vec<P>,
+}
+
+impl<P: Clone + Eq + Hash> Solved<'_, P> {
+    /// A part, found by its dense address when it has one.
+    pub fn part<R>(&mut self, rules: &R, part: &P) -> Option<(Grundy, u64)>
+    where
+        R: Rules<Position = P> + ?Sized,
+    {
+        if let Some(n) = rules.as_heap(part) {
+            return Some((n, n));
+        }
+        let id = match rules.dense(part) {
+            Some((table, index)) if index < self.max_states => self.dense_id(table, index),
+            _ => self.positions.get_index_of(part),
+        };
+        self.found(id, || part.clone())
+    }
+
+    /// A part given by its dense address `(table, index)`, as
+    /// [`Rules::dense`] would give it; the position itself is built only
+    /// when it must be noted as missing.
+    #[inline]
+    pub fn dense(
+        &mut self,
+        table: usize,
+        index: usize,
+        part: impl FnOnce() -> P,
+    ) -> Option<(Grundy, u64)> {
+        if index >= self.max_states {
+            let part = part();
+            let id = self.positions.get_index_of(&part);
+            return self.found(id, || part);
+        }
+        let id = self.dense_id(table, index);
+        self.found(id, part)
+    }
+
+    #[inline]
+    fn dense_id(&self, table: usize, index: usize) -> Option<usize> {
+        let id = *self.dense.get(table)?.get(index)?;
+        (id as usize).checked_sub(1)
+    }
+
+    #[inline]
+    fn found(&mut self, id: Option<usize>, part: impl FnOnce() -> P) -> Option<(Grundy, u64)> {
+        match id {
+            Some(id) if self.values[id] < LOOPY => Some((self.values[id], self.longest[id])),
+            _ => {
+                self.missing.push(part());
+                None
+            }
+        }
+    }
+}
 
 /// The default bound on distinct positions an engine will intern.
 pub const DEFAULT_MAX_STATES: usize = 10_000_000;
@@ -83,7 +144,7 @@ pub trait Rules {
     ) -> std::result::Result<(), Self::Error> {
         let mut options = Options::new(limit);
         self.options(position, &mut options)?;
-        fold_listed(&options, solved, mex);
+        fold_listed(self, &options, solved, mex);
         Ok(())
     }
 }
@@ -91,11 +152,18 @@ pub trait Rules {
 /// Folds options already listed: each option's value is the XOR of its
 /// parts', its longest play their sum; options with a part not yet solved
 /// are skipped.
-pub fn fold_listed<P>(options: &Options<P>, solved: &mut Solved<'_, P>, mex: &mut Mex) {
+pub fn fold_listed<R>(
+    rules: &R,
+    options: &Options<R::Position>,
+    solved: &mut Solved<'_, R::Position>,
+    mex: &mut Mex,
+) where
+    R: Rules + ?Sized,
+{
     {
         for option in options.iter() {
             let folded = option.iter().try_fold((0, 0u64), |(value, longest), part| {
-                let (part_value, part_longest) = solved(part)?;
+                let (part_value, part_longest) = solved.part(rules, part)?;
                 Some((value ^ part_value, longest.saturating_add(part_longest)))
             });
             if let Some((value, longest)) = folded {
@@ -575,27 +643,13 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     {
         self.mex.clear();
         self.missing.clear();
-        let (positions, values, longest) = (&self.positions, &self.values, &self.longest);
-        let (dense, max_states) = (&self.dense, self.max_states);
-        let missing = &mut self.missing;
-        let mut solved = |part: &P| {
-            if let Some(n) = rules.as_heap(part) {
-                return Some((n, n));
-            }
-            let id = match rules.dense(part).filter(|&(_, index)| index < max_states) {
-                Some((table, index)) => dense
-                    .get(table)
-                    .and_then(|ids| ids.get(index))
-                    .and_then(|&id| (id as usize).checked_sub(1)),
-                None => positions.get_index_of(part),
-            };
-            match id {
-                Some(id) if values[id] < LOOPY => Some((values[id], longest[id])),
-                _ => {
-                    missing.push(part.clone());
-                    None
-                }
-            }
+        let mut solved = Solved {
+            positions: &self.positions,
+            values: &self.values,
+            longest: &self.longest,
+            dense: &self.dense,
+            max_states: self.max_states,
+            missing: &mut self.missing,
         };
         rules
             .fold_options(position, &mut solved, &mut self.mex, self.max_states)

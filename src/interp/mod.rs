@@ -261,7 +261,7 @@ impl<'p> Interpreter<'p> {
     ) -> Result<(), EvalError> {
         let mut options = Options::new(limit);
         self.options(position, &mut options)?;
-        fold_listed(&options, solved, mex);
+        fold_listed(self, &options, solved, mex);
         Ok(())
     }
 
@@ -299,18 +299,30 @@ impl<'p> Interpreter<'p> {
                     }
                     let (mut value, mut longest, mut known) = (0, 0u64, true);
                     for term in &rule.target {
-                        let part = match term {
+                        let found = match term {
                             Term::Heap { size, .. } => {
                                 let n = heap_size(size, env)?;
-                                (value, longest) = (value ^ n, longest.saturating_add(n));
-                                continue;
+                                Some((n, n))
+                            }
+                            // A heap of a one-parameter game is found by its
+                            // dense address, without building the position.
+                            Term::Game { game, args, .. } if args.len() == 1 => {
+                                let n = eval(&args[0], env)?;
+                                let part = || Component::Game(*game, smallvec::smallvec![n]);
+                                match usize::try_from(n) {
+                                    Ok(index) => solved.dense(game.0 as usize, index, part),
+                                    Err(_) => solved.part(self, &part()),
+                                }
                             }
                             Term::Game { game, args, .. } => {
-                                Component::Game(*game, evaluate_args(args, env)?)
+                                let part = Component::Game(*game, evaluate_args(args, env)?);
+                                solved.part(self, &part)
                             }
-                            Term::Node { graph, node } => Component::Node(*graph, *node),
+                            Term::Node { graph, node } => {
+                                solved.part(self, &Component::Node(*graph, *node))
+                            }
                         };
-                        match solved(&part) {
+                        match found {
                             Some((part_value, part_longest)) => {
                                 (value, longest) =
                                     (value ^ part_value, longest.saturating_add(part_longest));
