@@ -380,6 +380,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     {
         let mut state = Vec::new();
         for part in parts {
+            // Only a terminal position has no play at all.
             if self.longest(rules, &part)? > 0 {
                 state.push(part);
             }

@@ -25,12 +25,11 @@ pub use search::SumSearch;
 pub type Grundy = u64;
 
 /// Looks up the parts of options while a position is folded: a part's
-/// value and longest play once it is solved; `None` before, noting the part
-/// as missing so that the search solves it first.
+/// value once it is solved; `None` before, noting the part as missing so
+/// that the search solves it first.
 pub struct Solved<'a, P> {
     positions: &'a Interned<P>,
     values: &'a [Grundy],
-    longest: &'a [u64],
     dense: &'a [Vec<u32>],
     max_states: usize,
     missing: &'a mut Vec<P>,
@@ -38,12 +37,12 @@ pub struct Solved<'a, P> {
 
 impl<P: Clone + Eq + Hash> Solved<'_, P> {
     /// A part, found by its dense address when it has one.
-    pub fn part<R>(&mut self, rules: &R, part: &P) -> Option<(Grundy, u64)>
+    pub fn part<R>(&mut self, rules: &R, part: &P) -> Option<Grundy>
     where
         R: Rules<Position = P> + ?Sized,
     {
         if let Some(n) = rules.as_heap(part) {
-            return Some((n, n));
+            return Some(n);
         }
         let id = match rules.dense(part) {
             Some((table, index)) if index < self.max_states => self.dense_id(table, index),
@@ -61,7 +60,7 @@ impl<P: Clone + Eq + Hash> Solved<'_, P> {
         table: usize,
         index: usize,
         part: impl FnOnce() -> P,
-    ) -> Option<(Grundy, u64)> {
+    ) -> Option<Grundy> {
         if index >= self.max_states {
             let part = part();
             let id = self.positions.get_index_of(&part);
@@ -78,9 +77,9 @@ impl<P: Clone + Eq + Hash> Solved<'_, P> {
     }
 
     #[inline]
-    fn found(&mut self, id: Option<usize>, part: impl FnOnce() -> P) -> Option<(Grundy, u64)> {
+    fn found(&mut self, id: Option<usize>, part: impl FnOnce() -> P) -> Option<Grundy> {
         match id {
-            Some(id) if self.values[id] < LOOPY => Some((self.values[id], self.longest[id])),
+            Some(id) if self.values[id] < LOOPY => Some(self.values[id]),
             _ => {
                 self.missing.push(part());
                 None
@@ -129,7 +128,7 @@ pub trait Rules {
         None
     }
 
-    /// Adds each option's value and longest play to `mex`, reading the
+    /// Adds each option's value to `mex`, reading the
     /// values of its parts from `solved`, which answers `None` (and notes
     /// the part) for a part not solved yet; such an option is skipped. This
     /// is the search's inner loop: rules that can fold values without
@@ -150,7 +149,7 @@ pub trait Rules {
 }
 
 /// Folds options already listed: each option's value is the XOR of its
-/// parts', its longest play their sum; options with a part not yet solved
+/// parts'; options with a part not yet solved
 /// are skipped.
 pub fn fold_listed<R>(
     rules: &R,
@@ -162,46 +161,40 @@ pub fn fold_listed<R>(
 {
     {
         for option in options.iter() {
-            let folded = option.iter().try_fold((0, 0u64), |(value, longest), part| {
-                let (part_value, part_longest) = solved.part(rules, part)?;
-                Some((value ^ part_value, longest.saturating_add(part_longest)))
-            });
-            if let Some((value, longest)) = folded {
-                mex.add(value, longest);
+            let folded = option
+                .iter()
+                .try_fold(0, |value, part| Some(value ^ solved.part(rules, part)?));
+            if let Some(value) = folded {
+                mex.add(value);
             }
         }
     }
 }
 
-/// The values of a position's options, gathered for their mex, and the
-/// longest play among them.
+/// The values of a position's options, gathered for their mex.
 #[derive(Debug, Default)]
 pub struct Mex {
     words: Vec<u64>,
-    longest: Option<u64>,
 }
 
 impl Mex {
     pub fn clear(&mut self) {
         self.words.iter_mut().for_each(|word| *word = 0);
-        self.longest = None;
     }
 
-    /// Notes an option of value `value` whose longest play is `longest`.
+    /// Notes an option of value `value`.
     #[inline]
-    pub fn add(&mut self, value: Grundy, longest: u64) {
+    pub fn add(&mut self, value: Grundy) {
         let word = (value / 64) as usize;
         if word >= self.words.len() {
             // A value past the options' count cannot be the mex; a huge
             // one (a Nim heap) is not worth the memory.
             if word > 1 << 20 {
-                self.longest = Some(self.longest.map_or(longest, |best| best.max(longest)));
                 return;
             }
             self.words.resize(word + 1, 0);
         }
         self.words[word] |= 1 << (value % 64);
-        self.longest = Some(self.longest.map_or(longest, |best| best.max(longest)));
     }
 
     /// The least value not noted.
@@ -216,11 +209,6 @@ impl Mex {
                 .words
                 .get(word)
                 .map_or(0, |word| word.trailing_ones() as Grundy)
-    }
-
-    /// One more than the longest option's play; 0 with no options.
-    pub fn longest_play(&self) -> u64 {
-        self.longest.map_or(0, |longest| longest.saturating_add(1))
     }
 }
 
@@ -283,9 +271,13 @@ const QUEUED: Grundy = Grundy::MAX - 1;
 const EXPANDING: Grundy = Grundy::MAX - 2;
 const LOOPY: Grundy = Grundy::MAX - 3;
 
+/// A longest play not computed yet: it is found when first asked for.
+const UNKNOWN_LONGEST: u64 = u64::MAX;
+
 type Interned<P> = IndexSet<P, rustc_hash::FxBuildHasher>;
 
-/// Interned positions with their memoised values and longest plays.
+/// Interned positions with their memoised values and longest plays (the
+/// latter computed only when asked for).
 pub struct Engine<P> {
     positions: Interned<P>,
     values: Vec<Grundy>,
@@ -406,10 +398,48 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        match rules.as_heap(position) {
-            Some(n) => Ok(n),
-            None => self.solved(rules, position).map(|id| self.longest[id]),
+        if let Some(n) = rules.as_heap(position) {
+            return Ok(n);
         }
+        let root = self.solved(rules, position)?;
+        // Solved positions reach no cycle, so this walk ends. A position is
+        // done once every part of every option is; until then its parts
+        // wait above it on the stack.
+        let mut stack = vec![root];
+        while let Some(&id) = stack.last() {
+            if self.longest[id] != UNKNOWN_LONGEST {
+                stack.pop();
+                continue;
+            }
+            self.watch()?;
+            let position = self.positions[id].clone();
+            let (mut best, mut waiting) = (None::<u64>, false);
+            for option in self.options(rules, &position)? {
+                let mut total = 0u64;
+                for part in &option {
+                    let part_longest = match rules.as_heap(part) {
+                        Some(n) => n,
+                        None => {
+                            let part_id = self.solved(rules, part)?;
+                            self.longest[part_id]
+                        }
+                    };
+                    if part_longest == UNKNOWN_LONGEST {
+                        waiting = true;
+                        let part_id = self.solved(rules, part)?;
+                        stack.push(part_id);
+                    } else {
+                        total = total.saturating_add(part_longest);
+                    }
+                }
+                best = Some(best.map_or(total, |best| best.max(total)));
+            }
+            if !waiting {
+                self.longest[id] = best.map_or(0, |best| best.saturating_add(1));
+                stack.pop();
+            }
+        }
+        Ok(self.longest[root])
     }
 
     /// The Grundy value of a sum: the XOR (nim-sum) of its components'.
@@ -558,7 +588,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         }
         self.positions.insert(position.clone());
         self.values.push(UNSOLVED);
-        self.longest.push(0);
+        self.longest.push(UNKNOWN_LONGEST);
         let id = self.positions.len() - 1;
         self.address(rules, position, id);
         Ok(id)
@@ -606,7 +636,6 @@ impl<P: Clone + Eq + Hash> Engine<P> {
             self.fold(rules, &position)?;
             if self.missing.is_empty() {
                 self.values[id] = self.mex.mex();
-                self.longest[id] = self.mex.longest_play();
                 stack.pop();
                 continue;
             }
@@ -646,7 +675,6 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         let mut solved = Solved {
             positions: &self.positions,
             values: &self.values,
-            longest: &self.longest,
             dense: &self.dense,
             max_states: self.max_states,
             missing: &mut self.missing,

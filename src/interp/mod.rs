@@ -297,13 +297,10 @@ impl<'p> Interpreter<'p> {
                             context: String::new(),
                         });
                     }
-                    let (mut value, mut longest, mut known) = (0, 0u64, true);
+                    let (mut value, mut known) = (0, true);
                     for term in &rule.target {
                         let found = match term {
-                            Term::Heap { size, .. } => {
-                                let n = heap_size(size, env)?;
-                                Some((n, n))
-                            }
+                            Term::Heap { size, .. } => Some(heap_size(size, env)?),
                             // A heap of a one-parameter game is found by its
                             // dense address, without building the position.
                             Term::Game { game, args, .. } if args.len() == 1 => {
@@ -323,15 +320,12 @@ impl<'p> Interpreter<'p> {
                             }
                         };
                         match found {
-                            Some((part_value, part_longest)) => {
-                                (value, longest) =
-                                    (value ^ part_value, longest.saturating_add(part_longest));
-                            }
+                            Some(part_value) => value ^= part_value,
                             None => known = false,
                         }
                     }
                     if known {
-                        mex.add(value, longest);
+                        mex.add(value);
                     }
                     Ok(())
                 },
@@ -506,7 +500,62 @@ pub fn assignments(
 }
 
 /// Evaluates an expression; conditions give 0 or 1.
+#[inline]
 pub fn eval(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
+    match quick(expr, env) {
+        Some(value) => Ok(value),
+        None => explain(expr, env),
+    }
+}
+
+/// Evaluates an expression, giving `None` for overflow or division by zero.
+/// The search's inner loop runs through here: an `Option` is cheap to pass
+/// back where a spanned error is not, and [`explain`] finds the error only
+/// when there is one.
+fn quick(expr: &Expr, env: &[i64]) -> Option<i64> {
+    Some(match &expr.kind {
+        ExprKind::Const(value) => *value,
+        ExprKind::Slot(slot) => env[*slot],
+        ExprKind::Neg(operand) => quick(operand, env)?.checked_neg()?,
+        ExprKind::Not(operand) => (quick(operand, env)? == 0) as i64,
+        ExprKind::Abs(operand) => quick(operand, env)?.checked_abs()?,
+        ExprKind::Min(args) => quick_fold(args, env, i64::min)?,
+        ExprKind::Max(args) => quick_fold(args, env, i64::max)?,
+        ExprKind::Chain(chain) => {
+            let mut value = chain.start.get(env);
+            for &(add, operand) in &chain.steps {
+                value = match add {
+                    true => value.checked_add(operand.get(env))?,
+                    false => value.checked_sub(operand.get(env))?,
+                };
+            }
+            value
+        }
+        ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
+            (quick(lhs, env)? != 0 && quick(rhs, env)? != 0) as i64
+        }
+        ExprKind::Binary(BinaryOp::Or, lhs, rhs) => {
+            (quick(lhs, env)? != 0 || quick(rhs, env)? != 0) as i64
+        }
+        ExprKind::Binary(op, lhs, rhs) => {
+            let (a, b) = (quick(lhs, env)?, quick(rhs, env)?);
+            if matches!(op, BinaryOp::Div | BinaryOp::Rem) && b == 0 {
+                return None;
+            }
+            arithmetic(*op, a, b)?
+        }
+    })
+}
+
+fn quick_fold(args: &[Expr], env: &[i64], pick: fn(i64, i64) -> i64) -> Option<i64> {
+    let (first, rest) = args.split_first()?;
+    rest.iter().try_fold(quick(first, env)?, |acc, arg| {
+        Some(pick(acc, quick(arg, env)?))
+    })
+}
+
+/// Evaluates an expression step by step, to say what failed and where.
+fn explain(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
     let overflow = |op| EvalError::Overflow {
         op,
         span: expr.span,
@@ -524,6 +573,7 @@ pub fn eval(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
             .ok_or_else(|| overflow("abs"))?,
         ExprKind::Min(args) => fold(args, env, i64::min)?,
         ExprKind::Max(args) => fold(args, env, i64::max)?,
+        ExprKind::Chain(chain) => explain(&chain.tree, env)?,
         ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
             (eval(lhs, env)? != 0 && eval(rhs, env)? != 0) as i64
         }
@@ -648,6 +698,41 @@ mod tests {
         assert_eq!(arithmetic(BinaryOp::Rem, 7, -2), Some(-1));
         assert_eq!(arithmetic(BinaryOp::Rem, -7, -2), Some(-1));
         assert_eq!(arithmetic(BinaryOp::Rem, 6, -3), Some(0));
+    }
+
+    fn leaf(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            span: SourceSpan::new(0.into(), 0),
+        }
+    }
+
+    fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
+        leaf(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)))
+    }
+
+    proptest::proptest! {
+        /// `a - b + c - 5`, compiled to a chain, gives what the tree gives,
+        /// overflow included.
+        #[test]
+        fn chains_evaluate_as_their_trees(a: i64, b: i64, c: i64, small in -9i64..9) {
+            let tree = binary(
+                BinaryOp::Sub,
+                binary(
+                    BinaryOp::Add,
+                    binary(BinaryOp::Sub, leaf(ExprKind::Slot(0)), leaf(ExprKind::Slot(1))),
+                    leaf(ExprKind::Slot(2)),
+                ),
+                leaf(ExprKind::Const(5)),
+            );
+            let chain = tree.clone().compiled();
+            proptest::prop_assert!(matches!(chain.kind, ExprKind::Chain(_)));
+            for env in [[a, b, c], [a, small, c], [small, b, small]] {
+                let expected = explain(&tree, &env).ok();
+                proptest::prop_assert_eq!(quick(&chain, &env), expected);
+                proptest::prop_assert_eq!(eval(&chain, &env).ok(), expected);
+            }
+        }
     }
 
     #[test]

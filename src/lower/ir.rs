@@ -239,6 +239,76 @@ pub enum ExprKind {
     Min(Vec<Expr>),
     Max(Vec<Expr>),
     Abs(Box<Expr>),
+    /// `a ± b ± c …` over variables and constants, compiled to a flat list
+    /// that is evaluated left to right as the tree would be.
+    Chain(Box<Chain>),
+}
+
+/// A chain of additions and subtractions, and the tree it was compiled
+/// from, which says where an overflow happened.
+#[derive(Debug, Clone)]
+pub struct Chain {
+    pub start: Operand,
+    /// Each step: whether it adds (else subtracts), and what.
+    pub steps: Vec<(bool, Operand)>,
+    pub tree: Expr,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Operand {
+    Const(i64),
+    Slot(usize),
+}
+
+impl Operand {
+    #[inline]
+    pub fn get(self, env: &[i64]) -> i64 {
+        match self {
+            Operand::Const(value) => value,
+            Operand::Slot(slot) => env[slot],
+        }
+    }
+}
+
+impl Expr {
+    /// The expression, compiled to a [`Chain`] when it is one: a left-deep
+    /// sum or difference of variables and constants, `n - k - a`.
+    pub fn compiled(self) -> Expr {
+        let mut steps = Vec::new();
+        let mut spine = &self;
+        let start = loop {
+            match &spine.kind {
+                ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), lhs, rhs) => {
+                    let Some(operand) = rhs.operand() else {
+                        return self;
+                    };
+                    steps.push((*op == BinaryOp::Add, operand));
+                    spine = lhs;
+                }
+                _ => match spine.operand() {
+                    Some(start) if !steps.is_empty() => break start,
+                    _ => return self,
+                },
+            }
+        };
+        steps.reverse();
+        Expr {
+            span: self.span,
+            kind: ExprKind::Chain(Box::new(Chain {
+                start,
+                steps,
+                tree: self,
+            })),
+        }
+    }
+
+    fn operand(&self) -> Option<Operand> {
+        match self.kind {
+            ExprKind::Const(value) => Some(Operand::Const(value)),
+            ExprKind::Slot(slot) => Some(Operand::Slot(slot)),
+            _ => None,
+        }
+    }
 }
 
 impl Program {

@@ -616,11 +616,11 @@ impl Lowerer {
     }
 
     fn int(&mut self, expr: &ast::Expr, scope: &Scope) -> Expr {
-        self.typed(expr, scope, Type::Int)
+        self.typed(expr, scope, Type::Int).compiled()
     }
 
     fn condition(&mut self, expr: &ast::Expr, scope: &Scope) -> Expr {
-        self.typed(expr, scope, Type::Bool)
+        self.typed(expr, scope, Type::Bool).compiled()
     }
 
     fn typed(&mut self, expr: &ast::Expr, scope: &Scope, expected: Type) -> Expr {
