@@ -271,7 +271,7 @@ const QUEUED: Grundy = Grundy::MAX - 1;
 const EXPANDING: Grundy = Grundy::MAX - 2;
 const LOOPY: Grundy = Grundy::MAX - 3;
 
-/// A longest play not computed yet: it is found when first asked for.
+/// A longest play not computed yet, while one is being found.
 const UNKNOWN_LONGEST: u64 = u64::MAX;
 
 type Interned<P> = IndexSet<P, rustc_hash::FxBuildHasher>;
@@ -282,7 +282,9 @@ pub struct Engine<P> {
     positions: Interned<P>,
     values: Vec<Grundy>,
     /// The most moves a play from each position can last.
-    longest: Vec<u64>,
+    /// The longest plays asked for so far, by id: most positions are never
+    /// asked, and keep no room for one.
+    longest: rustc_hash::FxHashMap<usize, u64>,
     max_states: usize,
     /// Ids (plus one; 0 for none) of positions with a dense address.
     dense: Vec<Vec<u32>>,
@@ -302,7 +304,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         Engine {
             positions: Interned::default(),
             values: Vec::new(),
-            longest: Vec::new(),
+            longest: Default::default(),
             max_states,
             dense: Vec::new(),
             scratch: Options::new(max_states),
@@ -332,12 +334,14 @@ impl<P: Clone + Eq + Hash> Engine<P> {
     {
         let before = self.positions.len();
         let mut kept = Interned::with_capacity_and_hasher(before, Default::default());
-        let (mut values, mut longest) = (Vec::new(), Vec::new());
+        let (mut values, mut longest) = (Vec::new(), rustc_hash::FxHashMap::default());
         for (id, position) in std::mem::take(&mut self.positions).into_iter().enumerate() {
             if !depends(&position) {
+                if let Some(&known) = self.longest.get(&id) {
+                    longest.insert(kept.len(), known);
+                }
                 kept.insert(position);
                 values.push(self.values[id]);
-                longest.push(self.longest[id]);
             }
         }
         self.loopy.retain(|position, _| !depends(position));
@@ -407,7 +411,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         // wait above it on the stack.
         let mut stack = vec![root];
         while let Some(&id) = stack.last() {
-            if self.longest[id] != UNKNOWN_LONGEST {
+            if self.longest.contains_key(&id) {
                 stack.pop();
                 continue;
             }
@@ -421,7 +425,10 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                         Some(n) => n,
                         None => {
                             let part_id = self.solved(rules, part)?;
-                            self.longest[part_id]
+                            self.longest
+                                .get(&part_id)
+                                .copied()
+                                .unwrap_or(UNKNOWN_LONGEST)
                         }
                     };
                     if part_longest == UNKNOWN_LONGEST {
@@ -435,11 +442,12 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                 best = Some(best.map_or(total, |best| best.max(total)));
             }
             if !waiting {
-                self.longest[id] = best.map_or(0, |best| best.saturating_add(1));
+                self.longest
+                    .insert(id, best.map_or(0, |best| best.saturating_add(1)));
                 stack.pop();
             }
         }
-        Ok(self.longest[root])
+        Ok(self.longest[&root])
     }
 
     /// The Grundy value of a sum: the XOR (nim-sum) of its components'.
@@ -555,7 +563,7 @@ impl<P: Clone + Eq + Hash> Engine<P> {
             // leaves the engine as it found it (and its room for states).
             self.positions.truncate(mark);
             self.values.truncate(mark);
-            self.longest.truncate(mark);
+            self.longest.retain(|&id, _| id < mark);
             for ids in &mut self.dense {
                 ids.iter_mut()
                     .filter(|id| **id as usize > mark)
@@ -588,7 +596,6 @@ impl<P: Clone + Eq + Hash> Engine<P> {
         }
         self.positions.insert(position.clone());
         self.values.push(UNSOLVED);
-        self.longest.push(UNKNOWN_LONGEST);
         let id = self.positions.len() - 1;
         self.address(rules, position, id);
         Ok(id)
