@@ -456,13 +456,19 @@ fn heap_size(size: &Expr, env: &[i64]) -> Result<u64, EvalError> {
 
 /// Calls `each` with every assignment of the bindings, left to right, for
 /// which the guard holds, trying no more assignments than the budget allows.
-pub fn assignments(
+///
+/// Generic in `each`, so that the search's inner loop is compiled with the
+/// fold of each option inline in the loop over the last binding.
+pub fn assignments<F>(
     bindings: &[Binding],
     guard: Option<&Expr>,
     env: &mut [i64],
     budget: &mut Budget,
-    each: &mut dyn FnMut(&[i64]) -> Result<(), EvalError>,
-) -> Result<(), EvalError> {
+    each: &mut F,
+) -> Result<(), EvalError>
+where
+    F: FnMut(&[i64]) -> Result<(), EvalError> + ?Sized,
+{
     let Some((binding, rest)) = bindings.split_first() else {
         let holds = match guard {
             Some(guard) => eval(guard, env)? != 0,
@@ -473,7 +479,11 @@ pub fn assignments(
     let mut assign = |env: &mut [i64], value: i64| {
         budget.spend(binding.span)?;
         env[binding.slot] = value;
-        assignments(rest, guard, env, budget, each)
+        match rest.is_empty() && guard.is_none() {
+            // The last binding with no guard: the option, at once.
+            true => each(env),
+            false => assignments(rest, guard, env, budget, each),
+        }
     };
     match &binding.domain {
         Domain::Range {
@@ -502,10 +512,29 @@ pub fn assignments(
 /// Evaluates an expression; conditions give 0 or 1.
 #[inline]
 pub fn eval(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
-    match quick(expr, env) {
+    // Variables and chains, the arguments of most rules, inline.
+    let value = match &expr.kind {
+        ExprKind::Slot(slot) => return Ok(env[*slot]),
+        ExprKind::Const(value) => return Ok(*value),
+        ExprKind::Chain(chain) => chain_value(chain, env),
+        _ => quick(expr, env),
+    };
+    match value {
         Some(value) => Ok(value),
         None => explain(expr, env),
     }
+}
+
+#[inline]
+fn chain_value(chain: &Chain, env: &[i64]) -> Option<i64> {
+    let mut value = chain.start.get(env);
+    for &(add, operand) in &chain.steps {
+        value = match add {
+            true => value.checked_add(operand.get(env))?,
+            false => value.checked_sub(operand.get(env))?,
+        };
+    }
+    Some(value)
 }
 
 /// Evaluates an expression, giving `None` for overflow or division by zero.
@@ -521,16 +550,7 @@ fn quick(expr: &Expr, env: &[i64]) -> Option<i64> {
         ExprKind::Abs(operand) => quick(operand, env)?.checked_abs()?,
         ExprKind::Min(args) => quick_fold(args, env, i64::min)?,
         ExprKind::Max(args) => quick_fold(args, env, i64::max)?,
-        ExprKind::Chain(chain) => {
-            let mut value = chain.start.get(env);
-            for &(add, operand) in &chain.steps {
-                value = match add {
-                    true => value.checked_add(operand.get(env))?,
-                    false => value.checked_sub(operand.get(env))?,
-                };
-            }
-            value
-        }
+        ExprKind::Chain(chain) => chain_value(chain, env)?,
         ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
             (quick(lhs, env)? != 0 && quick(rhs, env)? != 0) as i64
         }
