@@ -22,6 +22,18 @@
 //! assert_eq!(values, [Value::Grundy(3)]);
 //! ```
 
+/// Prints a line to standard output, like `println!`; when standard output
+/// has been closed (`sprague repl | head`), the program ends quietly instead
+/// of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 pub mod analysis;
 pub mod cli;
 pub mod engine;

@@ -156,3 +156,72 @@ proptest! {
         }
     }
 }
+
+/// The loopy example's values, worked by hand from Smith's definition.
+#[test]
+fn the_loopy_examples_have_the_values_worked_by_hand() {
+    let source =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/loopy.game"))
+            .unwrap();
+    let declarations: String = source
+        .lines()
+        .filter(|line| {
+            !line.starts_with("grundy")
+                && !line.starts_with("wins?")
+                && !line.starts_with("best_move")
+        })
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let found = answers(&format!(
+        "{declarations}
+grundy Loop.exit
+grundy Loop.b
+grundy Loop.a
+grundy Loop.c
+grundy Spin.d
+grundy Spin.c
+grundy Spin.b
+grundy Spin.a
+grundy Seesaw(n) for n in 0..=8
+wins? Seesaw(1) + Seesaw(1)
+grundy Spin.b + *1
+grundy Spin.b + Spin.a
+"
+    ));
+    let values: Vec<(Option<u64>, Vec<u64>)> = found[..17]
+        .iter()
+        .map(|answer| value(&answer.value))
+        .collect();
+    let finite = |n| (Some(n), Vec::new());
+    let infinite = |reaches: &[u64]| (None, reaches.to_vec());
+    // Loop: exit has no move (0). b's only option, c, can move to exit (0),
+    // so b = 0: it has no option of value 0, and its one option of larger
+    // or infinite value answers with 0. a moves only to b: mex{0} = 1.
+    // c moves to a (1) and exit (0): 2. A cycle, and all values finite.
+    assert_eq!(values[..4], [finite(0), finite(0), finite(1), finite(2)]);
+    // Spin: d = 0, c = mex{0} = 1. b moves to a and c (1): it cannot be 0,
+    // for a (which moves only to b) has no option of value 0 while b is
+    // unlabelled; nor 1, since it lacks an option of value 0. So b = ∞(1),
+    // and a, whose one option is b, is ∞ with no finite option.
+    assert_eq!(
+        values[4..8],
+        [finite(0), finite(1), infinite(&[1]), infinite(&[])]
+    );
+    // Seesaw: 0 = 0. 1, 2 and 3 move to 0, so none is 0; 4 moves only to
+    // 1, 2 and 3, each answering with 0, so 4 = 0, and so is 8 (to 5, 6,
+    // 7, which move to 4). Could any of 1, 2, 3, 5, 6, 7 be 1? Each has an
+    // option among the others (1 -> 2, 2 -> 3, 3 -> 2, 5 -> 6, 6 -> 5,
+    // 7 -> 6), which would have to answer with an option of value 1, so
+    // the first of them to be 1 would need another already 1: none is.
+    // They are ∞(0): wins, though no nimber.
+    let seesaw: Vec<(Option<u64>, Vec<u64>)> = [0, 9, 9, 9, 0, 9, 9, 9, 0]
+        .iter()
+        .map(|&v| if v == 0 { finite(0) } else { infinite(&[0]) })
+        .collect();
+    assert_eq!(values[8..17], seesaw[..]);
+    // Sums by Smith's rule: ∞(0) + ∞(0) is a draw; ∞(1) + *1 = ∞(0), a
+    // win; two infinite parts make ∞ with nothing reachable.
+    assert_eq!(outcome(&found[17].value), None);
+    assert_eq!(value(&found[18].value), infinite(&[0]));
+    assert_eq!(value(&found[19].value), infinite(&[]));
+}

@@ -91,18 +91,19 @@ pub fn run(old: &PathBuf, new: &PathBuf, range: Range, json: bool, style: ErrorS
                     }
                 }
             }
-            Some((_, later_arity)) => println!(
+            Some((_, later_arity)) => say!(
                 "{game}: {arity} parameters in {}, {later_arity} in {}; not compared",
-                names.0, names.1
+                names.0,
+                names.1
             ),
-            None => println!("{game}: only in {}", names.0),
+            None => say!("{game}: only in {}", names.0),
         }
     }
     for (game, _) in later
         .iter()
         .filter(|(name, _)| !before.games().iter().any(|(old, _)| old == name))
     {
-        println!("{game}: only in {}", names.1);
+        say!("{game}: only in {}", names.1);
     }
     match failed {
         true => ExitCode::from(1),
@@ -112,8 +113,8 @@ pub fn run(old: &PathBuf, new: &PathBuf, range: Range, json: bool, style: ErrorS
 
 fn print(answer: &Answer, json: bool) {
     match json {
-        true => println!("{}", output::json(answer)),
-        false => println!("{}", output::text(answer)),
+        true => say!("{}", output::json(answer)),
+        false => say!("{}", output::text(answer)),
     }
 }
 

@@ -57,7 +57,8 @@ enum ReplError {
 
 const HELP: &str = "\
 Enter declarations (game, graph, let) and queries (grundy, wins?, best_move,
-moves, play); a block left open continues on the next line.
+moves, play, genus, draw, plot, …; `wins? misere P` under misère play); a block
+left open continues on the next line.
 
   :help            this text
   :load FILE       run a file in this session
@@ -131,7 +132,7 @@ pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
         repl.load(file);
     }
     if terminal {
-        println!(
+        say!(
             "sprague {}: :help for help, Ctrl-D to leave",
             env!("CARGO_PKG_VERSION")
         );
@@ -224,7 +225,7 @@ impl Repl {
             .split_once(char::is_whitespace)
             .map_or((command, ""), |(name, argument)| (name, argument.trim()));
         match name {
-            "help" => println!("{HELP}"),
+            "help" => say!("{HELP}"),
             "quit" | "q" | "exit" => return false,
             "load" if argument.is_empty() => self.error(ReplError::Usage {
                 command: ":load".into(),
@@ -239,11 +240,11 @@ impl Repl {
             }
             "games" => {
                 for listing in self.session.listings() {
-                    println!("{} {}{}", listing.kind, listing.name, listing.detail);
+                    say!("{} {}{}", listing.kind, listing.name, listing.detail);
                 }
             }
             "show" => match self.session.source_of(argument) {
-                Some(text) => println!("{text}"),
+                Some(text) => say!("{text}"),
                 None => self.error(ReplError::UnknownDeclaration {
                     name: argument.to_owned(),
                 }),

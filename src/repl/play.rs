@@ -25,7 +25,7 @@ const LISTED: usize = 40;
 pub fn play(repl: &mut Repl, request: PlayRequest) {
     let PlayRequest { mut position, span } = request;
     let mut history: Vec<Vec<Component>> = Vec::new();
-    println!(
+    say!(
         "playing {}: you move first; {PLAY_HELP}",
         repl.session.show(&position)
     );
@@ -35,7 +35,7 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
         };
         show(repl, &position, &moves, span);
         if moves.is_empty() {
-            println!("you have no move: sprague wins");
+            say!("you have no move: sprague wins");
             return;
         }
         let chosen = loop {
@@ -45,21 +45,21 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
                     ":quit" | ":q" | ":resign" => {
                         match is_drawn(repl, &position, span) {
                             true => {
-                                println!("you stop: the game is drawn, neither can force a win")
+                                say!("you stop: the game is drawn, neither can force a win")
                             }
-                            false => println!("you resign: sprague wins"),
+                            false => say!("you resign: sprague wins"),
                         }
                         return;
                     }
-                    ":help" => println!("{PLAY_HELP}"),
+                    ":help" => say!("{PLAY_HELP}"),
                     ":hint" => hint(&moves),
                     ":undo" => match history.pop() {
                         Some(before) => {
                             position = before;
-                            println!("took back your last move and sprague's reply");
+                            say!("took back your last move and sprague's reply");
                             break None;
                         }
-                        None => println!("nothing to undo"),
+                        None => say!("nothing to undo"),
                     },
                     text => match choose(repl, &moves, text) {
                         Some(chosen) => break Some(chosen),
@@ -71,16 +71,16 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
             }
         };
         let Some(chosen) = chosen else { continue };
-        println!("you: {}", output::move_text(&chosen.line));
+        say!("you: {}", output::move_text(&chosen.line));
         history.push(std::mem::replace(&mut position, chosen.result));
         let Some(replies) = list_moves(repl, &position, span) else {
             return;
         };
         let Some(reply) = reply(&replies) else {
-            println!("sprague has no move: you win");
+            say!("sprague has no move: you win");
             return;
         };
-        println!("sprague: {}", output::move_text(&reply.line));
+        say!("sprague: {}", output::move_text(&reply.line));
         position = reply.result.clone();
     }
 }
@@ -103,26 +103,26 @@ fn list_moves(repl: &mut Repl, position: &[Component], span: SourceSpan) -> Opti
 
 /// The position, each component's value and the nim-sum, and the moves.
 fn show(repl: &mut Repl, position: &[Component], moves: &[PlayMove], span: SourceSpan) {
-    println!("position: {}", repl.session.show(position));
+    say!("position: {}", repl.session.show(position));
     if let Ok(values) = repl.session.values(position, span) {
         let nim_sum = values
             .iter()
             .fold(Gamma::Finite(0), |acc, value| acc.add(value));
         let terms: Vec<String> = values.iter().map(Gamma::to_string).collect();
         match terms.len() {
-            1 => println!("value: {nim_sum}"),
-            _ => println!("values: {} = {nim_sum}", terms.join(" ⊕ ")),
+            1 => say!("value: {nim_sum}"),
+            _ => say!("values: {} = {nim_sum}", terms.join(" ⊕ ")),
         }
     }
     if moves.is_empty() {
         return;
     }
-    println!("your move:");
+    say!("your move:");
     for (number, choice) in moves.iter().enumerate().take(LISTED) {
-        println!("  {}. {}", number + 1, output::move_text(&choice.line));
+        say!("  {}. {}", number + 1, output::move_text(&choice.line));
     }
     if moves.len() > LISTED {
-        println!(
+        say!(
             "  … and {} more: type the position a move leaves",
             moves.len() - LISTED
         );
@@ -141,18 +141,18 @@ fn is_drawn(repl: &mut Repl, position: &[Component], span: SourceSpan) -> bool {
 
 fn hint(moves: &[PlayMove]) {
     match moves.iter().position(|choice| choice.line.winning) {
-        Some(index) => println!(
+        Some(index) => say!(
             "hint: move {} wins: {}",
             index + 1,
             output::move_text(&moves[index].line)
         ),
         None => match moves.iter().position(|choice| choice.line.drawing) {
-            Some(index) => println!(
+            Some(index) => say!(
                 "hint: no move wins; move {} keeps the game drawn: {}",
                 index + 1,
                 output::move_text(&moves[index].line)
             ),
-            None => println!("hint: the position has value 0; every move loses against best play"),
+            None => say!("hint: the position has value 0; every move loses against best play"),
         },
     }
 }
@@ -164,7 +164,7 @@ fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
         return match number.checked_sub(1).and_then(|index| moves.get(index)) {
             Some(choice) => Some(choice.clone()),
             None => {
-                println!("there is no move {number}: choose 1 to {}", moves.len());
+                say!("there is no move {number}: choose 1 to {}", moves.len());
                 None
             }
         };
@@ -184,7 +184,7 @@ fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
     let wanted = sorted(&typed);
     let found = moves.iter().find(|choice| sorted(&choice.result) == wanted);
     if found.is_none() {
-        println!(
+        say!(
             "{} is not one move away; {PLAY_HELP}",
             repl.session.show(&typed)
         );
