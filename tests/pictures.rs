@@ -85,7 +85,10 @@ fn a_graph_past_the_limit_is_refused_with_its_size() {
     );
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("31 nodes, more than 10"), "{stderr}");
+    assert!(
+        stderr.contains("31 nodes, over the limit of 10"),
+        "{stderr}"
+    );
     assert!(stderr.contains("--max-draw"), "{stderr}");
 }
 

@@ -5,7 +5,9 @@
 //! holds its misère outcome, and genus theory answers sums of tame games
 //! without searching their product: they play like misère Nim.
 
-use std::collections::HashMap;
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 use std::hash::Hash;
 
@@ -161,13 +163,18 @@ struct Known {
 pub struct Misere<P> {
     theory: HashMap<Vec<P>, Known>,
     exact: HashMap<Vec<P>, Known>,
+    /// Each component's options, as states, listed once.
+    moves: Moves<P>,
 }
+
+type Moves<P> = HashMap<P, Rc<Vec<Vec<P>>>>;
 
 impl<P> Default for Misere<P> {
     fn default() -> Self {
         Misere {
-            theory: HashMap::new(),
-            exact: HashMap::new(),
+            theory: HashMap::default(),
+            exact: HashMap::default(),
+            moves: HashMap::default(),
         }
     }
 }
@@ -177,6 +184,7 @@ impl<P> Misere<P> {
     pub fn clear(&mut self) {
         self.theory.clear();
         self.exact.clear();
+        self.moves.clear();
     }
 }
 
@@ -223,7 +231,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             false => &mut memo.exact,
         };
         if !known.contains_key(&root) {
-            self.search_genus(rules, known, root.clone(), theory, limit)?;
+            let moves = &mut memo.moves;
+            self.search_genus(rules, known, moves, root.clone(), theory, limit)?;
         }
         Ok(Found {
             genus: known[&root].genus.clone(),
@@ -259,6 +268,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         &mut self,
         rules: &R,
         known: &mut HashMap<Vec<P>, Known>,
+        moves: &mut Moves<P>,
         root: Vec<P>,
         theory: bool,
         limit: usize,
@@ -266,17 +276,16 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let mut stack = vec![self.genus_frame(rules, root, theory)?];
+        let mut stack = vec![self.genus_frame(rules, moves, root, theory)?];
         while let Some(frame) = stack.last_mut() {
             if let Some(child) = frame.children.get(frame.next).cloned() {
                 frame.next += 1;
                 if known.contains_key(&child) {
                     continue;
                 }
-                if stack.iter().any(|frame| frame.key == child) {
-                    let cycle = child.first().cloned().into_iter().collect();
-                    return Err(EngineError::Loopy { cycle });
-                }
+                // No state is met again below itself: every component of a
+                // state was solved (its longest play found), so none reaches
+                // a cycle, and neither does their sum.
                 if known.len() + stack.len() >= limit {
                     return Err(EngineError::SearchTooLarge {
                         limit,
@@ -284,7 +293,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     });
                 }
                 self.watch()?;
-                let frame = self.genus_frame(rules, child, theory)?;
+                let frame = self.genus_frame(rules, moves, child, theory)?;
                 stack.push(frame);
                 continue;
             }
@@ -292,7 +301,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 let all_tame = frame.children.iter().all(|child| known[child].tame);
                 if !all_tame {
                     let key = frame.key.clone();
-                    let children = self.children(rules, &key)?;
+                    let children = self.children(rules, moves, &key)?;
                     let frame = stack.last_mut().expect("the loop holds a frame");
                     (frame.children, frame.next, frame.parts) = (children, 0, false);
                     continue;
@@ -327,6 +336,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     fn genus_frame<R>(
         &mut self,
         rules: &R,
+        moves: &mut Moves<P>,
         key: Vec<P>,
         theory: bool,
     ) -> Result<Frame<P>, P, R::Error>
@@ -343,7 +353,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 parts.dedup();
                 parts
             }
-            _ => self.children(rules, &key)?,
+            _ => self.children(rules, moves, &key)?,
         };
         Ok(Frame {
             key,
@@ -354,7 +364,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     }
 
     /// The states a state moves to, each once.
-    fn children<R>(&mut self, rules: &R, key: &[P]) -> Result<Vec<Vec<P>>, P, R::Error>
+    fn children<R>(
+        &mut self,
+        rules: &R,
+        moves: &mut Moves<P>,
+        key: &[P],
+    ) -> Result<Vec<Vec<P>>, P, R::Error>
     where
         R: Rules<Position = P>,
     {
@@ -363,9 +378,25 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             if key[..component].last() == Some(position) {
                 continue;
             }
-            for to in self.options(rules, position)? {
-                let rest = key[..component].iter().chain(&key[component + 1..]);
-                children.push(self.state(rules, rest.chain(&to).cloned())?);
+            let options = match moves.get(position) {
+                Some(options) => options.clone(),
+                None => {
+                    let mut options = Vec::new();
+                    for to in self.options(rules, position)? {
+                        options.push(self.state(rules, to.into_iter())?);
+                    }
+                    let options = Rc::new(options);
+                    moves.insert(position.clone(), options.clone());
+                    options
+                }
+            };
+            for to in options.iter() {
+                let mut child = Vec::with_capacity(key.len() - 1 + to.len());
+                child.extend_from_slice(&key[..component]);
+                child.extend_from_slice(&key[component + 1..]);
+                child.extend_from_slice(to);
+                child.sort();
+                children.push(child);
             }
         }
         children.sort();

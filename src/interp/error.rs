@@ -78,9 +78,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error(
-        "searching the whole sum would need at least {needed} positions, more than the limit of {limit}"
-    )]
+    #[error("searching the whole sum would need {needed} positions, over the limit of {limit}")]
     #[diagnostic(
         code(sprague::eval::search_too_large),
         help("ask about a smaller sum, or raise the limit with `--max-search N`")
@@ -92,7 +90,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("the move graph has {count} nodes, more than {limit} to draw")]
+    #[error("the move graph has {count} nodes, over the limit of {limit}")]
     #[diagnostic(
         code(sprague::eval::draw_too_large),
         help("draw a smaller position, or raise the limit with `--max-draw N`")
@@ -101,6 +99,17 @@ pub enum EvalError {
         count: String,
         limit: usize,
         #[label("too large to draw")]
+        span: SourceSpan,
+    },
+
+    #[error("a plot of more than {limit} points")]
+    #[diagnostic(
+        code(sprague::eval::plot_too_large),
+        help("plot a narrower range; a picture of more points cannot be read anyway")
+    )]
+    PlotTooLarge {
+        limit: usize,
+        #[label("too many points to plot")]
         span: SourceSpan,
     },
 
@@ -195,6 +204,7 @@ impl EvalError {
             | EvalError::SearchTooLarge { .. }
             | EvalError::DrawTooLarge { .. }
             | EvalError::PlotInfinite { .. }
+            | EvalError::PlotTooLarge { .. }
             | EvalError::Graphviz { .. }
             | EvalError::Unwritable { .. }
             | EvalError::PlotFailed { .. }

@@ -448,7 +448,7 @@ pub(super) fn engine_error(
         EngineError::SearchTooLarge { limit, needed } => EvalError::SearchTooLarge {
             limit,
             needed: match needed > limit as u128 + 1 {
-                true => needed.to_string(),
+                true => format!("at least {needed}"),
                 false => format!("more than {limit}"),
             },
             span,

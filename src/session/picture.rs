@@ -1,7 +1,7 @@
 //! Gathering what `draw` and `plot` picture: the move graph a position
 //! reaches, component by component, and a game's values over a table.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use miette::SourceSpan;
 
@@ -14,6 +14,9 @@ use crate::picture::{self, Cluster, Edge, EdgeKind, MoveGraph, Node, Plot};
 
 /// The default bound on the nodes `draw` draws.
 pub const DEFAULT_MAX_DRAW: usize = 500;
+
+/// The most points `plot` draws.
+pub const MAX_PLOT_POINTS: usize = 100_000;
 
 /// How far past the limit a refused graph is still counted, to say its size.
 const COUNT_PAST: usize = 100_000;
@@ -144,25 +147,24 @@ fn reach(
             });
         }
         let key = keys[id].clone();
-        let first = edges.len();
-        match key.as_slice() {
-            [single] => {
-                for mut option in engine.options(interp, single)? {
-                    option.sort();
-                    let to = id_of(option, &mut keys, &mut queue);
-                    // Moves that leave the same position are drawn once.
-                    if !edges[first..].contains(&(id, to, false)) {
-                        edges.push((id, to, false));
-                    }
-                }
+        // Moves that leave the same position are drawn once.
+        let mut targets = HashSet::new();
+        let (options, part) = match key.as_slice() {
+            [single] => (engine.options(interp, single)?, false),
+            parts => (parts.iter().map(|part| vec![part.clone()]).collect(), true),
+        };
+        for mut option in options {
+            option.sort();
+            let to = id_of(option, &mut keys, &mut queue);
+            if targets.insert(to) {
+                edges.push((id, to, part));
             }
-            parts => {
-                for part in parts {
-                    let to = id_of(vec![part.clone()], &mut keys, &mut queue);
-                    if !edges[first..].contains(&(id, to, true)) {
-                        edges.push((id, to, true));
-                    }
-                }
+            if keys.len() > cap {
+                return Ok(Shape {
+                    keys,
+                    edges,
+                    complete: false,
+                });
             }
         }
     }
@@ -230,6 +232,12 @@ impl Session {
         let engine = &mut self.engine;
         let mut points = Vec::new();
         super::answer::each_row(query, self.max_states, &mut |env| {
+            if points.len() == MAX_PLOT_POINTS {
+                return Err(EvalError::PlotTooLarge {
+                    limit: MAX_PLOT_POINTS,
+                    span,
+                });
+            }
             let args = crate::interp::Args::from_slice(&env[..query.bindings.len()]);
             let position = Component::Game(game, args);
             match engine
