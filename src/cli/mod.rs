@@ -34,15 +34,8 @@ enum Command {
         /// Print one JSON object per result; errors as miette JSON on stderr.
         #[arg(long)]
         json: bool,
-        /// The most distinct positions one session may solve.
-        #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
-        max_states: usize,
-        /// The most sums `crosscheck` and `remoteness` may search.
-        #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N")]
-        max_search: usize,
-        /// The most nodes `draw` draws.
-        #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N")]
-        max_draw: usize,
+        #[command(flatten)]
+        limits: Limits,
     },
     /// Draw the move graph of a position of the file's games: DOT on
     /// standard output, or a file (SVG, by Graphviz, when it ends in .svg).
@@ -94,16 +87,36 @@ enum Command {
     /// Explore games interactively, after loading the files.
     Repl {
         files: Vec<PathBuf>,
-        /// The most distinct positions the session may solve.
-        #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
-        max_states: usize,
-        /// The most sums `crosscheck` and `remoteness` may search.
-        #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N")]
-        max_search: usize,
-        /// The most nodes `draw` draws.
-        #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N")]
-        max_draw: usize,
+        #[command(flatten)]
+        limits: Limits,
     },
+}
+
+/// The bounds a session works within, each with a flag to raise it.
+#[derive(Debug, clap::Args)]
+struct Limits {
+    /// The most distinct positions the session may solve.
+    #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
+    max_states: usize,
+    /// The most sums `crosscheck`, `remoteness` and misère play may search.
+    #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N")]
+    max_search: usize,
+    /// The most nodes `draw` draws.
+    #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N")]
+    max_draw: usize,
+}
+
+impl Limits {
+    /// A session within these limits; an interactive one for the REPL.
+    fn session(&self, interactive: bool) -> Session {
+        let mut session = match interactive {
+            true => Session::interactive(self.max_states),
+            false => Session::new(self.max_states),
+        };
+        session.set_max_search(self.max_search);
+        session.set_max_draw(self.max_draw);
+        session
+    }
 }
 
 #[derive(Debug, Error, Diagnostic)]
@@ -147,15 +160,8 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Run {
             files,
             json,
-            max_states,
-            max_search,
-            max_draw,
-        }) => {
-            let mut session = Session::new(max_states);
-            session.set_max_search(max_search);
-            session.set_max_draw(max_draw);
-            run_files(&files, json, session)
-        }
+            limits,
+        }) => run_files(&files, json, limits.session(false)),
         Some(Command::Draw {
             file,
             position,
@@ -198,17 +204,7 @@ fn run(cli: Cli) -> ExitCode {
             range,
             json,
         }) => diff::run(&old, &new, range, json, error_style(json)),
-        Some(Command::Repl {
-            files,
-            max_states,
-            max_search,
-            max_draw,
-        }) => {
-            let mut session = Session::interactive(max_states);
-            session.set_max_search(max_search);
-            session.set_max_draw(max_draw);
-            crate::repl::run(files, session)
-        }
+        Some(Command::Repl { files, limits }) => crate::repl::run(files, limits.session(true)),
         None => crate::repl::run(Vec::new(), Session::interactive(DEFAULT_MAX_STATES)),
     }
 }

@@ -120,15 +120,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let mut moves = Vec::new();
-        for (component, position) in sum.iter().enumerate() {
-            for to in self.options(rules, position)? {
-                let r#move = Move { component, to };
-                let value = self.gamma_sum(rules, &r#move.apply(sum))?;
-                moves.push((r#move, value));
-            }
-        }
-        Ok(moves)
+        self.valued_moves(rules, sum, |engine, result| engine.gamma_sum(rules, result))
     }
 
     fn part<R>(&mut self, rules: &R, position: &P) -> Result<Part, P, R::Error>

@@ -251,17 +251,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let mut moves = Vec::new();
-        for (component, position) in sum.iter().enumerate() {
-            for to in self.options(rules, position)? {
-                let r#move = Move { component, to };
-                let genus = self
-                    .genus(rules, memo, &r#move.apply(sum), true, limit)?
-                    .genus;
-                moves.push((r#move, genus));
-            }
-        }
-        Ok(moves)
+        self.valued_moves(rules, sum, |engine, result| {
+            Ok(engine.genus(rules, memo, result, true, limit)?.genus)
+        })
     }
 
     fn search_genus<R>(

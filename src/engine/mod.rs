@@ -245,6 +245,9 @@ impl<P: Clone> Move<P> {
     }
 }
 
+/// The moves of a sum, each with something of the sum it leaves.
+type MovesWith<P, V> = Vec<(Move<P>, V)>;
+
 /// A move of a sum with the value of the sum it leaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValuedMove<P> {
@@ -501,6 +504,28 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                     longest: total_longest - own_longest + to_longest,
                     r#move: Move { component, to },
                 });
+            }
+        }
+        Ok(moves)
+    }
+
+    /// Every move of a sum, component by component in rule order, each
+    /// with `value` of the sum it leaves.
+    fn valued_moves<R, V>(
+        &mut self,
+        rules: &R,
+        sum: &[P],
+        mut value: impl FnMut(&mut Self, &[P]) -> Result<V, P, R::Error>,
+    ) -> Result<MovesWith<P, V>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let mut moves = Vec::new();
+        for (component, position) in sum.iter().enumerate() {
+            for to in self.options(rules, position)? {
+                let r#move = Move { component, to };
+                let valued = value(self, &r#move.apply(sum))?;
+                moves.push((r#move, valued));
             }
         }
         Ok(moves)
