@@ -302,7 +302,7 @@ pub struct Engine<P> {
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
 
-impl<P: Clone + Eq + Hash> Engine<P> {
+impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     pub fn new(max_states: usize) -> Self {
         Engine {
             positions: Interned::default(),
@@ -672,10 +672,12 @@ impl<P: Clone + Eq + Hash> Engine<P> {
                 continue;
             }
             let mut missing = std::mem::take(&mut self.missing);
-            // Positions with dense addresses go on the stack largest first,
-            // so the smallest is solved first: a heap game then meets each
-            // position with its smaller ones solved, and folds it once.
-            missing.sort_by_cached_key(|part| Reverse(self.dense_slot(rules, part)));
+            // Parts go on the stack largest first (by dense address, then in
+            // their own order), so the smallest is solved first: a game whose
+            // options are smaller than it (a heap game, Wythoff's) then meets
+            // most positions with their options solved, and folds them once.
+            missing
+                .sort_by_cached_key(|part| Reverse((self.dense_slot(rules, part), part.clone())));
             for part in &missing {
                 let part_id = self.intern(rules, part, &position)?;
                 match self.values[part_id] {
