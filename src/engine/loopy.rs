@@ -11,7 +11,7 @@
 //! Sums follow Smith's rule: finite values XOR; ∞(K) plus finite parts of
 //! XOR a is ∞(K ⊕ a); two infinite parts make ∞() — a draw.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 use std::hash::Hash;
 
@@ -214,7 +214,7 @@ impl<P> Default for Graph<P> {
     fn default() -> Self {
         Graph {
             nodes: Vec::new(),
-            ids: HashMap::new(),
+            ids: HashMap::default(),
             followers: Vec::new(),
         }
     }

@@ -11,10 +11,10 @@ mod options;
 mod search;
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
 use std::hash::Hash;
 
 use indexmap::IndexSet;
+use rustc_hash::FxHashMap as HashMap;
 
 pub use loopy::{Gamma, Outcome};
 pub use misere::{Found, Genus, Misere};
@@ -287,7 +287,7 @@ pub struct Engine<P> {
     /// The most moves a play from each position can last.
     /// The longest plays asked for so far, by id: most positions are never
     /// asked, and keep no room for one.
-    longest: rustc_hash::FxHashMap<usize, u64>,
+    longest: HashMap<usize, u64>,
     max_states: usize,
     /// Ids (plus one; 0 for none) of positions with a dense address.
     dense: Vec<Vec<u32>>,
@@ -313,7 +313,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             scratch: Options::new(max_states),
             mex: Mex::default(),
             missing: Vec::new(),
-            loopy: HashMap::new(),
+            loopy: HashMap::default(),
             watcher: None,
             steps_since_watch: 0,
         }
@@ -337,7 +337,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     {
         let before = self.positions.len();
         let mut kept = Interned::with_capacity_and_hasher(before, Default::default());
-        let (mut values, mut longest) = (Vec::new(), rustc_hash::FxHashMap::default());
+        let (mut values, mut longest) = (Vec::new(), HashMap::default());
         for (id, position) in std::mem::take(&mut self.positions).into_iter().enumerate() {
             if !depends(&position) {
                 if let Some(&known) = self.longest.get(&id) {
