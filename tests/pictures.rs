@@ -33,6 +33,17 @@ fn graphviz_reads(dot: &str) {
     );
 }
 
+/// Runs the `sprague` binary with no input; it must succeed.
+fn succeeds(args: &[&str]) -> std::process::Output {
+    let output = sprague(args, "");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
 fn picture(value: &Value) -> &sprague::session::Picture {
     match value {
         Value::Graph(picture) | Value::Plot(picture) => picture,
@@ -126,21 +137,13 @@ fn the_draw_and_plot_commands_write_svg() {
     let folder = tempfile::tempdir().unwrap();
     let example = format!("{}/examples/kayles.game", env!("CARGO_MANIFEST_DIR"));
     let graph = folder.path().join("moves.svg");
-    let output = sprague(
-        &[
-            "draw",
-            &example,
-            "Kayles(3) + *1",
-            "-o",
-            graph.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeds(&[
+        "draw",
+        &example,
+        "Kayles(3) + *1",
+        "-o",
+        graph.to_str().unwrap(),
+    ]);
     let svg = std::fs::read_to_string(&graph).unwrap();
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
@@ -150,23 +153,15 @@ fn the_draw_and_plot_commands_write_svg() {
     assert!(svg.contains("Kayles(3)"));
 
     let plot = folder.path().join("plot.svg");
-    let output = sprague(
-        &[
-            "plot",
-            &example,
-            "Kayles",
-            "--to",
-            "40",
-            "-o",
-            plot.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = succeeds(&[
+        "plot",
+        &example,
+        "Kayles",
+        "--to",
+        "40",
+        "-o",
+        plot.to_str().unwrap(),
+    ]);
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
         format!("plot Kayles = 41 points, written to {}\n", plot.display())
@@ -174,7 +169,7 @@ fn the_draw_and_plot_commands_write_svg() {
     assert_eq!(circles(&std::fs::read_to_string(&plot).unwrap()), 41);
 
     // Without a file, the DOT itself is printed, ready for a pipe.
-    let output = sprague(&["draw", &example, "Kayles(2)"], "");
+    let output = succeeds(&["draw", &example, "Kayles(2)"]);
     let dot = String::from_utf8_lossy(&output.stdout);
     assert!(dot.starts_with("digraph {"), "{dot}");
     graphviz_reads(&dot);
@@ -186,23 +181,16 @@ fn the_readme_plot_is_reproduced_by_its_command() {
     let root = env!("CARGO_MANIFEST_DIR");
     let folder = tempfile::tempdir().unwrap();
     let plot = folder.path().join("kayles-plot.svg");
-    let output = sprague(
-        &[
-            "plot",
-            &format!("{root}/examples/variants/kayles.game"),
-            "Pins",
-            "--to",
-            "120",
-            "-o",
-            plot.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let variants = format!("{root}/examples/variants/kayles.game");
+    succeeds(&[
+        "plot",
+        &variants,
+        "Pins",
+        "--to",
+        "120",
+        "-o",
+        plot.to_str().unwrap(),
+    ]);
     let committed =
         std::fs::read_to_string(format!("{root}/examples/pictures/kayles-plot.svg")).unwrap();
     assert_eq!(std::fs::read_to_string(&plot).unwrap(), committed);

@@ -258,6 +258,16 @@ impl<P: Clone + Eq + Hash> Graph<P> {
             }
         }
         let followers = |id: usize| self.followers.get(id).map_or(&[][..], Vec::as_slice);
+        // The distinct values among a node's labelled followers, in order.
+        let follower_labels = |id: usize, label: &[Option<Grundy>]| {
+            let mut values: Vec<Grundy> = followers(id)
+                .iter()
+                .filter_map(|&f| label[f as usize])
+                .collect();
+            values.sort_unstable();
+            values.dedup();
+            values
+        };
         let mut label: Vec<Option<Grundy>> = vec![None; count];
         let max_heap = (0..count).filter_map(|id| self.heap(id)).max();
         for m in 0.. {
@@ -276,13 +286,8 @@ impl<P: Clone + Eq + Hash> Graph<P> {
                     }
                     continue;
                 }
-                let mut seen: Vec<Grundy> = followers(id)
-                    .iter()
-                    .filter_map(|&f| label[f as usize])
-                    .collect();
-                seen.sort_unstable();
-                seen.dedup();
-                candidate[id] = seen.len() as Grundy == m;
+                // Every label so far is below m: m distinct ones are 0..m.
+                candidate[id] = follower_labels(id, &label).len() as Grundy == m;
             }
             let any_candidate = candidate.iter().any(|&is| is);
             if !any_candidate && max_heap.is_none_or(|heap| heap < m) {
@@ -328,15 +333,7 @@ impl<P: Clone + Eq + Hash> Graph<P> {
         (0..count)
             .map(|id| match label[id] {
                 Some(value) => Gamma::Finite(value),
-                None => {
-                    let mut reaches: Vec<Grundy> = followers(id)
-                        .iter()
-                        .filter_map(|&f| label[f as usize])
-                        .collect();
-                    reaches.sort_unstable();
-                    reaches.dedup();
-                    Gamma::Infinite(reaches)
-                }
+                None => Gamma::Infinite(follower_labels(id, &label)),
             })
             .collect()
     }
