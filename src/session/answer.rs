@@ -326,19 +326,35 @@ fn solve(
         | QueryKind::Period
         | QueryKind::Draw
         | QueryKind::Plot
-        | QueryKind::Diff => Value::Moves(match engine.moves(interp, sum) {
-            Ok(moves) => moves
-                .iter()
-                .map(|valued| move_line(interp, sum, &valued.r#move, Gamma::Finite(valued.grundy)))
+        | QueryKind::Diff => Value::Moves(
+            valued_moves(interp, engine, sum)?
+                .into_iter()
+                .map(|(r#move, value, _)| move_line(interp, sum, &r#move, value))
                 .collect(),
-            Err(EngineError::Loopy { .. }) => engine
-                .gamma_moves(interp, sum)?
-                .iter()
-                .map(|(r#move, value)| move_line(interp, sum, r#move, value.clone()))
-                .collect(),
-            Err(error) => return Err(error),
-        }),
+        ),
     })
+}
+
+/// Every move of a sum, with the value it leaves and the longest play
+/// after it: by the XOR rule, or for a loopy sum from generalised values
+/// (with no longest play, 0, since play may not end).
+pub(super) fn valued_moves(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+) -> Solved<Vec<(Move<Component>, Gamma, u64)>> {
+    match engine.moves(interp, sum) {
+        Ok(moves) => Ok(moves
+            .into_iter()
+            .map(|valued| (valued.r#move, Gamma::Finite(valued.grundy), valued.longest))
+            .collect()),
+        Err(EngineError::Loopy { .. }) => Ok(engine
+            .gamma_moves(interp, sum)?
+            .into_iter()
+            .map(|(r#move, value)| (r#move, value, 0))
+            .collect()),
+        Err(error) => Err(error),
+    }
 }
 
 /// The best move of a sum with loopy parts: one to a position of value 0

@@ -12,10 +12,10 @@ mod picture;
 
 pub use picture::DEFAULT_MAX_DRAW;
 
-use answer::{engine_error, move_line};
+use answer::{engine_error, move_line, valued_moves};
 
 use crate::analysis::Period;
-use crate::engine::{Engine, EngineError, Gamma, Genus, Grundy, Misere, Watcher};
+use crate::engine::{Engine, Gamma, Genus, Grundy, Misere, Watcher};
 use crate::interp::{Component, Interpreter, Periods, Tables};
 use crate::lower::ir::{DeclarationKind, Play, Program, Query, QueryKind};
 use crate::lower::{self, CheckErrors};
@@ -420,19 +420,7 @@ impl Session {
     /// (0 when the sum is loopy and play may not end).
     pub fn moves(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<PlayMove>, Report> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let moves = match self.engine.moves(&interp, sum) {
-            Ok(moves) => Ok(moves
-                .into_iter()
-                .map(|valued| (valued.r#move, Gamma::Finite(valued.grundy), valued.longest))
-                .collect::<Vec<_>>()),
-            Err(EngineError::Loopy { .. }) => self.engine.gamma_moves(&interp, sum).map(|moves| {
-                moves
-                    .into_iter()
-                    .map(|(r#move, value)| (r#move, value, 0))
-                    .collect()
-            }),
-            Err(error) => Err(error),
-        };
+        let moves = valued_moves(&interp, &mut self.engine, sum);
         let moves = moves.map_err(|error| engine_error(&interp, error, span));
         let moves = moves.map_err(|error| self.report(error))?;
         Ok(moves
