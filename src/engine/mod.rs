@@ -5,6 +5,7 @@
 //! by exploring their product. Evaluation is iterative, so a game of any
 //! depth is solved without growing the native stack.
 
+mod dense;
 mod loopy;
 mod misere;
 mod options;
@@ -16,6 +17,8 @@ use std::hash::Hash;
 use indexmap::IndexSet;
 use rustc_hash::FxHashMap as HashMap;
 
+pub use dense::Address;
+use dense::Dense;
 pub use loopy::{Gamma, Outcome};
 pub use misere::{Found, Genus, Misere};
 pub use options::{Options, TooManyOptions};
@@ -30,12 +33,11 @@ pub type Grundy = u64;
 pub struct Solved<'a, P> {
     positions: &'a Interned<P>,
     values: &'a [Grundy],
-    dense: &'a [Vec<u32>],
-    max_states: usize,
+    dense: &'a Dense,
     missing: &'a mut Vec<P>,
 }
 
-impl<P: Clone + Eq + Hash> Solved<'_, P> {
+impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
     /// A part, found by its dense address when it has one.
     pub fn part<R>(&mut self, rules: &R, part: &P) -> Option<Grundy>
     where
@@ -44,42 +46,51 @@ impl<P: Clone + Eq + Hash> Solved<'_, P> {
         if let Some(n) = rules.as_heap(part) {
             return Some(n);
         }
-        let id = match rules.dense(part) {
-            Some((table, index)) if index < self.max_states => self.dense_id(table, index),
-            _ => self.positions.get_index_of(part),
-        };
-        self.found(id, || part.clone())
-    }
-
-    /// A part given by its dense address `(table, index)`, as
-    /// [`Rules::dense`] would give it; the position itself is built only
-    /// when it must be noted as missing.
-    #[inline]
-    pub fn dense(
-        &mut self,
-        table: usize,
-        index: usize,
-        part: impl FnOnce() -> P,
-    ) -> Option<Grundy> {
-        if index >= self.max_states {
-            let part = part();
-            let id = self.positions.get_index_of(&part);
-            return self.found(id, || part);
+        match rules.dense(part) {
+            Some(address) => self.at(address, || part.clone()),
+            None => {
+                let id = self.positions.get_index_of(part);
+                self.found(id.map(|id| self.values[id]), || part.clone())
+            }
         }
-        let id = self.dense_id(table, index);
-        self.found(id, part)
+    }
+
+    /// A part given by its dense address, as [`Rules::dense`] would give
+    /// it; the position itself is built only when it is not in the table.
+    #[inline]
+    pub fn at(&mut self, address: Address, part: impl FnOnce() -> P) -> Option<Grundy> {
+        match self.dense.get(address) {
+            value if value < LOOPY => Some(value),
+            // Not in the table: interned, if the table had no room for it.
+            UNSOLVED => {
+                let part = part();
+                let id = self.positions.get_index_of(&part);
+                self.found(id.map(|id| self.values[id]), || part)
+            }
+            _ => self.found(None, part),
+        }
+    }
+
+    /// The rows of a dense table, to read many parts in a row by
+    /// [`Solved::known`].
+    #[inline]
+    pub fn rows(&self, table: usize) -> &'a [Vec<Grundy>] {
+        self.dense.rows(table)
+    }
+
+    /// A value read from a row of a table, if it is one: `None` for a part
+    /// not solved (or kept outside the table), which [`Solved::at`] should
+    /// then be asked for.
+    #[inline(always)]
+    pub fn known(cells: &[Grundy], col: isize) -> Option<Grundy> {
+        let value = *cells.get(col as usize)?;
+        (value < LOOPY).then_some(value)
     }
 
     #[inline]
-    fn dense_id(&self, table: usize, index: usize) -> Option<usize> {
-        let id = *self.dense.get(table)?.get(index)?;
-        (id as usize).checked_sub(1)
-    }
-
-    #[inline]
-    fn found(&mut self, id: Option<usize>, part: impl FnOnce() -> P) -> Option<Grundy> {
-        match id {
-            Some(id) if self.values[id] < LOOPY => Some(self.values[id]),
+    fn found(&mut self, value: Option<Grundy>, part: impl FnOnce() -> P) -> Option<Grundy> {
+        match value {
+            Some(value) if value < LOOPY => Some(value),
             _ => {
                 self.missing.push(part());
                 None
@@ -116,11 +127,17 @@ pub trait Rules {
     /// The Nim heap of size `n` as a position of these rules.
     fn heap(&self, n: u64) -> Self::Position;
 
-    /// A dense address `(table, index)` for positions that have one (a game
-    /// of one parameter, say): the engine then finds their values by
-    /// indexing instead of hashing.
-    fn dense(&self, _position: &Self::Position) -> Option<(usize, usize)> {
+    /// A dense address for positions that have one (a game of one or two
+    /// parameters, say): the engine then keeps their values by address,
+    /// found by indexing, instead of interning them.
+    fn dense(&self, _position: &Self::Position) -> Option<Address> {
         None
+    }
+
+    /// The position at a dense address: the inverse of [`Rules::dense`],
+    /// which rules that give addresses must provide.
+    fn at_address(&self, _address: Address) -> Self::Position {
+        unreachable!("rules without dense addresses are never asked for a position by one")
     }
 
     /// A value known without search, such as one read off a proven period.
@@ -274,23 +291,26 @@ const QUEUED: Grundy = Grundy::MAX - 1;
 const EXPANDING: Grundy = Grundy::MAX - 2;
 const LOOPY: Grundy = Grundy::MAX - 3;
 
-/// A longest play not computed yet, while one is being found.
-const UNKNOWN_LONGEST: u64 = u64::MAX;
-
 type Interned<P> = IndexSet<P, rustc_hash::FxBuildHasher>;
 
-/// Interned positions with their memoised values and longest plays (the
-/// latter computed only when asked for).
+/// Where the engine keeps a position: by its dense address, or interned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    Dense(Address),
+    Interned(usize),
+}
+
+/// Positions with their memoised values, and the longest plays asked for.
+/// Positions with a dense address are kept by it; the rest are interned.
 pub struct Engine<P> {
     positions: Interned<P>,
     values: Vec<Grundy>,
+    dense: Dense,
     /// The most moves a play from each position can last.
-    /// The longest plays asked for so far, by id: most positions are never
+    /// The longest plays asked for so far: most positions are never
     /// asked, and keep no room for one.
-    longest: HashMap<usize, u64>,
+    longest: HashMap<Key, u64>,
     max_states: usize,
-    /// Ids (plus one; 0 for none) of positions with a dense address.
-    dense: Vec<Vec<u32>>,
     scratch: Options<P>,
     mex: Mex,
     missing: Vec<P>,
@@ -307,9 +327,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         Engine {
             positions: Interned::default(),
             values: Vec::new(),
+            dense: Dense::new(max_states),
             longest: Default::default(),
             max_states,
-            dense: Vec::new(),
             scratch: Options::new(max_states),
             mex: Mex::default(),
             missing: Vec::new(),
@@ -324,9 +344,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         self.watcher = watcher;
     }
 
-    /// How many distinct positions have been interned.
+    /// How many distinct positions are kept.
     pub fn states(&self) -> usize {
-        self.positions.len()
+        self.positions.len() + self.dense.len()
     }
 
     /// Forgets every memoised position for which `depends` holds (their
@@ -335,54 +355,62 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let before = self.positions.len();
-        let mut kept = Interned::with_capacity_and_hasher(before, Default::default());
-        let (mut values, mut longest) = (Vec::new(), HashMap::default());
+        let before = self.states();
+        let mut kept = Interned::with_capacity_and_hasher(self.positions.len(), Default::default());
+        let mut values = Vec::new();
+        let mut longest = HashMap::default();
         for (id, position) in std::mem::take(&mut self.positions).into_iter().enumerate() {
             if !depends(&position) {
-                if let Some(&known) = self.longest.get(&id) {
-                    longest.insert(kept.len(), known);
+                if let Some(&known) = self.longest.get(&Key::Interned(id)) {
+                    longest.insert(Key::Interned(kept.len()), known);
                 }
                 kept.insert(position);
                 values.push(self.values[id]);
+            }
+        }
+        let gone: Vec<Address> = self
+            .dense
+            .addresses()
+            .filter(|&address| depends(&rules.at_address(address)))
+            .collect();
+        self.dense.forget(&gone);
+        for (key, known) in &self.longest {
+            if let Key::Dense(address) = key
+                && self.dense.get(*address) != UNSOLVED
+            {
+                longest.insert(*key, *known);
             }
         }
         self.loopy.retain(|position, _| !depends(position));
         self.positions = kept;
         self.values = values;
         self.longest = longest;
-        self.dense.clear();
-        for id in 0..self.positions.len() {
-            let position = self.positions[id].clone();
-            self.address(rules, &position, id);
+        before - self.states()
+    }
+
+    /// The state kept for a position.
+    fn value(&self, key: Key) -> Grundy {
+        match key {
+            Key::Dense(address) => self.dense.get(address),
+            Key::Interned(id) => self.values[id],
         }
-        before - self.positions.len()
     }
 
-    /// Where a position's id is kept by dense address, if it has one.
-    fn dense_slot<R>(&self, rules: &R, position: &P) -> Option<(usize, usize)>
+    fn set_value(&mut self, key: Key, value: Grundy) {
+        match key {
+            Key::Dense(address) => self.dense.set(address, value),
+            Key::Interned(id) => self.values[id] = value,
+        }
+    }
+
+    /// The position kept under a key.
+    fn position<R>(&self, rules: &R, key: Key) -> P
     where
         R: Rules<Position = P>,
     {
-        rules
-            .dense(position)
-            .filter(|&(_, index)| index < self.max_states)
-    }
-
-    /// Records the id of a position with a dense address.
-    fn address<R>(&mut self, rules: &R, position: &P, id: usize)
-    where
-        R: Rules<Position = P>,
-    {
-        if let Some((table, index)) = self.dense_slot(rules, position) {
-            if table >= self.dense.len() {
-                self.dense.resize(table + 1, Vec::new());
-            }
-            let ids = &mut self.dense[table];
-            if index >= ids.len() {
-                ids.resize((index + 1).max(2 * ids.len()), 0);
-            }
-            ids[index] = id as u32 + 1;
+        match key {
+            Key::Dense(address) => rules.at_address(address),
+            Key::Interned(id) => self.positions[id].clone(),
         }
     }
 
@@ -397,7 +425,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         {
             return Ok(value);
         }
-        self.solved(rules, position).map(|id| self.values[id])
+        self.solved(rules, position).map(|key| self.value(key))
     }
 
     /// The most moves a play of a single component can last.
@@ -413,13 +441,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         // done once every part of every option is; until then its parts
         // wait above it on the stack.
         let mut stack = vec![root];
-        while let Some(&id) = stack.last() {
-            if self.longest.contains_key(&id) {
+        while let Some(&key) = stack.last() {
+            if self.longest.contains_key(&key) {
                 stack.pop();
                 continue;
             }
             self.watch()?;
-            let position = self.positions[id].clone();
+            let position = self.position(rules, key);
             let (mut best, mut waiting) = (None::<u64>, false);
             for option in self.options(rules, &position)? {
                 let mut total = 0u64;
@@ -427,26 +455,24 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     let part_longest = match rules.as_heap(part) {
                         Some(n) => n,
                         None => {
-                            let part_id = self.solved(rules, part)?;
-                            self.longest
-                                .get(&part_id)
-                                .copied()
-                                .unwrap_or(UNKNOWN_LONGEST)
+                            let part_key = self.solved(rules, part)?;
+                            match self.longest.get(&part_key) {
+                                Some(&known) => known,
+                                None => {
+                                    waiting = true;
+                                    stack.push(part_key);
+                                    0
+                                }
+                            }
                         }
                     };
-                    if part_longest == UNKNOWN_LONGEST {
-                        waiting = true;
-                        let part_id = self.solved(rules, part)?;
-                        stack.push(part_id);
-                    } else {
-                        total = total.saturating_add(part_longest);
-                    }
+                    total = total.saturating_add(part_longest);
                 }
                 best = Some(best.map_or(total, |best| best.max(total)));
             }
             if !waiting {
                 self.longest
-                    .insert(id, best.map_or(0, |best| best.saturating_add(1)));
+                    .insert(key, best.map_or(0, |best| best.saturating_add(1)));
                 stack.pop();
             }
         }
@@ -563,88 +589,94 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         Ok(None)
     }
 
-    /// The id of a solved component (not a heap), solving it if need be.
-    fn solved<R>(&mut self, rules: &R, position: &P) -> Result<usize, P, R::Error>
+    /// The key of a solved component (not a heap), solving it if need be.
+    fn solved<R>(&mut self, rules: &R, position: &P) -> Result<Key, P, R::Error>
     where
         R: Rules<Position = P>,
     {
         let mark = self.positions.len();
+        self.dense.keep();
         let solved = self
             .intern(rules, position, position)
-            .and_then(|id| match self.values[id] {
+            .and_then(|key| match self.value(key) {
                 LOOPY => Err(EngineError::Loopy {
                     cycle: vec![position.clone()],
                 }),
-                value if value >= EXPANDING => self.solve(rules, id).map(|()| id),
-                _ => Ok(id),
+                value if value >= EXPANDING => self.solve(rules, key).map(|()| key),
+                _ => Ok(key),
             });
-        // Positions found to reach a cycle stay marked, and those solved on
-        // the way keep their values: they are right whatever lies beyond.
-        if let Err(EngineError::Loopy { .. }) = solved {
-            return solved;
-        }
-        if solved.is_err() {
-            // Forget what this search interned, so that a failed query
-            // leaves the engine as it found it (and its room for states).
-            self.positions.truncate(mark);
-            self.values.truncate(mark);
-            self.longest.retain(|&id, _| id < mark);
-            for ids in &mut self.dense {
-                ids.iter_mut()
-                    .filter(|id| **id as usize > mark)
-                    .for_each(|id| *id = 0);
+        match solved {
+            // Positions found to reach a cycle stay marked, and those solved
+            // on the way keep their values: they are right whatever lies
+            // beyond.
+            Ok(_) | Err(EngineError::Loopy { .. }) => self.dense.keep(),
+            Err(_) => {
+                // Forget what this search stored, so that a failed query
+                // leaves the engine as it found it (and its room for states).
+                self.positions.truncate(mark);
+                self.values.truncate(mark);
+                self.longest.retain(|key, _| match key {
+                    Key::Interned(id) => *id < mark,
+                    Key::Dense(_) => true,
+                });
+                self.dense.roll_back();
             }
         }
         solved
     }
 
-    fn intern<R>(&mut self, rules: &R, position: &P, expanding: &P) -> Result<usize, P, R::Error>
+    /// The key of a position, which is stored (unsolved) if it was not.
+    fn intern<R>(&mut self, rules: &R, position: &P, expanding: &P) -> Result<Key, P, R::Error>
     where
         R: Rules<Position = P>,
     {
-        let known = match self.dense_slot(rules, position) {
-            Some((table, index)) => self
-                .dense
-                .get(table)
-                .and_then(|ids| ids.get(index))
-                .and_then(|&id| (id as usize).checked_sub(1)),
-            None => self.positions.get_index_of(position),
-        };
-        if let Some(id) = known {
-            return Ok(id);
+        let address = rules.dense(position);
+        if let Some(address) = address
+            && self.dense.get(address) != UNSOLVED
+        {
+            return Ok(Key::Dense(address));
         }
-        if self.positions.len() >= self.max_states {
+        if let Some(id) = self.positions.get_index_of(position) {
+            return Ok(Key::Interned(id));
+        }
+        if self.states() >= self.max_states {
             return Err(EngineError::TooManyStates {
                 limit: self.max_states,
                 expanding: expanding.clone(),
             });
         }
+        // Stored unsolved: QUEUED stands for it until the search takes it.
+        if let Some(address) = address
+            && self.dense.insert(address, QUEUED)
+        {
+            return Ok(Key::Dense(address));
+        }
         self.positions.insert(position.clone());
         self.values.push(UNSOLVED);
-        let id = self.positions.len() - 1;
-        self.address(rules, position, id);
-        Ok(id)
+        Ok(Key::Interned(self.positions.len() - 1))
     }
 
     /// Solves `root` and every position it reaches, depth first, with an
     /// explicit stack. A position's options are folded once to find the
     /// parts not yet solved, which are pushed; once they are solved, the
     /// options are folded again, into the mex.
-    fn solve<R>(&mut self, rules: &R, root: usize) -> Result<(), P, R::Error>
+    fn solve<R>(&mut self, rules: &R, root: Key) -> Result<(), P, R::Error>
     where
         R: Rules<Position = P>,
     {
         let mut stack = vec![root];
-        self.values[root] = QUEUED;
+        self.set_value(root, QUEUED);
         let outcome = self.search(rules, &mut stack);
         if let Err(error) = &outcome {
             // Every position being expanded leads to the one that failed;
             // with a cycle there, each reaches the cycle.
             let loopy = matches!(error, EngineError::Loopy { .. });
-            for &id in &stack {
-                match self.values[id] {
-                    EXPANDING if loopy => self.values[id] = LOOPY,
-                    EXPANDING | QUEUED => self.values[id] = UNSOLVED,
+            for &key in &stack {
+                match self.value(key) {
+                    EXPANDING if loopy => self.set_value(key, LOOPY),
+                    // Waiting positions are forgotten with the search if it
+                    // failed otherwise; after a cycle they stay, unsolved.
+                    EXPANDING | QUEUED => self.set_value(key, QUEUED),
                     _ => {}
                 }
             }
@@ -652,22 +684,22 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         outcome
     }
 
-    fn search<R>(&mut self, rules: &R, stack: &mut Vec<usize>) -> Result<(), P, R::Error>
+    fn search<R>(&mut self, rules: &R, stack: &mut Vec<Key>) -> Result<(), P, R::Error>
     where
         R: Rules<Position = P>,
     {
-        while let Some(&id) = stack.last() {
-            if self.values[id] < LOOPY {
+        while let Some(&key) = stack.last() {
+            if self.value(key) < LOOPY {
                 // Solved while it waited (it was pushed twice).
                 stack.pop();
                 continue;
             }
             self.watch()?;
-            self.values[id] = EXPANDING;
-            let position = self.positions[id].clone();
+            self.set_value(key, EXPANDING);
+            let position = self.position(rules, key);
             self.fold(rules, &position)?;
             if self.missing.is_empty() {
-                self.values[id] = self.mex.mex();
+                self.set_value(key, self.mex.mex());
                 stack.pop();
                 continue;
             }
@@ -676,19 +708,18 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             // their own order), so the smallest is solved first: a game whose
             // options are smaller than it (a heap game, Wythoff's) then meets
             // most positions with their options solved, and folds them once.
-            missing
-                .sort_by_cached_key(|part| Reverse((self.dense_slot(rules, part), part.clone())));
+            missing.sort_by_cached_key(|part| Reverse((rules.dense(part), part.clone())));
             for part in &missing {
-                let part_id = self.intern(rules, part, &position)?;
-                match self.values[part_id] {
-                    EXPANDING => return Err(self.cycle(stack, part_id)),
+                let part_key = self.intern(rules, part, &position)?;
+                match self.value(part_key) {
+                    EXPANDING => return Err(self.cycle(rules, stack, part_key)),
                     LOOPY => {
                         let cycle = vec![position.clone(), part.clone()];
                         return Err(EngineError::Loopy { cycle });
                     }
                     UNSOLVED | QUEUED => {
-                        self.values[part_id] = QUEUED;
-                        stack.push(part_id);
+                        self.set_value(part_key, QUEUED);
+                        stack.push(part_key);
                     }
                     _ => {}
                 }
@@ -710,7 +741,6 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             positions: &self.positions,
             values: &self.values,
             dense: &self.dense,
-            max_states: self.max_states,
             missing: &mut self.missing,
         };
         rules
@@ -718,16 +748,19 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .map_err(EngineError::Rules)
     }
 
-    /// The cycle through `id`: the positions being expanded from it to the
+    /// The cycle through `key`: the positions being expanded from it to the
     /// top of the stack, and it again.
-    fn cycle<E>(&self, stack: &[usize], id: usize) -> EngineError<P, E> {
-        let start = stack.iter().rposition(|&entry| entry == id).unwrap_or(0);
+    fn cycle<R>(&self, rules: &R, stack: &[Key], key: Key) -> EngineError<P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let start = stack.iter().rposition(|&entry| entry == key).unwrap_or(0);
         let mut cycle: Vec<P> = stack[start..]
             .iter()
-            .filter(|&&entry| self.values[entry] == EXPANDING)
-            .map(|&entry| self.positions[entry].clone())
+            .filter(|&&entry| self.value(entry) == EXPANDING)
+            .map(|&entry| self.position(rules, entry))
             .collect();
-        cycle.push(self.positions[id].clone());
+        cycle.push(self.position(rules, key));
         EngineError::Loopy { cycle }
     }
 

@@ -3,21 +3,23 @@
 //! division by zero are errors with the span of the operation.
 
 mod error;
+mod sweep;
 
 use std::fmt;
 
 use miette::SourceSpan;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use smallvec::SmallVec;
 
 use crate::analysis::Period;
-use crate::engine::{Grundy, Mex, Options, Rules, Solved, TooManyOptions, fold_listed};
+use crate::engine::{Address, Grundy, Mex, Options, Rules, Solved, TooManyOptions, fold_listed};
 use crate::lower::ir::*;
 use crate::octal::Table;
 pub use error::EvalError;
+use sweep::{Count, Sweep};
 
 /// A game's arguments, kept inline for up to two (most games have one).
 pub type Args = SmallVec<[i64; 2]>;
@@ -119,14 +121,33 @@ impl Rules for Interpreter<'_> {
         Component::Heap(n)
     }
 
-    /// Positions of one-parameter games with a non-negative argument are
-    /// addressed by the game and the argument.
-    fn dense(&self, position: &Component) -> Option<(usize, usize)> {
-        match position {
-            Component::Game(game, args) if args.len() == 1 => {
-                Some((game.0 as usize, usize::try_from(args[0]).ok()?))
-            }
-            _ => None,
+    /// Positions of games of one or two parameters with non-negative
+    /// arguments are addressed by the game and the arguments: row 0 and
+    /// the argument for one, the first argument's row and the second's
+    /// column for two.
+    fn dense(&self, position: &Component) -> Option<Address> {
+        let Component::Game(game, args) = position else {
+            return None;
+        };
+        let arg = |index: usize| u32::try_from(args[index]).ok();
+        let (row, col) = match args.len() {
+            1 => (0, arg(0)?),
+            2 => (arg(0)?, arg(1)?),
+            _ => return None,
+        };
+        Some(Address {
+            table: game.0,
+            row,
+            col,
+        })
+    }
+
+    fn at_address(&self, address: Address) -> Component {
+        let game = GameId(address.table);
+        let (row, col) = (i64::from(address.row), i64::from(address.col));
+        match self.program.game(game).params.len() {
+            1 => Component::Game(game, smallvec::smallvec![col]),
+            _ => Component::Game(game, smallvec::smallvec![row, col]),
         }
     }
 
@@ -224,12 +245,12 @@ impl<'p> Interpreter<'p> {
         let mut env = vec![0; game.slots];
         env[..args.len()].copy_from_slice(args);
         for rule in rules {
-            let mut budget = Budget::new(options.limit());
+            let budget = Budget::new(options.limit());
             assignments(
                 &rule.bindings,
                 rule.guard.as_ref(),
                 &mut env,
-                &mut budget,
+                &budget,
                 &mut |env| {
                     if let Err(error) =
                         self.position(&rule.target, env, &mut |part| options.push_part(part))
@@ -267,7 +288,8 @@ impl<'p> Interpreter<'p> {
 
     /// The search's inner loop for rules written in the language: each
     /// option's value is folded as its terms are evaluated, with no list of
-    /// options and no allocation for games of up to two parameters.
+    /// options and no allocation for games of up to two parameters; a
+    /// rule's last binding is swept along the tables where it can be.
     fn fold_rules(
         &self,
         rules: &[Rule],
@@ -279,59 +301,91 @@ impl<'p> Interpreter<'p> {
     ) -> Result<(), EvalError> {
         let mut env: SmallVec<[i64; 8]> = SmallVec::from_elem(0, slots);
         env[..args.len()].copy_from_slice(args);
-        let mut count = 0usize;
+        let mut count = Count { done: 0, limit };
         for rule in rules {
-            let mut budget = Budget::new(limit);
-            assignments(
-                &rule.bindings,
-                rule.guard.as_ref(),
-                &mut env,
-                &mut budget,
-                &mut |env| {
-                    count += 1;
-                    if count > limit {
-                        return Err(EvalError::TooManyOptions {
-                            limit,
-                            what: "options",
-                            span: rule.span,
-                            context: String::new(),
-                        });
-                    }
-                    let (mut value, mut known) = (0, true);
-                    for term in &rule.target {
-                        let found = match term {
-                            Term::Heap { size, .. } => Some(heap_size(size, env)?),
-                            // A heap of a one-parameter game is found by its
-                            // dense address, without building the position.
-                            Term::Game { game, args, .. } if args.len() == 1 => {
-                                let n = eval(&args[0], env)?;
-                                let part = || Component::Game(*game, smallvec::smallvec![n]);
-                                match usize::try_from(n) {
-                                    Ok(index) => solved.dense(game.0 as usize, index, part),
-                                    Err(_) => solved.part(self, &part()),
-                                }
-                            }
-                            Term::Game { game, args, .. } => {
-                                let part = Component::Game(*game, evaluate_args(args, env)?);
-                                solved.part(self, &part)
-                            }
-                            Term::Node { graph, node } => {
-                                solved.part(self, &Component::Node(*graph, *node))
-                            }
+            let budget = Budget::new(limit);
+            match &rule.sweep {
+                Some(plan) => {
+                    let (last, outer) = rule.bindings.split_last().expect("a sweep has a binding");
+                    assignments(outer, None, &mut env, &budget, &mut |env| {
+                        let sweep = Sweep {
+                            rule,
+                            plan,
+                            binding: last,
                         };
-                        match found {
-                            Some(part_value) => value ^= part_value,
-                            None => known = false,
+                        self.sweep(&sweep, env, &budget, &mut count, solved, mex)
+                    })?;
+                }
+                None => assignments(
+                    &rule.bindings,
+                    rule.guard.as_ref(),
+                    &mut env,
+                    &budget,
+                    &mut |env| {
+                        count.add(1, rule.span)?;
+                        if let Some(value) = self.option_value(&rule.target, env, solved)? {
+                            mex.add(value);
                         }
-                    }
-                    if known {
-                        mex.add(value);
-                    }
-                    Ok(())
-                },
-            )?;
+                        Ok(())
+                    },
+                )?,
+            }
         }
         Ok(())
+    }
+
+    /// The value of one option, read from `solved`; `None` if a part has
+    /// none yet (`solved` notes it as missing).
+    #[inline]
+    fn option_value(
+        &self,
+        target: &[Term],
+        env: &[i64],
+        solved: &mut Solved<'_, Component>,
+    ) -> Result<Option<Grundy>, EvalError> {
+        let (mut value, mut known) = (0, true);
+        for term in target {
+            match self.term_value(term, env, solved)? {
+                Some(part_value) => value ^= part_value,
+                None => known = false,
+            }
+        }
+        Ok(known.then_some(value))
+    }
+
+    /// The value of one term of an option, as [`Interpreter::option_value`].
+    #[inline]
+    fn term_value(
+        &self,
+        term: &Term,
+        env: &[i64],
+        solved: &mut Solved<'_, Component>,
+    ) -> Result<Option<Grundy>, EvalError> {
+        Ok(match term {
+            Term::Heap { size, .. } => Some(heap_size(size, env)?),
+            // A heap of a one-parameter game is found by its dense address,
+            // without building the position.
+            Term::Game { game, args, .. } if args.len() == 1 => {
+                let n = eval(&args[0], env)?;
+                let part = || Component::Game(*game, smallvec::smallvec![n]);
+                match u32::try_from(n) {
+                    Ok(col) => solved.at(
+                        Address {
+                            table: game.0,
+                            row: 0,
+                            col,
+                        },
+                        part,
+                    ),
+                    Err(_) => solved.part(self, &part()),
+                }
+            }
+            Term::Game { game, args, .. } => {
+                let part = Component::Game(*game, evaluate_args(args, env)?);
+                solved.part(self, &part)
+            }
+            Term::Node { graph, node } => solved.part(self, &Component::Node(*graph, *node)),
+        })
     }
 
     /// Evaluates the terms of a sum under `env`, passing each component on.
@@ -411,26 +465,41 @@ fn take_break_options(
 
 /// How many more binding assignments may be tried, out of how many.
 pub struct Budget {
-    left: usize,
+    left: Cell<usize>,
     limit: usize,
 }
 
 impl Budget {
     pub fn new(limit: usize) -> Self {
-        Budget { left: limit, limit }
+        Budget {
+            left: Cell::new(limit),
+            limit,
+        }
     }
 
-    fn spend(&mut self, span: SourceSpan) -> Result<(), EvalError> {
-        if self.left == 0 {
-            return Err(EvalError::TooManyOptions {
+    fn spend(&self, span: SourceSpan) -> Result<(), EvalError> {
+        self.spend_many(1, span)
+    }
+
+    /// Whether `count` more assignments may be tried.
+    fn room(&self, count: usize) -> bool {
+        self.left.get() >= count
+    }
+
+    /// Spends `count` assignments at once, or none if fewer are left.
+    fn spend_many(&self, count: usize, span: SourceSpan) -> Result<(), EvalError> {
+        match self.left.get().checked_sub(count) {
+            Some(left) => {
+                self.left.set(left);
+                Ok(())
+            }
+            None => Err(EvalError::TooManyOptions {
                 limit: self.limit,
                 what: "assignments of the bindings",
                 span,
                 context: String::new(),
-            });
+            }),
         }
-        self.left -= 1;
-        Ok(())
     }
 }
 
@@ -463,7 +532,7 @@ pub fn assignments<F>(
     bindings: &[Binding],
     guard: Option<&Expr>,
     env: &mut [i64],
-    budget: &mut Budget,
+    budget: &Budget,
     each: &mut F,
 ) -> Result<(), EvalError>
 where

@@ -119,6 +119,74 @@ pub struct Rule {
     pub bindings: Vec<Binding>,
     pub guard: Option<Expr>,
     pub span: SourceSpan,
+    /// How the options of the last binding can be read along tables.
+    pub sweep: Option<Sweep>,
+}
+
+impl Rule {
+    pub fn new(
+        target: Vec<Term>,
+        bindings: Vec<Binding>,
+        guard: Option<Expr>,
+        span: SourceSpan,
+    ) -> Rule {
+        let sweep = Sweep::plan(&target, &bindings, guard.as_ref());
+        Rule {
+            target,
+            bindings,
+            guard,
+            span,
+            sweep,
+        }
+    }
+}
+
+/// A rule whose last binding ranges over an interval and moves each
+/// argument of its target by -1, 0 or +1 per step, as in
+/// `K(a) + K(n - k - a) for a in 0..=n - k`: the values of its options then
+/// lie along lines of the games' tables and are read there in one loop,
+/// the arguments evaluated only at the ends of the interval. The guard, if
+/// any, does not mention the last binding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sweep {
+    /// The slot of the last binding.
+    pub slot: usize,
+    /// Per term, the step of each argument; empty for a term that does not
+    /// move (a heap, a node, a game whose arguments stay put).
+    pub steps: Vec<Vec<i64>>,
+}
+
+impl Sweep {
+    fn plan(target: &[Term], bindings: &[Binding], guard: Option<&Expr>) -> Option<Sweep> {
+        let last = bindings.last()?;
+        if !matches!(last.domain, Domain::Range { .. }) {
+            return None;
+        }
+        let slot = last.slot;
+        if guard.is_some_and(|guard| guard.mentions(slot)) {
+            return None;
+        }
+        let steps = target
+            .iter()
+            .map(|term| match term {
+                Term::Game { args, .. } => {
+                    let steps = args
+                        .iter()
+                        .map(|arg| arg.step(slot))
+                        .collect::<Option<Vec<i64>>>()?;
+                    match steps.iter().all(|&step| step == 0) {
+                        true => Some(Vec::new()),
+                        // Tables hold games of one or two parameters.
+                        false if args.len() <= 2 => Some(steps),
+                        false => None,
+                    }
+                }
+                Term::Heap { size, .. } => (!size.mentions(slot)).then(Vec::new),
+                Term::Node { .. } => Some(Vec::new()),
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Sweep { slot, steps })
+    }
 }
 
 /// A directed graph whose nodes are positions.
@@ -299,6 +367,44 @@ impl Expr {
                 steps,
                 tree: self,
             })),
+        }
+    }
+
+    /// Whether the value of a slot is read.
+    pub fn mentions(&self, slot: usize) -> bool {
+        match &self.kind {
+            ExprKind::Const(_) => false,
+            ExprKind::Slot(read) => *read == slot,
+            ExprKind::Neg(operand) | ExprKind::Not(operand) | ExprKind::Abs(operand) => {
+                operand.mentions(slot)
+            }
+            ExprKind::Binary(_, lhs, rhs) => lhs.mentions(slot) || rhs.mentions(slot),
+            ExprKind::Min(args) | ExprKind::Max(args) => args.iter().any(|arg| arg.mentions(slot)),
+            ExprKind::Chain(chain) => chain.tree.mentions(slot),
+        }
+    }
+
+    /// How much the value changes when a slot grows by one, where that is
+    /// -1, 0 or +1 whatever the other slots hold and the value never
+    /// overflows between two values that do not: the slot read once in a
+    /// chain of additions and subtractions, or not at all.
+    pub fn step(&self, slot: usize) -> Option<i64> {
+        if !self.mentions(slot) {
+            return Some(0);
+        }
+        let is_slot = |operand: &Operand| matches!(operand, Operand::Slot(read) if *read == slot);
+        match &self.kind {
+            ExprKind::Slot(_) => Some(1),
+            ExprKind::Chain(chain) => {
+                let start = is_slot(&chain.start).then_some(1);
+                let steps = chain.steps.iter().filter(|(_, operand)| is_slot(operand));
+                let mut found = steps.map(|&(add, _)| if add { 1 } else { -1 });
+                match (start, found.next(), found.next()) {
+                    (Some(step), None, _) | (None, Some(step), None) => Some(step),
+                    _ => None,
+                }
+            }
+            _ => None,
         }
     }
 

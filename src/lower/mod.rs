@@ -262,12 +262,7 @@ impl Lowerer {
                     .map(|guard| self.condition(guard, &scope));
                 let target = self.sum(&rule.target, &scope);
                 slots = slots.max(scope.vars.len());
-                Rule {
-                    target,
-                    bindings,
-                    guard,
-                    span: rule.span,
-                }
+                Rule::new(target, bindings, guard, rule.span)
             })
             .collect();
         let game = &mut self.program.games[id.0 as usize];
