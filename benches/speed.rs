@@ -3,7 +3,8 @@
 //! `cargo bench --bench speed` prints a table of medians and ratios;
 //! `-- --quick` runs the rule-declared games at reduced sizes;
 //! `-- --smoke` runs every case at a tiny size, to check that the benchmark
-//! works (CI does this; its times mean nothing).
+//! works (CI does this; its times mean nothing); case letters (`-- a b`)
+//! run those cases only.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -67,13 +68,25 @@ fn main() {
         "{:<52} {:>12} {:>12} {:>9}  target",
         "case", "sprague", "baseline", "ratio"
     );
+    let chosen: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| !arg.starts_with('-'))
+        .collect();
+    let run = |case: &str| chosen.is_empty() || chosen.iter().any(|arg| arg == case);
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    memory(&sizes);
-    kayles(&sizes);
-    wythoff(&sizes);
-    grundys_game(&sizes);
-    python(&sizes);
+    let cases: [(&str, fn(&Sizes)); 5] = [
+        ("e", memory),
+        ("a", kayles),
+        ("b", wythoff),
+        ("c", grundys_game),
+        ("d", python),
+    ];
+    for (case, measure) in cases {
+        if run(case) {
+            measure(&sizes);
+        }
+    }
 }
 
 fn median(runs: usize, mut run: impl FnMut() -> u64) -> (Duration, u64) {

@@ -127,8 +127,8 @@ impl Dense {
     }
 
     fn remove(&mut self, address: Address) {
-        let cell = &mut self.tables[address.table as usize][address.row as usize]
-            [address.col as usize];
+        let cell =
+            &mut self.tables[address.table as usize][address.row as usize][address.col as usize];
         if *cell != UNSOLVED {
             *cell = UNSOLVED;
             self.filled -= 1;

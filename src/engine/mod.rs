@@ -84,7 +84,13 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
     #[inline(always)]
     pub fn known(cells: &[Grundy], col: isize) -> Option<Grundy> {
         let value = *cells.get(col as usize)?;
-        (value < LOOPY).then_some(value)
+        Self::is_value(value).then_some(value)
+    }
+
+    /// Whether a cell read from a table holds a value.
+    #[inline(always)]
+    pub fn is_value(cell: Grundy) -> bool {
+        cell < LOOPY
     }
 
     #[inline]
@@ -200,17 +206,23 @@ impl Mex {
     }
 
     /// Notes an option of value `value`.
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, value: Grundy) {
-        let word = (value / 64) as usize;
-        if word >= self.words.len() {
-            // A value past the options' count cannot be the mex; a huge
-            // one (a Nim heap) is not worth the memory.
-            if word > 1 << 20 {
-                return;
-            }
-            self.words.resize(word + 1, 0);
+        match self.words.get_mut((value / 64) as usize) {
+            Some(word) => *word |= 1 << (value % 64),
+            None => self.grow(value),
         }
+    }
+
+    #[cold]
+    fn grow(&mut self, value: Grundy) {
+        let word = (value / 64) as usize;
+        // A value past the options' count cannot be the mex; a huge one (a
+        // Nim heap) is not worth the memory.
+        if word > 1 << 20 {
+            return;
+        }
+        self.words.resize(word + 1, 0);
         self.words[word] |= 1 << (value % 64);
     }
 

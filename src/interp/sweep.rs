@@ -47,7 +47,9 @@ impl Count {
     }
 
     fn room(&self, count: usize) -> bool {
-        self.done.checked_add(count).is_some_and(|done| done <= self.limit)
+        self.done
+            .checked_add(count)
+            .is_some_and(|done| done <= self.limit)
     }
 }
 
@@ -56,7 +58,11 @@ impl Count {
 #[derive(Clone, Copy)]
 enum Line<'a> {
     /// Along one row (a game of one parameter, or a fixed first argument).
-    Row { cells: &'a [Grundy], col: isize, step: isize },
+    Row {
+        cells: &'a [Grundy],
+        col: isize,
+        step: isize,
+    },
     /// Across rows.
     Rows {
         rows: &'a [Vec<Grundy>],
@@ -67,7 +73,29 @@ enum Line<'a> {
     },
 }
 
-impl Line<'_> {
+/// A line's cells, when it lies whole within one row: in the order of the
+/// options, or the reverse.
+enum Cells<'a> {
+    Up(&'a [Grundy]),
+    Down(&'a [Grundy]),
+}
+
+impl<'a> Line<'a> {
+    /// The line's `length` cells, if they are all in one row.
+    fn cells(&self, length: usize) -> Option<Cells<'a>> {
+        let Line::Row { cells, col, step } = *self else {
+            return None;
+        };
+        let col = col as usize;
+        match step {
+            1 => cells.get(col..col.checked_add(length)?).map(Cells::Up),
+            -1 => cells
+                .get(col.checked_sub(length - 1)?..=col)
+                .map(Cells::Down),
+            _ => None,
+        }
+    }
+
     /// The value at the `i`th option, if it is in the table.
     #[inline(always)]
     fn at(&self, i: isize) -> Option<Grundy> {
@@ -153,19 +181,47 @@ impl Interpreter<'_> {
             }
             Ok(())
         };
+        // Lines that lie whole within one row are read as slices, which the
+        // compiler turns into a loop of loads and XORs.
+        use Cells::{Down, Up};
         match lines.as_slice() {
-            [one] => along(length, fixed, |i| one.at(i), &mut slow, mex),
-            [one, two] => along(
-                length,
-                fixed,
-                |i| Some(one.at(i)? ^ two.at(i)?),
-                &mut slow,
-                mex,
-            ),
+            [one] => match one.cells(length) {
+                Some(Up(xs)) => tight(xs.iter().map(|&x| (x, x)), fixed, &mut slow, mex),
+                Some(Down(xs)) => tight(xs.iter().rev().map(|&x| (x, x)), fixed, &mut slow, mex),
+                None => along(length, fixed, |i| one.at(i), &mut slow, mex),
+            },
+            [one, two] => match (one.cells(length), two.cells(length)) {
+                (Some(Up(xs)), Some(Up(ys))) => {
+                    tight(pairs(xs.iter(), ys.iter()), fixed, &mut slow, mex)
+                }
+                (Some(Up(xs)), Some(Down(ys))) => {
+                    tight(pairs(xs.iter(), ys.iter().rev()), fixed, &mut slow, mex)
+                }
+                (Some(Down(xs)), Some(Up(ys))) => {
+                    tight(pairs(xs.iter().rev(), ys.iter()), fixed, &mut slow, mex)
+                }
+                (Some(Down(xs)), Some(Down(ys))) => tight(
+                    pairs(xs.iter().rev(), ys.iter().rev()),
+                    fixed,
+                    &mut slow,
+                    mex,
+                ),
+                _ => along(
+                    length,
+                    fixed,
+                    |i| Some(one.at(i)? ^ two.at(i)?),
+                    &mut slow,
+                    mex,
+                ),
+            },
             lines => along(
                 length,
                 fixed,
-                |i| lines.iter().try_fold(0, |value, line| Some(value ^ line.at(i)?)),
+                |i| {
+                    lines
+                        .iter()
+                        .try_fold(0, |value, line| Some(value ^ line.at(i)?))
+                },
                 &mut slow,
                 mex,
             ),
@@ -253,6 +309,35 @@ impl Interpreter<'_> {
         }
         Some((fixed, lines))
     }
+}
+
+/// The cells of two lines side by side, as (the larger, the XOR): the
+/// larger says whether both are values.
+#[inline(always)]
+fn pairs<'a>(
+    xs: impl Iterator<Item = &'a Grundy>,
+    ys: impl Iterator<Item = &'a Grundy>,
+) -> impl Iterator<Item = (Grundy, Grundy)> {
+    xs.zip(ys).map(|(&x, &y)| (x.max(y), x ^ y))
+}
+
+/// Adds the value of each option to `mex`, given as (the largest cell
+/// read, the XOR of the cells read); `slow(i)` folds the `i`th when a cell
+/// read is no value.
+#[inline(always)]
+fn tight(
+    cells: impl Iterator<Item = (Grundy, Grundy)>,
+    fixed: Grundy,
+    slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
+    mex: &mut Mex,
+) -> Result<(), EvalError> {
+    for (i, (largest, value)) in cells.enumerate() {
+        match Solved::<Component>::is_value(largest) {
+            true => mex.add(fixed ^ value),
+            false => slow(i as isize, mex)?,
+        }
+    }
+    Ok(())
 }
 
 /// Adds the value of each of `length` options to `mex`: `value(i)` reads
