@@ -75,7 +75,7 @@ fn main() {
     let run = |case: &str| chosen.is_empty() || chosen.iter().any(|arg| arg == case);
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    let cases: [(&str, fn(&Sizes)); 5] = [
+    let cases: [(&str, Case); 5] = [
         ("e", memory),
         ("a", kayles),
         ("b", wythoff),
@@ -88,6 +88,9 @@ fn main() {
         }
     }
 }
+
+/// One case of the benchmark, measured at the given sizes.
+type Case = fn(&Sizes);
 
 fn median(runs: usize, mut run: impl FnMut() -> u64) -> (Duration, u64) {
     let mut times = Vec::new();

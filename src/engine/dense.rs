@@ -19,13 +19,49 @@ pub struct Address {
     pub col: u32,
 }
 
-/// Cells a row's header costs, in cells of a value's size.
-const ROW_HEADER: usize = 3;
+/// One game's table: `rows` rows of `stride` cells, row after row, so
+/// that a line through it (a row, a column, a diagonal) is an arithmetic
+/// progression of indices into one slice.
+#[derive(Debug, Default)]
+struct Table {
+    cells: Vec<Grundy>,
+    rows: usize,
+    stride: usize,
+}
+
+impl Table {
+    #[inline]
+    fn index(&self, row: usize, col: usize) -> Option<usize> {
+        (row < self.rows && col < self.stride).then(|| row * self.stride + col)
+    }
+
+    /// Makes room for `rows` rows of `stride` cells, keeping every cell.
+    fn grow(&mut self, rows: usize, stride: usize) {
+        if stride == self.stride {
+            self.cells.resize(rows * stride, UNSOLVED);
+        } else {
+            let mut cells = vec![UNSOLVED; rows * stride];
+            for (row, old) in self.cells.chunks_exact(self.stride.max(1)).enumerate() {
+                cells[row * stride..][..old.len()].copy_from_slice(old);
+            }
+            self.cells = cells;
+        }
+        (self.rows, self.stride) = (rows, stride);
+    }
+}
+
+/// A table as the search reads it: `rows` rows of `stride` cells.
+#[derive(Debug, Clone, Copy)]
+pub struct Grid<'a> {
+    pub cells: &'a [Grundy],
+    pub rows: usize,
+    pub stride: usize,
+}
 
 #[derive(Debug)]
 pub(super) struct Dense {
-    tables: Vec<Vec<Vec<Grundy>>>,
-    /// Cells allocated, row headers included, and the most allowed.
+    tables: Vec<Table>,
+    /// Cells allocated, and the most allowed.
     cells: usize,
     budget: usize,
     /// Positions stored.
@@ -51,66 +87,89 @@ impl Dense {
         self.filled
     }
 
+    fn index(&self, address: Address) -> Option<(usize, usize)> {
+        let table = self.tables.get(address.table as usize)?;
+        let index = table.index(address.row as usize, address.col as usize)?;
+        Some((address.table as usize, index))
+    }
+
     /// The state kept at an address: [`UNSOLVED`] when none is.
     #[inline]
     pub fn get(&self, address: Address) -> Grundy {
-        self.tables
-            .get(address.table as usize)
-            .and_then(|rows| rows.get(address.row as usize))
-            .and_then(|row| row.get(address.col as usize))
-            .copied()
-            .unwrap_or(UNSOLVED)
+        match self.index(address) {
+            Some((table, index)) => self.tables[table].cells[index],
+            None => UNSOLVED,
+        }
     }
 
-    /// The rows of a table, for reading many cells in a row.
+    /// A table, for reading many cells along a line.
     #[inline]
-    pub fn rows(&self, table: usize) -> &[Vec<Grundy>] {
-        self.tables.get(table).map_or(&[], Vec::as_slice)
+    pub fn grid(&self, table: usize) -> Grid<'_> {
+        match self.tables.get(table) {
+            Some(table) => Grid {
+                cells: &table.cells,
+                rows: table.rows,
+                stride: table.stride,
+            },
+            None => Grid {
+                cells: &[],
+                rows: 0,
+                stride: 0,
+            },
+        }
     }
 
     /// Sets the state at an address where one is stored.
     pub fn set(&mut self, address: Address, value: Grundy) {
-        self.tables[address.table as usize][address.row as usize][address.col as usize] = value;
+        let (table, index) = self.index(address).expect("a stored address");
+        self.tables[table].cells[index] = value;
     }
 
     /// Stores a new position's state at its address, if the budget allows
     /// the room; `false` if it does not.
     pub fn insert(&mut self, address: Address, value: Grundy) -> bool {
         debug_assert_ne!(value, UNSOLVED);
-        let Address { table, row, col } = address;
-        let (table, row, col) = (table as usize, row as usize, col as usize);
+        let (row, col) = (address.row as usize, address.col as usize);
+        let table = address.table as usize;
         if table >= self.tables.len() {
-            self.tables.resize_with(table + 1, Vec::new);
+            self.tables.resize_with(table + 1, Table::default);
         }
-        let rows = &mut self.tables[table];
-        if row >= rows.len() {
-            let added = (row + 1 - rows.len()) * ROW_HEADER;
-            if self.cells + added > self.budget {
-                return false;
-            }
-            self.cells += added;
-            rows.resize_with(row + 1, Vec::new);
-        }
-        let cells = &mut rows[row];
-        if col >= cells.len() {
+        let grid = &mut self.tables[table];
+        if grid.index(row, col).is_none() {
             // Doubling keeps growth cheap; exactly enough when doubling
             // would pass the budget.
-            let room = self.budget - self.cells;
-            let wanted = (col + 1).max(2 * cells.len());
-            let length = match wanted - cells.len() {
-                added if added <= room => wanted,
-                _ if col + 1 - cells.len() <= room => col + 1,
-                _ => return false,
+            let room = self.budget - self.cells + grid.cells.len();
+            let fits = |rows: usize, stride: usize| {
+                rows.checked_mul(stride).filter(|&cells| cells <= room)
             };
-            self.cells += length - cells.len();
-            cells.reserve_exact(length - cells.len());
-            cells.resize(length, UNSOLVED);
+            let at_least = ((row + 1).max(grid.rows), (col + 1).max(grid.stride));
+            let doubled = (
+                if row < grid.rows {
+                    grid.rows
+                } else {
+                    at_least.0.max(2 * grid.rows)
+                },
+                if col < grid.stride {
+                    grid.stride
+                } else {
+                    at_least.1.max(2 * grid.stride)
+                },
+            );
+            let Some((rows, stride)) = [doubled, at_least]
+                .into_iter()
+                .find(|&(rows, stride)| fits(rows, stride).is_some())
+            else {
+                return false;
+            };
+            self.cells = self.cells - grid.cells.len() + rows * stride;
+            grid.grow(rows, stride);
         }
-        if cells[col] == UNSOLVED {
+        let index = grid.index(row, col).expect("room was made");
+        if grid.cells[index] == UNSOLVED {
             self.filled += 1;
             self.journal.push(address);
         }
-        cells[col] = value;
+        grid.cells[index] = value;
         true
     }
 
@@ -127,28 +186,28 @@ impl Dense {
     }
 
     fn remove(&mut self, address: Address) {
-        let cell =
-            &mut self.tables[address.table as usize][address.row as usize][address.col as usize];
-        if *cell != UNSOLVED {
-            *cell = UNSOLVED;
-            self.filled -= 1;
+        if let Some((table, index)) = self.index(address) {
+            let cell = &mut self.tables[table].cells[index];
+            if *cell != UNSOLVED {
+                *cell = UNSOLVED;
+                self.filled -= 1;
+            }
         }
     }
 
     /// Every address stored.
     pub fn addresses(&self) -> impl Iterator<Item = Address> + '_ {
-        self.tables.iter().enumerate().flat_map(|(table, rows)| {
-            rows.iter().enumerate().flat_map(move |(row, cells)| {
-                cells
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &value)| value != UNSOLVED)
-                    .map(move |(col, _)| Address {
-                        table: table as u32,
-                        row: row as u32,
-                        col: col as u32,
-                    })
-            })
+        self.tables.iter().enumerate().flat_map(|(table, grid)| {
+            let stride = grid.stride.max(1);
+            grid.cells
+                .iter()
+                .enumerate()
+                .filter(|&(_, &value)| value != UNSOLVED)
+                .map(move |(index, _)| Address {
+                    table: table as u32,
+                    row: (index / stride) as u32,
+                    col: (index % stride) as u32,
+                })
         })
     }
 

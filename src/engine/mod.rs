@@ -17,8 +17,8 @@ use std::hash::Hash;
 use indexmap::IndexSet;
 use rustc_hash::FxHashMap as HashMap;
 
-pub use dense::Address;
 use dense::Dense;
+pub use dense::{Address, Grid};
 pub use loopy::{Gamma, Outcome};
 pub use misere::{Found, Genus, Misere};
 pub use options::{Options, TooManyOptions};
@@ -71,20 +71,10 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
         }
     }
 
-    /// The rows of a dense table, to read many parts in a row by
-    /// [`Solved::known`].
+    /// A dense table, to read many parts along a line.
     #[inline]
-    pub fn rows(&self, table: usize) -> &'a [Vec<Grundy>] {
-        self.dense.rows(table)
-    }
-
-    /// A value read from a row of a table, if it is one: `None` for a part
-    /// not solved (or kept outside the table), which [`Solved::at`] should
-    /// then be asked for.
-    #[inline(always)]
-    pub fn known(cells: &[Grundy], col: isize) -> Option<Grundy> {
-        let value = *cells.get(col as usize)?;
-        Self::is_value(value).then_some(value)
+    pub fn grid(&self, table: usize) -> Grid<'a> {
+        self.dense.grid(table)
     }
 
     /// Whether a cell read from a table holds a value.

@@ -23,6 +23,60 @@ impl Rules for Subtraction {
     }
 }
 
+/// Rules over heap sizes, with the sizes as dense addresses: the engine
+/// keeps their values in a table instead of interning them.
+struct Addressed<R>(R);
+
+impl<R: Rules<Position = u64>> Rules for Addressed<R> {
+    type Position = u64;
+    type Error = R::Error;
+
+    fn options(&self, n: &u64, options: &mut Options<u64>) -> std::result::Result<(), R::Error> {
+        self.0.options(n, options)
+    }
+
+    fn heap(&self, _: u64) -> u64 {
+        unreachable!("these rules have no Nim heaps")
+    }
+
+    fn dense(&self, n: &u64) -> Option<Address> {
+        let col = u32::try_from(*n).ok()?;
+        Some(Address {
+            table: 0,
+            row: 0,
+            col,
+        })
+    }
+
+    fn at_address(&self, address: Address) -> u64 {
+        u64::from(address.col)
+    }
+}
+
+/// From n, to n - 1 unless n is a multiple of `step`; from a positive
+/// multiple, to `land`.
+struct Steps {
+    step: u64,
+    land: u64,
+}
+
+impl Rules for Steps {
+    type Position = u64;
+    type Error = ();
+
+    fn options(&self, n: &u64, options: &mut Options<u64>) -> std::result::Result<(), ()> {
+        match n % self.step {
+            0 if *n > 0 => options.push([self.land]).map_err(|_| ()),
+            0 => Ok(()),
+            _ => options.push([n - 1]).map_err(|_| ()),
+        }
+    }
+
+    fn heap(&self, _: u64) -> u64 {
+        unreachable!("these rules have no Nim heaps")
+    }
+}
+
 /// Moves from n to n + 1 modulo a length: every position lies on a cycle.
 struct Ring(u64);
 
@@ -110,26 +164,54 @@ fn smiths_rule_adds_infinite_values() {
 
 #[test]
 fn the_state_limit_names_the_position_being_expanded() {
-    let rules = Subtraction { take: vec![1] };
-    let mut engine = Engine::new(10);
-    assert_eq!(
-        engine.grundy(&rules, &100),
-        Err(EngineError::TooManyStates {
-            limit: 10,
-            expanding: 91
-        })
-    );
-    // The failed search gave its room back: a small question still fits.
-    assert_eq!(engine.grundy(&rules, &5), Ok(1));
-    assert_eq!(engine.states(), 6);
+    fn check<R: Rules<Position = u64, Error = ()>>(rules: R) {
+        let mut engine = Engine::new(10);
+        assert_eq!(
+            engine.grundy(&rules, &100),
+            Err(EngineError::TooManyStates {
+                limit: 10,
+                expanding: 91
+            })
+        );
+        // The failed search gave its room back: a small question still fits.
+        assert_eq!(engine.states(), 0);
+        assert_eq!(engine.grundy(&rules, &5), Ok(1));
+        assert_eq!(engine.states(), 6);
+    }
+    check(Subtraction { take: vec![1] });
+    check(Addressed(Subtraction { take: vec![1] }));
 }
 
 #[test]
 fn a_chain_of_a_million_positions_does_not_overflow_the_stack() {
-    let rules = Subtraction { take: vec![1] };
-    let mut engine = Engine::new(DEFAULT_MAX_STATES);
-    assert_eq!(engine.grundy(&rules, &1_000_000), Ok(0));
-    assert_eq!(engine.grundy(&rules, &999_999), Ok(1));
+    fn check<R: Rules<Position = u64, Error = ()>>(rules: R) {
+        let mut engine = Engine::new(DEFAULT_MAX_STATES);
+        assert_eq!(engine.grundy(&rules, &1_000_000), Ok(0));
+        assert_eq!(engine.grundy(&rules, &999_999), Ok(1));
+        assert_eq!(engine.states(), 1_000_001);
+    }
+    check(Subtraction { take: vec![1] });
+    check(Addressed(Subtraction { take: vec![1] }));
+}
+
+#[test]
+fn positions_past_the_tables_budget_are_interned() {
+    // The table's budget is 2 * 100,000 + 65,536 cells: the heaps from
+    // 1,000,000 up lie past it, those below 500 within it, and the chain
+    // from 1,000,010 runs through both: 1,000,010 → … → 1,000,000 → 500 →
+    // … → 0, 511 moves in all, so its value is 1 and 1,000,009's is 0.
+    let rules = Addressed(Steps {
+        step: 1_000_000,
+        land: 500,
+    });
+    let mut engine = Engine::new(100_000);
+    assert_eq!(engine.grundy(&rules, &1_000_010), Ok(1));
+    assert_eq!(engine.grundy(&rules, &1_000_009), Ok(0));
+    assert_eq!(engine.grundy(&rules, &499), Ok(1));
+    assert_eq!(engine.states(), 512);
+    assert_eq!(engine.longest(&rules, &1_000_010), Ok(511));
+    assert_eq!(engine.forget(&rules, |&n| n > 1_000_005), 5);
+    assert_eq!(engine.grundy(&rules, &1_000_010), Ok(1));
 }
 
 #[test]
@@ -167,12 +249,17 @@ fn moves_list_every_option_of_every_component_with_its_value() {
 
 #[test]
 fn forgetting_drops_only_the_positions_asked() {
-    let rules = Subtraction { take: vec![1] };
-    let mut engine = Engine::new(DEFAULT_MAX_STATES);
-    engine.grundy(&rules, &9).unwrap();
-    assert_eq!(engine.forget(&rules, |&n| n >= 5), 5);
-    assert_eq!(engine.states(), 5);
-    assert_eq!(engine.grundy(&rules, &9), Ok(1));
+    fn check<R: Rules<Position = u64, Error = ()>>(rules: R) {
+        let mut engine = Engine::new(DEFAULT_MAX_STATES);
+        engine.grundy(&rules, &9).unwrap();
+        assert_eq!(engine.longest(&rules, &9), Ok(9));
+        assert_eq!(engine.forget(&rules, |&n| n >= 5), 5);
+        assert_eq!(engine.states(), 5);
+        assert_eq!(engine.grundy(&rules, &9), Ok(1));
+        assert_eq!(engine.longest(&rules, &9), Ok(9));
+    }
+    check(Subtraction { take: vec![1] });
+    check(Addressed(Subtraction { take: vec![1] }));
 }
 
 #[test]

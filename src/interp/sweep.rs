@@ -53,65 +53,24 @@ impl Count {
     }
 }
 
-/// Where one moving term's values lie in its table: a cell, and the step
-/// from one option to the next.
+/// Where one moving term's values lie in its table: the cell of the
+/// first option, and the step from one option's to the next's. Rows lie
+/// one after another in a table, so a row, a column and a diagonal are all
+/// such lines.
 #[derive(Clone, Copy)]
-enum Line<'a> {
-    /// Along one row (a game of one parameter, or a fixed first argument).
-    Row {
-        cells: &'a [Grundy],
-        col: isize,
-        step: isize,
-    },
-    /// Across rows.
-    Rows {
-        rows: &'a [Vec<Grundy>],
-        row: isize,
-        col: isize,
-        row_step: isize,
-        col_step: isize,
-    },
+struct Line<'a> {
+    cells: &'a [Grundy],
+    start: usize,
+    step: isize,
 }
 
-/// A line's cells, when it lies whole within one row: in the order of the
-/// options, or the reverse.
-enum Cells<'a> {
-    Up(&'a [Grundy]),
-    Down(&'a [Grundy]),
-}
-
-impl<'a> Line<'a> {
-    /// The line's `length` cells, if they are all in one row.
-    fn cells(&self, length: usize) -> Option<Cells<'a>> {
-        let Line::Row { cells, col, step } = *self else {
-            return None;
-        };
-        let col = col as usize;
-        match step {
-            1 => cells.get(col..col.checked_add(length)?).map(Cells::Up),
-            -1 => cells
-                .get(col.checked_sub(length - 1)?..=col)
-                .map(Cells::Down),
-            _ => None,
-        }
-    }
-
-    /// The value at the `i`th option, if it is in the table.
+impl Line<'_> {
+    /// The cell of the `i`th option: a value, or not (see
+    /// [`Solved::is_value`]) where the table has no value.
     #[inline(always)]
-    fn at(&self, i: isize) -> Option<Grundy> {
-        match *self {
-            Line::Row { cells, col, step } => Solved::<Component>::known(cells, col + step * i),
-            Line::Rows {
-                rows,
-                row,
-                col,
-                row_step,
-                col_step,
-            } => {
-                let cells = rows.get((row + row_step * i) as usize)?;
-                Solved::<Component>::known(cells, col + col_step * i)
-            }
-        }
+    fn cell(&self, i: usize) -> Grundy {
+        let index = self.start.wrapping_add_signed(self.step * i as isize);
+        self.cells.get(index).copied().unwrap_or(Grundy::MAX)
     }
 }
 
@@ -168,7 +127,8 @@ impl Interpreter<'_> {
                 Err(_) => return self.option_by_option(sweep, env, budget, count, solved, mex),
             }
         }
-        let Some((fixed, lines)) = self.lines(rule, plan, env, first, last, solved) else {
+        let lines = self.lines(rule, plan, env, (first, last), length, solved);
+        let Some((fixed, lines)) = lines else {
             env[plan.slot] = first;
             return self.option_by_option(sweep, env, budget, count, solved, mex);
         };
@@ -181,50 +141,14 @@ impl Interpreter<'_> {
             }
             Ok(())
         };
-        // Lines that lie whole within one row are read as slices, which the
-        // compiler turns into a loop of loads and XORs.
-        use Cells::{Down, Up};
+        // Lines of one or two terms are read through slice iterators, which
+        // the compiler turns into a loop of loads and XORs.
+        // Inline, the loop over one, two or three lines is unrolled.
         match lines.as_slice() {
-            [one] => match one.cells(length) {
-                Some(Up(xs)) => tight(xs.iter().map(|&x| (x, x)), fixed, &mut slow, mex),
-                Some(Down(xs)) => tight(xs.iter().rev().map(|&x| (x, x)), fixed, &mut slow, mex),
-                None => along(length, fixed, |i| one.at(i), &mut slow, mex),
-            },
-            [one, two] => match (one.cells(length), two.cells(length)) {
-                (Some(Up(xs)), Some(Up(ys))) => {
-                    tight(pairs(xs.iter(), ys.iter()), fixed, &mut slow, mex)
-                }
-                (Some(Up(xs)), Some(Down(ys))) => {
-                    tight(pairs(xs.iter(), ys.iter().rev()), fixed, &mut slow, mex)
-                }
-                (Some(Down(xs)), Some(Up(ys))) => {
-                    tight(pairs(xs.iter().rev(), ys.iter()), fixed, &mut slow, mex)
-                }
-                (Some(Down(xs)), Some(Down(ys))) => tight(
-                    pairs(xs.iter().rev(), ys.iter().rev()),
-                    fixed,
-                    &mut slow,
-                    mex,
-                ),
-                _ => along(
-                    length,
-                    fixed,
-                    |i| Some(one.at(i)? ^ two.at(i)?),
-                    &mut slow,
-                    mex,
-                ),
-            },
-            lines => along(
-                length,
-                fixed,
-                |i| {
-                    lines
-                        .iter()
-                        .try_fold(0, |value, line| Some(value ^ line.at(i)?))
-                },
-                &mut slow,
-                mex,
-            ),
+            [one] => across(&[*one], length, fixed, &mut slow, mex),
+            [one, two] => across(&[*one, *two], length, fixed, &mut slow, mex),
+            [one, two, three] => across(&[*one, *two, *three], length, fixed, &mut slow, mex),
+            lines => across(lines, length, fixed, &mut slow, mex),
         }
     }
 
@@ -257,8 +181,8 @@ impl Interpreter<'_> {
         rule: &Rule,
         plan: &ir::Sweep,
         env: &mut [i64],
-        first: i64,
-        last: i64,
+        (first, last): (i64, i64),
+        length: usize,
         solved: &mut Solved<'a, Component>,
     ) -> Option<(Grundy, SmallVec<[Line<'a>; 4]>)> {
         let (mut fixed, mut lines) = (0, SmallVec::new());
@@ -284,76 +208,50 @@ impl Interpreter<'_> {
             if !ends.iter().flatten().all(|&value| in_table(value)) {
                 return None;
             }
-            let table = game.0 as usize;
-            let rows = solved.rows(table);
-            lines.push(match steps.as_slice() {
-                [step] => Line::Row {
-                    cells: rows.first().map_or(&[], Vec::as_slice),
-                    col: ends[0][0] as isize,
-                    step: *step as isize,
-                },
-                [0, step] => Line::Row {
-                    cells: rows.get(ends[0][0] as usize).map_or(&[], Vec::as_slice),
-                    col: ends[0][1] as isize,
-                    step: *step as isize,
-                },
-                [row_step, col_step] => Line::Rows {
-                    rows,
-                    row: ends[0][0] as isize,
-                    col: ends[0][1] as isize,
-                    row_step: *row_step as isize,
-                    col_step: *col_step as isize,
-                },
-                _ => return None,
+            let grid = solved.grid(game.0 as usize);
+            let index = |args: [i64; 2]| {
+                let (row, col) = match args.len().min(steps.len()) {
+                    1 => (0, args[0] as usize),
+                    _ => (args[0] as usize, args[1] as usize),
+                };
+                (row < grid.rows && col < grid.stride).then(|| row * grid.stride + col)
+            };
+            let (start, end) = (index(ends[0])?, index(ends[1])?);
+            let step = match length {
+                1 => 0,
+                _ => (end as isize - start as isize) / (length as isize - 1),
+            };
+            lines.push(Line {
+                cells: grid.cells,
+                start,
+                step,
             });
         }
         Some((fixed, lines))
     }
 }
 
-/// The cells of two lines side by side, as (the larger, the XOR): the
-/// larger says whether both are values.
+/// Adds the value of each of `length` options to `mex`, reading their
+/// cells from `lines`; `slow(i)` folds the `i`th when a cell read is no
+/// value.
 #[inline(always)]
-fn pairs<'a>(
-    xs: impl Iterator<Item = &'a Grundy>,
-    ys: impl Iterator<Item = &'a Grundy>,
-) -> impl Iterator<Item = (Grundy, Grundy)> {
-    xs.zip(ys).map(|(&x, &y)| (x.max(y), x ^ y))
-}
-
-/// Adds the value of each option to `mex`, given as (the largest cell
-/// read, the XOR of the cells read); `slow(i)` folds the `i`th when a cell
-/// read is no value.
-#[inline(always)]
-fn tight(
-    cells: impl Iterator<Item = (Grundy, Grundy)>,
-    fixed: Grundy,
-    slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
-    mex: &mut Mex,
-) -> Result<(), EvalError> {
-    for (i, (largest, value)) in cells.enumerate() {
-        match Solved::<Component>::is_value(largest) {
-            true => mex.add(fixed ^ value),
-            false => slow(i as isize, mex)?,
-        }
-    }
-    Ok(())
-}
-
-/// Adds the value of each of `length` options to `mex`: `value(i)` reads
-/// the `i`th from the tables; `slow(i)` folds one that is not there.
-#[inline(always)]
-fn along(
+fn across(
+    lines: &[Line],
     length: usize,
     fixed: Grundy,
-    value: impl Fn(isize) -> Option<Grundy>,
     slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
     mex: &mut Mex,
 ) -> Result<(), EvalError> {
-    for i in 0..length as isize {
-        match value(i) {
-            Some(value) => mex.add(fixed ^ value),
-            None => slow(i, mex)?,
+    for i in 0..length {
+        let (mut largest, mut value) = (0, fixed);
+        for line in lines {
+            let cell = line.cell(i);
+            largest = largest.max(cell);
+            value ^= cell;
+        }
+        match Solved::<Component>::is_value(largest) {
+            true => mex.add(value),
+            false => slow(i as isize, mex)?,
         }
     }
     Ok(())

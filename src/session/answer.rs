@@ -223,7 +223,7 @@ pub(super) fn each_row(
         &query.bindings,
         query.guard.as_ref(),
         &mut env,
-        &mut Budget::new(limit),
+        &Budget::new(limit),
         each,
     )
 }

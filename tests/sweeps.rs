@@ -1,0 +1,86 @@
+//! A rule's last binding is swept along the tables of values where it can
+//! be (see `Sweep` in the lowered program). A guard that reads the last
+//! binding turns the sweep off, and the options are then folded one by
+//! one; both ways must give every value alike, across rows, columns,
+//! diagonals and anti-diagonals, forwards and backwards, with terms that
+//! stand still, with arguments that leave the tables (negative), and with
+//! options whose parts are not solved yet. (Wythoff's game, swept along
+//! rows, columns and diagonals, is checked against its golden zeros in
+//! `sequences.rs`.)
+
+mod common;
+
+use common::grundy_values;
+use proptest::prelude::*;
+
+/// The values of `game` at `positions`, declared as written and with a
+/// guard on the last binding `var` that is always true.
+fn both_ways(game: &str, var: &str, positions: &[String]) -> (Vec<u64>, Vec<u64>) {
+    let queries: String = positions
+        .iter()
+        .map(|position| format!("grundy {position}\n"))
+        .collect();
+    let swept = grundy_values(&format!("{game}\n{queries}"));
+    let guarded = game.replace(" }", &format!(" if {var} == {var} }}"));
+    assert_ne!(guarded, game, "the declaration has a rule to guard");
+    let one_by_one = grundy_values(&format!("{guarded}\n{queries}"));
+    (swept, one_by_one)
+}
+
+/// Heaps -3 to 40, asked from the largest down (so that the first folds
+/// meet parts not yet solved) and then again from the smallest up.
+fn heaps(name: &str) -> Vec<String> {
+    let down = (-3..=40).rev().map(|n| format!("{name}({n})"));
+    let up = (-3..=40).map(|n| format!("{name}({n})"));
+    down.chain(up).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// One-parameter games splitting a heap in two, with a heap of Nim
+    /// standing still beside: arguments run forwards and backwards, and
+    /// go negative for small heaps.
+    #[test]
+    fn splits_agree(p in 0i64..3, q in 1i64..3, r in 1i64..3, low in 0i64..3, heap in 0u64..3) {
+        let game = format!(
+            "game G(n) {{ move G(a - {p}) + G(n - {q} - a) + *{heap} for a in {low}..=n - {r} }}"
+        );
+        let (swept, one_by_one) = both_ways(&game, "a", &heaps("G"));
+        prop_assert_eq!(swept, one_by_one, "{}", game);
+    }
+
+    /// Three moving terms, and an exclusive range.
+    #[test]
+    fn three_lines_agree(q in 1i64..3, low in 0i64..2) {
+        let game = format!(
+            "game H(n) {{ move H(a) + H(a) + H(n - {q} - a) for k in 1..=2, a in {low}..n - k }}"
+        );
+        let (swept, one_by_one) = both_ways(&game, "a", &heaps("H"));
+        prop_assert_eq!(swept, one_by_one, "{}", game);
+    }
+
+    /// Two-parameter games moving along a row, a column, a diagonal or an
+    /// anti-diagonal of their table, or swapping the arguments; every move
+    /// lowers a + b and no argument goes below -1, so none loops.
+    #[test]
+    fn lines_through_two_parameter_tables_agree(rule in 0usize..5, extra in 0i64..2) {
+        let target = [
+            "T(a - k, b)",
+            "T(a, b - k)",
+            "T(a - k, b - k)",
+            "T(a - k - 1, b + k)",
+            "T(b, a - k)",
+        ][rule];
+        let game = format!(
+            "game T(a, b) {{ move T(a - 1, b) + T(a, b - {extra} - 1) if a > 0 and b > 0 \
+             move {target} + *{extra} for k in 1..=min(a, b) }}"
+        );
+        let positions: Vec<String> = (0..=12)
+            .rev()
+            .flat_map(|a| (0..=12).rev().map(move |b| format!("T({a}, {b})")))
+            .collect();
+        let (swept, one_by_one) = both_ways(&game, "k", &positions);
+        prop_assert_eq!(swept, one_by_one, "{}", game);
+    }
+}
