@@ -7,14 +7,20 @@
 //! when odd, *rare* when even (0 is always rare). XOR adds parities, so a
 //! split into two common heaps has a rare value, and only a split with a
 //! rare part can have a common value. The mask is chosen, and rechosen as
-//! the table grows, so that few heaps have rare values; then, for heap n,
-//! the splits with a rare part are listed from the few rare heaps, and
-//! candidate values are tried in order. A common candidate not listed is
-//! the mex at once. A rare candidate is looked for among all splits, where
-//! it is almost always found quickly: common ⊕ common pairs are many and
-//! cover the small rare values densely. Any mask gives the same values (with
-//! mask 0 every value is rare and the method is the naive one); a good mask
-//! only gives them faster. The values are checked against [`naive`].
+//! the table grows, so that few heaps have rare values (for Grundy's game,
+//! 1,273 of the first million). For heap n:
+//!
+//! 1. the splits with a rare part are listed from the few rare heaps; the
+//!    least common value c not among them is the value, unless a rare
+//!    value below c is no option either;
+//! 2. the rare values below c not listed must come from splits into two
+//!    common heaps: the splits are marked, a block at a time in a
+//!    scattered order, until each is found. One not found after every
+//!    split is the least missing value, and the value.
+//!
+//! Any mask gives the same values (with mask 0 every value is rare and the
+//! method is the naive one); a good mask only gives them faster. The values
+//! are checked against [`naive`].
 
 use crate::lower::ir::{Digit, TakeBreak};
 
@@ -23,21 +29,42 @@ use crate::lower::ir::{Digit, TakeBreak};
 pub struct Table {
     code: TakeBreak,
     values: Vec<u64>,
+    /// The values again, as long as they all fit in 16 bits: the splits
+    /// are then compared many at a time.
+    narrow: Option<Vec<u16>>,
     mask: u64,
-    /// The heaps whose values are rare (even under the mask), in order.
-    rare: Vec<usize>,
+    /// The heaps whose values are rare (even under the mask), in order,
+    /// and their values.
+    rare: Vec<u32>,
+    rare_values: Vec<u64>,
+    /// How many heaps have each value.
+    counts: Vec<usize>,
     /// Scratch: which values are known to be options of the current heap.
-    seen: Vec<bool>,
+    seen: Seen,
+    /// Scratch: rare values below the least common one missing, to be
+    /// found among the splits into two common heaps.
+    wanted: Vec<u64>,
+    /// Scratch: the sizes left to split in two, and whether the two parts
+    /// must differ.
+    lefts: Vec<(usize, bool)>,
 }
+
+/// Splits marked between two looks at the values still wanted.
+const CHUNK: usize = 64;
 
 impl Table {
     pub fn new(code: TakeBreak) -> Self {
         Table {
             code,
             values: Vec::new(),
+            narrow: Some(Vec::new()),
             mask: 0,
             rare: Vec::new(),
-            seen: Vec::new(),
+            rare_values: Vec::new(),
+            counts: Vec::new(),
+            seen: Seen::default(),
+            wanted: Vec::new(),
+            lefts: Vec::new(),
         }
     }
 
@@ -47,104 +74,258 @@ impl Table {
 
     /// Extends the table through heap `n`.
     pub fn extend_to(&mut self, n: usize) {
+        self.values
+            .reserve((n + 1).saturating_sub(self.values.len()));
         while self.values.len() <= n {
-            if self.values.len().is_power_of_two() && self.values.len() >= 64 {
+            let heap = self.values.len();
+            if heap.is_power_of_two() && heap >= 64 {
                 self.choose_mask();
             }
             let value = self.next_value();
-            if self.is_rare(value) {
-                self.rare.push(self.values.len());
+            if is_rare(self.mask, value) {
+                self.rare.push(heap as u32);
+                self.rare_values.push(value);
             }
+            let class = value as usize;
+            if class >= self.counts.len() {
+                self.counts.resize(class + 1, 0);
+            }
+            self.counts[class] += 1;
             self.values.push(value);
+            match u16::try_from(value) {
+                Ok(narrow) => {
+                    if let Some(values) = &mut self.narrow {
+                        values.push(narrow);
+                    }
+                }
+                Err(_) => self.narrow = None,
+            }
         }
-    }
-
-    fn is_rare(&self, value: u64) -> bool {
-        is_rare(self.mask, value)
     }
 
     /// Picks the mask under which the fewest values so far are rare.
     fn choose_mask(&mut self) {
-        let largest = self.values.iter().copied().max().unwrap_or(0);
-        let bits = 64 - largest.leading_zeros();
-        let rare_count = |mask: u64| {
-            let values = self.values.iter();
-            values.filter(|&&value| !parity(value & mask)).count()
+        let bits = usize::BITS - self.counts.len().leading_zeros();
+        let rare_count = |mask: u64| -> usize {
+            let counts = self.counts.iter().enumerate();
+            counts
+                .filter(|&(value, _)| is_rare(mask, value as u64))
+                .map(|(_, count)| count)
+                .sum()
         };
-        let masks = 1u64..(1u64 << bits.min(10));
+        let masks = 1u64..(1u64 << bits.min(12));
         let best = masks.min_by_key(|&mask| rare_count(mask)).unwrap_or(0);
         if rare_count(best) < rare_count(self.mask) {
             self.mask = best;
             let values = &self.values;
-            self.rare = (0..values.len())
-                .filter(|&heap| !parity(values[heap] & best))
+            self.rare = (0..values.len() as u32)
+                .filter(|&heap| is_rare(best, values[heap as usize]))
+                .collect();
+            self.rare_values = self
+                .rare
+                .iter()
+                .map(|&heap| values[heap as usize])
                 .collect();
         }
     }
 
     /// The value of the next heap.
     fn next_value(&mut self) -> u64 {
+        let mut lefts = std::mem::take(&mut self.lefts);
+        let value = self.value_splitting(&mut lefts);
+        self.lefts = lefts;
+        value
+    }
+
+    /// The value of the next heap, listing in `lefts` what its moves leave
+    /// to split in two.
+    fn value_splitting(&mut self, lefts: &mut Vec<(usize, bool)>) -> u64 {
         let n = self.values.len();
-        // Only as long as the largest value marked so far: values stay small.
-        self.seen.fill(false);
-        let mut pairs: Vec<(usize, bool)> = Vec::new();
+        // Every XOR of two values is below the next power of two past the
+        // largest, so no mark below grows the set.
+        self.seen
+            .reset(self.counts.len().next_power_of_two().max(64));
+        lefts.clear();
+        // How many options there are, at most: the value is no more.
+        let mut options = 0u64;
         for k in 0..=last_removal(&self.code, n) {
             let Digit { bits, distinct } = self.code.digit(k);
             let left = n - k;
             if bits & 1 != 0 && left == 0 {
-                mark(&mut self.seen, 0);
+                self.seen.mark(0);
+                options += 1;
             }
             if bits & 2 != 0 && left >= 1 {
-                mark(&mut self.seen, self.values[left]);
+                self.seen.mark(self.values[left]);
+                options += 1;
             }
             if bits & 4 != 0 && left >= 2 {
-                pairs.push((left, distinct));
+                lefts.push((left, distinct));
+                options += left as u64 / 2;
             }
             if bits & 8 != 0 {
                 for (a, b, c) in triples(left, distinct) {
-                    mark(
-                        &mut self.seen,
-                        self.values[a] ^ self.values[b] ^ self.values[c],
-                    );
+                    let values = &self.values;
+                    self.seen.mark(values[a] ^ values[b] ^ values[c]);
+                    options += 1;
                 }
             }
         }
         // Every split with a rare part, listed from the rare heaps.
-        for &(left, distinct) in &pairs {
-            for &heap in self.rare.iter().take_while(|&&heap| heap < left) {
-                let other = left - heap;
-                if heap >= 1 && !(distinct && heap == other) {
-                    mark(&mut self.seen, self.values[heap] ^ self.values[other]);
-                }
-            }
-        }
-        // Candidates in order. A rare one not listed yet is looked for by
-        // going on through all the splits, from where the last look stopped.
         let values = &self.values;
-        let mut splits = pairs.iter().flat_map(|&(left, distinct)| {
-            (1..=left / 2)
-                .filter(move |&a| !(distinct && 2 * a == left))
-                .map(move |a| values[a] ^ values[left - a])
-        });
-        let mut candidate = 0u64;
-        loop {
-            if listed(&self.seen, candidate) {
-                candidate += 1;
-                continue;
-            }
-            if !is_rare(self.mask, candidate) {
-                return candidate;
-            }
-            loop {
-                let Some(value) = splits.next() else {
-                    return candidate;
-                };
-                mark(&mut self.seen, value);
-                if value == candidate {
-                    break;
-                }
+        for &(left, distinct) in lefts.iter() {
+            let below = self.rare.partition_point(|&heap| (heap as usize) < left);
+            let rare = (&self.rare[..below], &self.rare_values[..below]);
+            match &self.narrow {
+                Some(narrow) => list_rare(&mut self.seen, rare, narrow, left, distinct),
+                None => list_rare(&mut self.seen, rare, values, left, distinct),
             }
         }
+        // The least common value not listed is the value, unless a rare
+        // value below it is missing too: those must come from splits into
+        // two common heaps, which are looked for. (The value is at most the
+        // number of options, so the search for a common one stops there:
+        // under mask 0 no value is common.)
+        let mask = self.mask;
+        let common = (0..options)
+            .find(|&value| !is_rare(mask, value) && !self.seen.has(value))
+            .unwrap_or(options);
+        self.wanted.clear();
+        self.wanted
+            .extend((0..common).filter(|&value| !self.seen.has(value)));
+        if self.wanted.is_empty() {
+            return common;
+        }
+        // The splits, until every value wanted is found.
+        for &(left, distinct) in lefts.iter() {
+            // Splits into a and left - a, a ≤ left - a, and a < left - a if
+            // the two must differ.
+            let last = match distinct && left % 2 == 0 {
+                true => left / 2 - 1,
+                false => left / 2,
+            };
+            let (seen, wanted) = (&mut self.seen, &mut self.wanted);
+            match &self.narrow {
+                Some(narrow) => look_for(seen, wanted, narrow, last, left),
+                None => look_for(seen, wanted, values, last, left),
+            }
+            if self.wanted.is_empty() {
+                return common;
+            }
+        }
+        // A wanted value no split gives: the least is the value.
+        self.wanted[0]
+    }
+}
+
+/// Marks the values of the splits of `left` with a rare part, given the
+/// rare heaps below `left` and their values.
+fn list_rare<V: Copy + Into<u64>>(
+    seen: &mut Seen,
+    (heaps, rare_values): (&[u32], &[u64]),
+    values: &[V],
+    left: usize,
+    distinct: bool,
+) {
+    let marks = seen.marks.as_mut_slice();
+    for (&heap, &value) in heaps.iter().zip(rare_values) {
+        let (heap, other) = (heap as usize, left - heap as usize);
+        if heap >= 1 && !(distinct && heap == other) {
+            mark_in(marks, value ^ values[other].into());
+        }
+    }
+}
+
+/// Marks the values of the splits of `left` into `a` and `left - a`, for
+/// `a` in `1..=last`, a block at a time, until every value in `wanted` is
+/// marked; removes those marked from `wanted`.
+///
+/// The blocks are visited in a scattered order (a stride near the golden
+/// section of their number, prime to it, so that each comes once): values
+/// wanted are found about twice as fast as from one end, since the parts of
+/// nearby splits have much the same values.
+fn look_for<V: Copy + Into<u64>>(
+    seen: &mut Seen,
+    wanted: &mut Vec<u64>,
+    values: &[V],
+    last: usize,
+    left: usize,
+) {
+    let marks = seen.marks.as_mut_slice();
+    let blocks = last.div_ceil(CHUNK);
+    let mut stride = (blocks as f64 * 0.618) as usize | 1;
+    while gcd(stride, blocks) > 1 {
+        stride += 1;
+    }
+    for block in (0..blocks).map(|i| i * stride % blocks) {
+        if wanted.is_empty() {
+            return;
+        }
+        let (first, end) = (1 + block * CHUNK, last.min((block + 1) * CHUNK));
+        let small = &values[first..=end];
+        let large = &values[left - end..=left - first];
+        // The XORs first, then the marks: the loads and the stores apart.
+        let mut splits = [0u64; CHUNK];
+        for ((split, &x), &y) in splits.iter_mut().zip(small).zip(large.iter().rev()) {
+            *split = x.into() ^ y.into();
+        }
+        for &split in &splits[..small.len()] {
+            mark_in(marks, split);
+        }
+        wanted.retain(|&value| !marks.get(value as usize).copied().unwrap_or(false));
+    }
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    match b {
+        0 => a,
+        _ => gcd(b, a % b),
+    }
+}
+
+/// Marks a value in a set made room enough for it by [`Seen::reset`]: an
+/// XOR of two values is below the room, a power of two past them all.
+#[inline(always)]
+fn mark_in(marks: &mut [bool], value: u64) {
+    debug_assert!((value as usize) < marks.len(), "room for {value}");
+    if let Some(mark) = marks.get_mut(value as usize) {
+        *mark = true;
+    }
+}
+
+/// A set of small values, a byte per value: marking one is a store, with
+/// no read to wait for.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    marks: Vec<bool>,
+}
+
+impl Seen {
+    /// Empties the set, with room for values below `room` at least.
+    fn reset(&mut self, room: usize) {
+        self.marks.fill(false);
+        if self.marks.len() < room {
+            self.marks.resize(room, false);
+        }
+    }
+
+    #[inline]
+    fn mark(&mut self, value: u64) {
+        match self.marks.get_mut(value as usize) {
+            Some(mark) => *mark = true,
+            None => self.grow(value),
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self, value: u64) {
+        self.marks.resize(value as usize + 1, false);
+        self.marks[value as usize] = true;
+    }
+
+    #[inline]
+    fn has(&self, value: u64) -> bool {
+        self.marks.get(value as usize).copied().unwrap_or(false)
     }
 }
 
@@ -209,10 +390,6 @@ fn mark(seen: &mut Vec<bool>, value: u64) {
     seen[index] = true;
 }
 
-fn listed(seen: &[bool], value: u64) -> bool {
-    seen.get(value as usize).copied().unwrap_or(false)
-}
-
 /// Whether a value is rare under a mask: its masked bits have even parity.
 fn is_rare(mask: u64, value: u64) -> bool {
     !parity(value & mask)
@@ -238,9 +415,25 @@ mod tests {
             "0.77", "0.07", "0.137", "4!.0", "0.6", "0.51", "4.07", "0.4!7",
         ] {
             let code = code(text);
+            let naive = naive(&code, 3000);
             let mut table = Table::new(code.clone());
             table.extend_to(3000);
-            assert_eq!(table.values(), naive(&code, 3000), "code {text}");
+            assert_eq!(table.values(), naive, "code {text}");
+            // Values past 16 bits are read wide; the same, more slowly.
+            let mut wide = Table::new(code);
+            wide.narrow = None;
+            wide.extend_to(3000);
+            assert_eq!(wide.values(), naive, "code {text}, wide");
         }
+    }
+
+    /// Grundy's game far enough that the mask is chosen anew many times
+    /// and most heaps need splits into two common heaps looked for.
+    #[test]
+    fn grundys_game_agrees_with_the_definition_to_twenty_thousand() {
+        let code = code("4!.0");
+        let mut table = Table::new(code.clone());
+        table.extend_to(20_000);
+        assert_eq!(table.values(), naive(&code, 20_000));
     }
 }
