@@ -1,7 +1,6 @@
 //! sprague against hand-written baselines, measured side by side in one run.
 //!
 //! `cargo bench --bench speed` prints a table of medians and ratios;
-//! `-- --quick` runs the rule-declared games at reduced sizes;
 //! `-- --smoke` runs every case at a tiny size, to check that the benchmark
 //! works (CI does this; its times mean nothing); case letters (`-- a b`)
 //! run those cases only.
@@ -10,8 +9,6 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use sprague::engine::DEFAULT_MAX_STATES;
-use sprague::lower::ir::{Digit, TakeBreak};
-use sprague::octal::Table;
 use sprague::session::{Event, Session, Value};
 
 struct Sizes {
@@ -34,18 +31,6 @@ const FULL: Sizes = Sizes {
     runs: 3,
 };
 
-/// The full sizes, but the rule-declared games at a tenth and a fifth of
-/// them: their quadratic cost at full size takes minutes per run today.
-const QUICK: Sizes = Sizes {
-    kayles: 2_000,
-    wythoff: 100,
-    grundy: 100_000,
-    grundy_large: 1_000_000,
-    python: 2_000,
-    memory: 10_000_000,
-    runs: 3,
-};
-
 const SMOKE: Sizes = Sizes {
     kayles: 200,
     wythoff: 20,
@@ -58,10 +43,9 @@ const SMOKE: Sizes = Sizes {
 
 fn main() {
     let mode = |flag: &str| std::env::args().any(|arg| arg == flag);
-    let (sizes, label) = match (mode("--smoke"), mode("--quick")) {
-        (true, _) => (SMOKE, " (smoke: tiny sizes, times mean nothing)"),
-        (_, true) => (QUICK, " (quick: rule-declared games at reduced sizes)"),
-        _ => (FULL, ""),
+    let (sizes, label) = match mode("--smoke") {
+        true => (SMOKE, " (smoke: tiny sizes, times mean nothing)"),
+        false => (FULL, ""),
     };
     println!("sprague benchmark{label}: medians of {} runs", sizes.runs);
     println!(
@@ -106,7 +90,7 @@ fn median(runs: usize, mut run: impl FnMut() -> u64) -> (Duration, u64) {
 
 fn row(case: &str, ours: Duration, theirs: Duration, target: &str) {
     println!(
-        "{case:<52} {:>10.3} s {:>10.3} s {:>8.2}x  {target}",
+        "{case:<52} {:>10.3} s {:>10.3} s {:>8.4}x  {target}",
         ours.as_secs_f64(),
         theirs.as_secs_f64(),
         ours.as_secs_f64() / theirs.as_secs_f64()
@@ -223,23 +207,9 @@ fn grundys_game_by_hand(n: usize) -> u64 {
 }
 
 fn grundys_game(sizes: &Sizes) {
-    let code = TakeBreak {
-        digits: vec![
-            Digit {
-                bits: 4,
-                distinct: true,
-            },
-            Digit::default(),
-        ],
-        rest: None,
-    };
-    let fast = |n: usize| {
-        let mut table = Table::new(code.clone());
-        table.extend_to(n);
-        table.values()[n]
-    };
+    let language = |n: usize| language(&format!("game G = octal \"4!.0\"\ngrundy G({n})"));
     let n = sizes.grundy;
-    let (ours, a) = median(sizes.runs, || fast(n));
+    let (ours, a) = median(sizes.runs, || language(n));
     let (theirs, b) = median(sizes.runs, || grundys_game_by_hand(n));
     assert_eq!(a, b, "Grundy's game at {n}");
     row(
@@ -249,7 +219,7 @@ fn grundys_game(sizes: &Sizes) {
         "≤ 0.05x",
     );
     let large = sizes.grundy_large;
-    let (time, _) = median(1, || fast(large));
+    let (time, _) = median(1, || language(large));
     println!(
         "{:<52} {:>10.3} s {:>12} {:>9}  < 5 s",
         format!("(c) … to n = {large}"),

@@ -47,10 +47,31 @@ pub struct Table {
     /// Scratch: the sizes left to split in two, and whether the two parts
     /// must differ.
     lefts: Vec<(usize, bool)>,
+    /// The heaps whose splits with a rare part are listed together (see
+    /// [`Table::list_batch`]): the first, and their marks, `room` each.
+    batch: Option<Batch>,
+    /// Scratch for [`Table::list_batch`].
+    xors: Vec<[u16; BATCH]>,
+}
+
+/// Heaps whose splits with a rare part are listed together: for a rare
+/// heap r, the other parts of heaps n, n + 1, … are side by side in the
+/// table, and one read serves them all.
+const BATCH: usize = 8;
+
+#[derive(Debug, Clone)]
+struct Batch {
+    first: usize,
+    room: usize,
+    marks: Vec<bool>,
 }
 
 /// Splits marked between two looks at the values still wanted.
-const CHUNK: usize = 64;
+const CHUNK: usize = 128;
+
+/// Values wanted so few that each split is compared with them rather than
+/// marked.
+const FEW: usize = 8;
 
 impl Table {
     pub fn new(code: TakeBreak) -> Self {
@@ -65,6 +86,8 @@ impl Table {
             seen: Seen::default(),
             wanted: Vec::new(),
             lefts: Vec::new(),
+            batch: None,
+            xors: Vec::new(),
         }
     }
 
@@ -80,6 +103,13 @@ impl Table {
             let heap = self.values.len();
             if heap.is_power_of_two() && heap >= 64 {
                 self.choose_mask();
+            }
+            // A batch keeps one mask: it ends before the next power of two.
+            let batch = self.batch.as_ref().map(|batch| batch.first);
+            if batch.is_none_or(|first| heap >= first + BATCH)
+                && heap + BATCH <= (n + 1).min((heap + 1).next_power_of_two())
+            {
+                self.list_batch(heap);
             }
             let value = self.next_value();
             if is_rare(self.mask, value) {
@@ -129,6 +159,72 @@ impl Table {
         }
     }
 
+    /// The rare heaps listed for a batch from `first`, for the split of
+    /// `left0` (what a move leaves the first heap): those from `BATCH` up to
+    /// `left0`, whose partners are all solved before the batch, less (when
+    /// the parts must differ) those that are half of some heap's size left.
+    fn batched(&self, left0: usize, distinct: bool) -> [std::ops::Range<usize>; 2] {
+        let index = |bound: usize| self.rare.partition_point(|&heap| (heap as usize) < bound);
+        let (first, end) = (index(BATCH), index(left0).max(index(BATCH)));
+        let (low, high) = match distinct {
+            true => {
+                let half = |bound: usize| {
+                    self.rare
+                        .partition_point(|&heap| 2 * (heap as usize) < bound)
+                        .clamp(first, end)
+                };
+                (half(left0), half(left0 + BATCH))
+            }
+            false => (end, end),
+        };
+        [first..low, high..end]
+    }
+
+    /// Lists the splits with a rare part of heaps `first .. first + BATCH`
+    /// together, where that can be done: the code's removals bounded, the
+    /// heaps large, the values narrow. The rest of each heap's splits with a
+    /// rare part are listed with the heap.
+    fn list_batch(&mut self, first: usize) {
+        self.batch = None;
+        let (Some(largest), Some(narrow)) = (self.code.largest_removal(), &self.narrow) else {
+            return;
+        };
+        if first < largest + 2 * BATCH {
+            return;
+        }
+        let room = self.counts.len().next_power_of_two().max(64);
+        let mut marks = vec![false; room * BATCH];
+        for k in 0..=largest {
+            let Digit { bits, distinct } = self.code.digit(k);
+            if bits & 4 == 0 {
+                continue;
+            }
+            let left0 = first - k;
+            for range in self.batched(left0, distinct) {
+                // The XORs first, then the marks: the loads and the stores
+                // apart, as in `look_for`.
+                self.xors.clear();
+                let rare = self.rare[range.clone()]
+                    .iter()
+                    .zip(&self.rare_values[range]);
+                self.xors.extend(rare.map(|(&heap, &value)| {
+                    let start = left0 - heap as usize;
+                    let others: &[u16; BATCH] =
+                        narrow[start..start + BATCH].try_into().expect("a batch");
+                    std::array::from_fn(|j| others[j] ^ value as u16)
+                }));
+                for xors in &self.xors {
+                    for (j, &xor) in xors.iter().enumerate() {
+                        if let Some(mark) = marks.get_mut(j * room + xor as usize) {
+                            *mark = true;
+                        }
+                    }
+                }
+            }
+        }
+        self.batch = Some(Batch { first, room, marks });
+    }
+
     /// The value of the next heap.
     fn next_value(&mut self) -> u64 {
         let mut lefts = std::mem::take(&mut self.lefts);
@@ -145,6 +241,17 @@ impl Table {
         // largest, so no mark below grows the set.
         self.seen
             .reset(self.counts.len().next_power_of_two().max(64));
+        // The splits with a rare part listed with the batch, if any.
+        let batch = self
+            .batch
+            .as_ref()
+            .filter(|batch| (batch.first..batch.first + BATCH).contains(&n));
+        if let Some(batch) = batch {
+            let j = n - batch.first;
+            let marks = &batch.marks[j * batch.room..(j + 1) * batch.room];
+            self.seen.marks[..batch.room].copy_from_slice(marks);
+        }
+        let batch = batch.map(|batch| n - batch.first);
         lefts.clear();
         // How many options there are, at most: the value is no more.
         let mut options = 0u64;
@@ -171,14 +278,26 @@ impl Table {
                 }
             }
         }
-        // Every split with a rare part, listed from the rare heaps.
+        // Every split with a rare part, listed from the rare heaps (those
+        // the batch did not list).
         let values = &self.values;
         for &(left, distinct) in lefts.iter() {
             let below = self.rare.partition_point(|&heap| (heap as usize) < left);
-            let rare = (&self.rare[..below], &self.rare_values[..below]);
-            match &self.narrow {
-                Some(narrow) => list_rare(&mut self.seen, rare, narrow, left, distinct),
-                None => list_rare(&mut self.seen, rare, values, left, distinct),
+            let listed = match batch {
+                Some(j) => self.batched(left - j, distinct),
+                None => [0..0, 0..0],
+            };
+            let ranges = [
+                0..listed[0].start,
+                listed[0].end..listed[1].start,
+                listed[1].end..below,
+            ];
+            for range in ranges {
+                let rare = (&self.rare[range.clone()], &self.rare_values[range]);
+                match &self.narrow {
+                    Some(narrow) => list_rare(&mut self.seen, rare, narrow, left, distinct),
+                    None => list_rare(&mut self.seen, rare, values, left, distinct),
+                }
             }
         }
         // The least common value not listed is the value, unless a rare
@@ -244,13 +363,10 @@ fn list_rare<V: Copy + Into<u64>>(
 /// section of their number, prime to it, so that each comes once): values
 /// wanted are found about twice as fast as from one end, since the parts of
 /// nearby splits have much the same values.
-fn look_for<V: Copy + Into<u64>>(
-    seen: &mut Seen,
-    wanted: &mut Vec<u64>,
-    values: &[V],
-    last: usize,
-    left: usize,
-) {
+fn look_for<V>(seen: &mut Seen, wanted: &mut Vec<u64>, values: &[V], last: usize, left: usize)
+where
+    V: Copy + Default + Into<u64> + TryFrom<u64> + PartialEq + std::ops::BitXor<Output = V>,
+{
     let marks = seen.marks.as_mut_slice();
     let blocks = last.div_ceil(CHUNK);
     let mut stride = (blocks as f64 * 0.618) as usize | 1;
@@ -265,14 +381,28 @@ fn look_for<V: Copy + Into<u64>>(
         let small = &values[first..=end];
         let large = &values[left - end..=left - first];
         // The XORs first, then the marks: the loads and the stores apart.
-        let mut splits = [0u64; CHUNK];
+        let mut splits = [V::default(); CHUNK];
         for ((split, &x), &y) in splits.iter_mut().zip(small).zip(large.iter().rev()) {
-            *split = x.into() ^ y.into();
+            *split = x ^ y;
         }
-        for &split in &splits[..small.len()] {
-            mark_in(marks, split);
+        let splits = &splits[..small.len()];
+        if wanted.len() > FEW {
+            for &split in splits {
+                mark_in(marks, split.into());
+            }
+            wanted.retain(|&value| !marks.get(value as usize).copied().unwrap_or(false));
+        } else {
+            // Few values wanted: compared with every split, in vector
+            // instructions, instead of marking each.
+            wanted.retain(|&value| {
+                let Ok(value) = V::try_from(value) else {
+                    return true;
+                };
+                !splits
+                    .iter()
+                    .fold(false, |found, &split| found | (split == value))
+            });
         }
-        wanted.retain(|&value| !marks.get(value as usize).copied().unwrap_or(false));
     }
 }
 

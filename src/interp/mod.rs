@@ -45,9 +45,10 @@ pub struct Interpreter<'p> {
 /// Value tables of the games given by codes, filled as heaps are asked for.
 pub type Tables = RefCell<HashMap<GameId, Table>>;
 
-/// The largest heap a code's table is extended to; larger heaps are left
-/// to the engine, which can be interrupted and has a state limit.
-pub const TABLE_LIMIT: usize = 100_000;
+/// The largest heap a code's table is extended to (Grundy's game takes
+/// about four seconds to get there); larger heaps are left to the engine,
+/// which can be interrupted and has a state limit.
+pub const TABLE_LIMIT: usize = 1_000_000;
 
 /// Proven periods by game, each with the values it starts from.
 pub type Periods = HashMap<GameId, KnownPeriod>;
