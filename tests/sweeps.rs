@@ -50,11 +50,12 @@ proptest! {
         prop_assert_eq!(swept, one_by_one, "{}", game);
     }
 
-    /// Three moving terms, and an exclusive range.
+    /// Three and four moving terms, and an exclusive range.
     #[test]
-    fn three_lines_agree(q in 1i64..3, low in 0i64..2) {
+    fn many_lines_agree(q in 1i64..3, low in 0i64..2, four: bool) {
+        let last = if four { " + H(n - 1 - a)" } else { "" };
         let game = format!(
-            "game H(n) {{ move H(a) + H(a) + H(n - {q} - a) for k in 1..=2, a in {low}..n - k }}"
+            "game H(n) {{ move H(a) + H(a) + H(n - {q} - a){last} for k in 1..=2, a in {low}..n - k }}"
         );
         let (swept, one_by_one) = both_ways(&game, "a", &heaps("H"));
         prop_assert_eq!(swept, one_by_one, "{}", game);

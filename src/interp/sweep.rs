@@ -145,10 +145,22 @@ impl Interpreter<'_> {
         // the compiler turns into a loop of loads and XORs.
         // Inline, the loop over one, two or three lines is unrolled.
         match lines.as_slice() {
-            [one] => across(&[*one], length, fixed, &mut slow, mex),
-            [one, two] => across(&[*one, *two], length, fixed, &mut slow, mex),
-            [one, two, three] => across(&[*one, *two, *three], length, fixed, &mut slow, mex),
-            lines => across(lines, length, fixed, &mut slow, mex),
+            [one] => across([*one], length, fixed, &mut slow, mex),
+            [one, two] => across([*one, *two], length, fixed, &mut slow, mex),
+            [one, two, three] => across([*one, *two, *three], length, fixed, &mut slow, mex),
+            lines => {
+                for i in 0..length {
+                    let cells = lines.iter().map(|line| line.cell(i));
+                    let (largest, value) = cells.fold((0, fixed), |(largest, value), cell| {
+                        (largest.max(cell), value ^ cell)
+                    });
+                    match Solved::<Component>::is_value(largest) {
+                        true => mex.add(value),
+                        false => slow(i as isize, mex)?,
+                    }
+                }
+                Ok(())
+            }
         }
     }
 
@@ -232,22 +244,25 @@ impl Interpreter<'_> {
 }
 
 /// Adds the value of each of `length` options to `mex`, reading their
-/// cells from `lines`; `slow(i)` folds the `i`th when a cell read is no
+/// cells from `N` lines; `slow(i)` folds the `i`th when a cell read is no
 /// value.
 #[inline(always)]
-fn across(
-    lines: &[Line],
+fn across<const N: usize>(
+    lines: [Line; N],
     length: usize,
     fixed: Grundy,
     slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
     mex: &mut Mex,
 ) -> Result<(), EvalError> {
+    // Each line's index, stepped along rather than computed afresh.
+    let mut at = lines.map(|line| line.start);
     for i in 0..length {
         let (mut largest, mut value) = (0, fixed);
-        for line in lines {
-            let cell = line.cell(i);
+        for (line, at) in lines.iter().zip(&mut at) {
+            let cell = line.cells.get(*at).copied().unwrap_or(Grundy::MAX);
             largest = largest.max(cell);
             value ^= cell;
+            *at = at.wrapping_add_signed(line.step);
         }
         match Solved::<Component>::is_value(largest) {
             true => mex.add(value),
