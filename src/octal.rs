@@ -52,7 +52,16 @@ pub struct Table {
     batch: Option<Batch>,
     /// Scratch for [`Table::list_batch`].
     xors: Vec<[u16; BATCH]>,
+    /// Options looked at so far, and the most allowed.
+    work: u64,
+    work_limit: u64,
 }
+
+/// The most options a table looks at (seconds of work): past it, the table
+/// stops growing, and larger heaps are left to the general engine, which
+/// can be interrupted. Grundy's game to a million heaps takes about 3·10⁹;
+/// a code whose sparse space is not sparse would take far longer.
+pub const WORK_LIMIT: u64 = 5_000_000_000;
 
 /// Heaps whose splits with a rare part are listed together: for a rare
 /// heap r, the other parts of heaps n, n + 1, … are side by side in the
@@ -88,6 +97,8 @@ impl Table {
             lefts: Vec::new(),
             batch: None,
             xors: Vec::new(),
+            work: 0,
+            work_limit: WORK_LIMIT,
         }
     }
 
@@ -95,11 +106,16 @@ impl Table {
         &self.values
     }
 
-    /// Extends the table through heap `n`.
-    pub fn extend_to(&mut self, n: usize) {
+    /// Extends the table through heap `n`, unless that is more work than
+    /// [`WORK_LIMIT`] allows; whether it got there. Whatever it does
+    /// extend it to stays.
+    pub fn extend_to(&mut self, n: usize) -> bool {
         self.values
             .reserve((n + 1).saturating_sub(self.values.len()));
         while self.values.len() <= n {
+            if self.work > self.work_limit {
+                return false;
+            }
             let heap = self.values.len();
             if heap.is_power_of_two() && heap >= 64 {
                 self.choose_mask();
@@ -131,6 +147,7 @@ impl Table {
                 Err(_) => self.narrow = None,
             }
         }
+        true
     }
 
     /// Picks the mask under which the fewest values so far are rare.
@@ -207,6 +224,7 @@ impl Table {
                 let rare = self.rare[range.clone()]
                     .iter()
                     .zip(&self.rare_values[range]);
+                self.work += (BATCH * rare.len()) as u64;
                 self.xors.extend(rare.map(|(&heap, &value)| {
                     let start = left0 - heap as usize;
                     let others: &[u16; BATCH] =
@@ -255,6 +273,7 @@ impl Table {
         lefts.clear();
         // How many options there are, at most: the value is no more.
         let mut options = 0u64;
+        self.work += last_removal(&self.code, n) as u64 + 1;
         for k in 0..=last_removal(&self.code, n) {
             let Digit { bits, distinct } = self.code.digit(k);
             let left = n - k;
@@ -275,6 +294,7 @@ impl Table {
                     let values = &self.values;
                     self.seen.mark(values[a] ^ values[b] ^ values[c]);
                     options += 1;
+                    self.work += 1;
                 }
             }
         }
@@ -293,6 +313,7 @@ impl Table {
                 listed[1].end..below,
             ];
             for range in ranges {
+                self.work += range.len() as u64;
                 let rare = (&self.rare[range.clone()], &self.rare_values[range]);
                 match &self.narrow {
                     Some(narrow) => list_rare(&mut self.seen, rare, narrow, left, distinct),
@@ -325,8 +346,8 @@ impl Table {
             };
             let (seen, wanted) = (&mut self.seen, &mut self.wanted);
             match &self.narrow {
-                Some(narrow) => look_for(seen, wanted, narrow, last, left),
-                None => look_for(seen, wanted, values, last, left),
+                Some(narrow) => self.work += look_for(seen, wanted, narrow, last, left),
+                None => self.work += look_for(seen, wanted, values, last, left),
             }
             if self.wanted.is_empty() {
                 return common;
@@ -357,13 +378,20 @@ fn list_rare<V: Copy + Into<u64>>(
 
 /// Marks the values of the splits of `left` into `a` and `left - a`, for
 /// `a` in `1..=last`, a block at a time, until every value in `wanted` is
-/// marked; removes those marked from `wanted`.
+/// marked; removes those marked from `wanted`. Gives how many splits it
+/// looked at.
 ///
 /// The blocks are visited in a scattered order (a stride near the golden
 /// section of their number, prime to it, so that each comes once): values
 /// wanted are found about twice as fast as from one end, since the parts of
 /// nearby splits have much the same values.
-fn look_for<V>(seen: &mut Seen, wanted: &mut Vec<u64>, values: &[V], last: usize, left: usize)
+fn look_for<V>(
+    seen: &mut Seen,
+    wanted: &mut Vec<u64>,
+    values: &[V],
+    last: usize,
+    left: usize,
+) -> u64
 where
     V: Copy + Default + Into<u64> + TryFrom<u64> + PartialEq + std::ops::BitXor<Output = V>,
 {
@@ -373,9 +401,10 @@ where
     while gcd(stride, blocks) > 1 {
         stride += 1;
     }
+    let mut looked = 0;
     for block in (0..blocks).map(|i| i * stride % blocks) {
         if wanted.is_empty() {
-            return;
+            break;
         }
         let (first, end) = (1 + block * CHUNK, last.min((block + 1) * CHUNK));
         let small = &values[first..=end];
@@ -386,6 +415,7 @@ where
             *split = x ^ y;
         }
         let splits = &splits[..small.len()];
+        looked += splits.len() as u64;
         if wanted.len() > FEW {
             for &split in splits {
                 mark_in(marks, split.into());
@@ -404,6 +434,7 @@ where
             });
         }
     }
+    looked
 }
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -555,6 +586,22 @@ mod tests {
             wide.extend_to(3000);
             assert_eq!(wide.values(), naive, "code {text}, wide");
         }
+    }
+
+    /// A code whose every heap has as many options as tokens: a table that
+    /// would take too long stops where its work runs out, with the values
+    /// so far right.
+    #[test]
+    fn a_table_stops_when_its_work_runs_out() {
+        let span = miette::SourceSpan::new(0.into(), 0);
+        let code = crate::lower::code::subtraction(&[(2, span)], true).expect("a code");
+        let mut table = Table::new(code.clone());
+        table.work_limit = 1_000_000;
+        assert!(!table.extend_to(100_000));
+        let reached = table.values().len();
+        assert!((1_000..100_000).contains(&reached), "{reached} heaps");
+        assert_eq!(table.values(), naive(&code, reached - 1));
+        assert!(table.extend_to(reached / 2));
     }
 
     /// Grundy's game far enough that the mask is chosen anew many times

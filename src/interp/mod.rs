@@ -46,8 +46,9 @@ pub struct Interpreter<'p> {
 pub type Tables = RefCell<HashMap<GameId, Table>>;
 
 /// The largest heap a code's table is extended to (Grundy's game takes
-/// about four seconds to get there); larger heaps are left to the engine,
-/// which can be interrupted and has a state limit.
+/// about four seconds to get there); larger heaps, and those a table would
+/// take too long to reach (see [`crate::octal::WORK_LIMIT`]), are left to
+/// the engine, which can be interrupted and has a state limit.
 pub const TABLE_LIMIT: usize = 1_000_000;
 
 /// Proven periods by game, each with the values it starts from.
@@ -220,8 +221,7 @@ impl<'p> Interpreter<'p> {
         let table = tables
             .entry(*game)
             .or_insert_with(|| Table::new(code.clone()));
-        table.extend_to(n);
-        Some(table.values()[n])
+        table.extend_to(n).then(|| table.values()[n])
     }
 
     fn game_options(
