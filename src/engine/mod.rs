@@ -1,7 +1,7 @@
 //! The Sprague–Grundy engine. It knows nothing of the language: it sees
 //! positions of single games (components) and a [`Rules`] that lists their
 //! options. Each component's value is memoised for the engine's lifetime,
-//! by its dense address when the rules give one (see [`dense`]), else
+//! by its dense address when the rules give one (see [`Address`]), else
 //! interned; a sum is valued by the XOR of its components, never
 //! by exploring their product. Evaluation is iterative, so a game of any
 //! depth is solved without growing the native stack.
