@@ -42,6 +42,7 @@ pub mod lower;
 pub mod octal;
 pub mod output;
 pub mod picture;
+mod progress;
 mod repl;
 pub mod session;
 pub mod sources;

@@ -94,3 +94,24 @@ fn history_survives_a_restart() {
     second.send_line(":quit").unwrap();
     second.exp_eof().unwrap();
 }
+
+/// `sprague run` on a terminal shows a long search's progress on standard
+/// error, then clears it for the answer.
+#[test]
+fn a_long_run_shows_its_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long.game");
+    // Seven million positions, a chain: seconds of work, one answer.
+    std::fs::write(
+        &file,
+        "game Down(n) { move Down(n - 1) if n > 0 and n != 2000000 }\ngrundy Down(9000000)\n",
+    )
+    .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command.arg("run").arg(&file).env("TERM", "xterm");
+    let mut session = spawn_command(command, Some(60_000)).unwrap();
+    session.exp_regex("solving: [1-9][0-9]* positions").unwrap();
+    // 7,000,000 moves from 9,000,000 down to 2,000,000, where play stops.
+    session.exp_string("grundy Down(9000000) = 0").unwrap();
+    session.exp_eof().unwrap();
+}

@@ -13,6 +13,7 @@ use thiserror::Error;
 use crate::engine::DEFAULT_MAX_STATES;
 use crate::lower::ir::DeclarationKind;
 use crate::output::{self, ErrorStyle};
+use crate::progress::Progress;
 use crate::session::{DEFAULT_MAX_DRAW, DEFAULT_MAX_SEARCH, Event, Session};
 
 /// Sprague–Grundy values, outcomes and winning moves of impartial games
@@ -265,27 +266,40 @@ fn picture(
 fn print_run(session: &mut Session, name: &str, text: &str, json: bool) -> bool {
     let mut stdout = std::io::stdout().lock();
     let mut failed = false;
+    // A long search shows its progress on a terminal (Ctrl-C ends the run).
+    let progress = Progress::default();
+    let watching = progress.clone();
+    session.set_watcher(Some(Box::new(move |states| {
+        watching.tick(states);
+        true
+    })));
+    progress.start();
     {
-        session.run(name, text, &mut |event| match event {
-            Event::Answer(answer) => {
-                let line = match json {
-                    true => output::json(&answer).to_string(),
-                    false => output::text(&answer),
-                };
-                // A closed pipe (`| head`) ends the output, not the run.
-                let _ = writeln!(stdout, "{line}");
-            }
-            Event::Note(note) => eprintln!("{note}"),
-            Event::Play(_) => unreachable!("a non-interactive session refuses `play`"),
-            Event::Error(report) => {
-                failed = true;
-                eprint!("{}", output::error(&report, error_style(json)));
-                if json {
-                    eprintln!();
+        session.run(name, text, &mut |event| {
+            progress.pause();
+            match event {
+                Event::Answer(answer) => {
+                    let line = match json {
+                        true => output::json(&answer).to_string(),
+                        false => output::text(&answer),
+                    };
+                    // A closed pipe (`| head`) ends the output, not the run.
+                    let _ = writeln!(stdout, "{line}");
+                }
+                Event::Note(note) => eprintln!("{note}"),
+                Event::Play(_) => unreachable!("a non-interactive session refuses `play`"),
+                Event::Error(report) => {
+                    failed = true;
+                    eprint!("{}", output::error(&report, error_style(json)));
+                    if json {
+                        eprintln!();
+                    }
                 }
             }
         });
     }
+    progress.finish();
+    session.set_watcher(None);
     !failed
 }
 

@@ -774,7 +774,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Ok(());
         }
         self.steps_since_watch = 0;
-        let states = self.positions.len();
+        let states = self.states();
         match self.watcher.as_mut().is_none_or(|watcher| watcher(states)) {
             true => Ok(()),
             false => Err(EngineError::Interrupted),

@@ -6,7 +6,6 @@
 mod helper;
 mod input;
 mod play;
-mod progress;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -19,9 +18,9 @@ use miette::{Diagnostic, Report};
 use thiserror::Error;
 
 use crate::output::{self, ErrorStyle};
+use crate::progress::Progress;
 use crate::session::{Event, PlayRequest, Session};
 use input::{Input, Reader};
-use progress::Progress;
 
 /// Set by Ctrl-C while a query runs; the engine's watcher stops the search.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);

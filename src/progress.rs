@@ -15,8 +15,8 @@ struct State {
     bar: Option<ProgressBar>,
 }
 
-/// Shared between the REPL, which starts and finishes it around an entry,
-/// and the engine's watcher, which ticks it.
+/// Shared between the REPL or `sprague run`, which start and finish it
+/// around an entry or a file, and the engine's watcher, which ticks it.
 #[derive(Clone, Default)]
 pub struct Progress(Arc<Mutex<State>>);
 
