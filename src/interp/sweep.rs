@@ -221,8 +221,9 @@ impl Interpreter<'_> {
                 return None;
             }
             let grid = solved.grid(game.0 as usize);
+            // A game of one parameter keeps row 0 (see `Rules::dense`).
             let index = |args: [i64; 2]| {
-                let (row, col) = match args.len().min(steps.len()) {
+                let (row, col) = match steps.len() {
                     1 => (0, args[0] as usize),
                     _ => (args[0] as usize, args[1] as usize),
                 };
