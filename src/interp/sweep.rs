@@ -141,9 +141,8 @@ impl Interpreter<'_> {
             }
             Ok(())
         };
-        // Lines of one or two terms are read through slice iterators, which
-        // the compiler turns into a loop of loads and XORs.
-        // Inline, the loop over one, two or three lines is unrolled.
+        // One to three lines in a loop the compiler unrolls; more, rare in
+        // rules, in a plain one.
         match lines.as_slice() {
             [one] => across([*one], length, fixed, &mut slow, mex),
             [one, two] => across([*one, *two], length, fixed, &mut slow, mex),
