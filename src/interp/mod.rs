@@ -144,11 +144,15 @@ impl Rules for Interpreter<'_> {
         })
     }
 
+    /// (A table outlives its game when a redeclaration drops the game: its
+    /// positions are then rebuilt, with row 0 read as one parameter, only to
+    /// be forgotten.)
     fn at_address(&self, address: Address) -> Component {
         let game = GameId(address.table);
         let (row, col) = (i64::from(address.row), i64::from(address.col));
-        match self.program.game(game).params.len() {
-            1 => Component::Game(game, smallvec::smallvec![col]),
+        let params = self.program.games.get(game.0 as usize);
+        match (params.map(|game| game.params.len()), row) {
+            (Some(1), _) | (None, 0) => Component::Game(game, smallvec::smallvec![col]),
             _ => Component::Game(game, smallvec::smallvec![row, col]),
         }
     }
