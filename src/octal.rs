@@ -22,6 +22,7 @@
 //! method is the naive one); a good mask only gives them faster. The values
 //! are checked against [`naive`].
 
+use crate::engine::Stopped;
 use crate::lower::ir::{Digit, TakeBreak};
 
 /// The values of a code's heaps 0, 1, 2, …, computed on demand.
@@ -62,6 +63,9 @@ pub struct Table {
 /// can be interrupted. Grundy's game to a million heaps takes about 3·10⁹;
 /// a code whose sparse space is not sparse would take far longer.
 pub const WORK_LIMIT: u64 = 5_000_000_000;
+
+/// Heaps between two calls of the watcher.
+const WATCH_EVERY: usize = 1024;
 
 /// Heaps whose splits with a rare part are listed together: for a rare
 /// heap r, the other parts of heaps n, n + 1, … are side by side in the
@@ -107,16 +111,24 @@ impl Table {
     }
 
     /// Extends the table through heap `n`, unless that is more work than
-    /// [`WORK_LIMIT`] allows; whether it got there. Whatever it does
-    /// extend it to stays.
-    pub fn extend_to(&mut self, n: usize) -> bool {
+    /// [`WORK_LIMIT`] allows; whether it got there. `watch` is told of the
+    /// heaps done now and then, and stops the work by answering `false`.
+    /// Whatever the table reaches stays.
+    pub fn extend_to(
+        &mut self,
+        n: usize,
+        watch: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<bool, Stopped> {
         self.values
             .reserve((n + 1).saturating_sub(self.values.len()));
         while self.values.len() <= n {
             if self.work > self.work_limit {
-                return false;
+                return Ok(false);
             }
             let heap = self.values.len();
+            if heap.is_multiple_of(WATCH_EVERY) && !watch(heap) {
+                return Err(Stopped);
+            }
             if heap.is_power_of_two() && heap >= 64 {
                 self.choose_mask();
             }
@@ -147,7 +159,7 @@ impl Table {
                 Err(_) => self.narrow = None,
             }
         }
-        true
+        Ok(true)
     }
 
     /// Picks the mask under which the fewest values so far are rare.
@@ -578,12 +590,12 @@ mod tests {
             let code = code(text);
             let naive = naive(&code, 3000);
             let mut table = Table::new(code.clone());
-            table.extend_to(3000);
+            table.extend_to(3000, &mut |_| true).unwrap();
             assert_eq!(table.values(), naive, "code {text}");
             // Values past 16 bits are read wide; the same, more slowly.
             let mut wide = Table::new(code);
             wide.narrow = None;
-            wide.extend_to(3000);
+            wide.extend_to(3000, &mut |_| true).unwrap();
             assert_eq!(wide.values(), naive, "code {text}, wide");
         }
     }
@@ -597,11 +609,11 @@ mod tests {
         let code = crate::lower::code::subtraction(&[(2, span)], true).expect("a code");
         let mut table = Table::new(code.clone());
         table.work_limit = 1_000_000;
-        assert!(!table.extend_to(100_000));
+        assert_eq!(table.extend_to(100_000, &mut |_| true), Ok(false));
         let reached = table.values().len();
         assert!((1_000..100_000).contains(&reached), "{reached} heaps");
         assert_eq!(table.values(), naive(&code, reached - 1));
-        assert!(table.extend_to(reached / 2));
+        assert_eq!(table.extend_to(reached / 2, &mut |_| true), Ok(true));
     }
 
     /// Grundy's game far enough that the mask is chosen anew many times
@@ -610,7 +622,22 @@ mod tests {
     fn grundys_game_agrees_with_the_definition_to_twenty_thousand() {
         let code = code("4!.0");
         let mut table = Table::new(code.clone());
-        table.extend_to(20_000);
+        table.extend_to(20_000, &mut |_| true).unwrap();
         assert_eq!(table.values(), naive(&code, 20_000));
+    }
+
+    /// The watcher stops a table between heaps; what it reached stays right.
+    #[test]
+    fn the_watcher_stops_a_table() {
+        let code = code("4!.0");
+        let mut table = Table::new(code.clone());
+        let mut told = Vec::new();
+        let mut watch = |heaps: usize| {
+            told.push(heaps);
+            heaps < 3000
+        };
+        assert_eq!(table.extend_to(100_000, &mut watch), Err(Stopped));
+        assert_eq!(told, [0, 1024, 2048, 3072]);
+        assert_eq!(table.values(), naive(&code, 3071));
     }
 }

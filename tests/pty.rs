@@ -76,6 +76,29 @@ fn ctrl_c_interrupts_a_long_query_and_the_session_goes_on() {
     session.exp_eof().unwrap();
 }
 
+/// A code's value table, seconds of work for this code, stops at Ctrl-C
+/// as a search does.
+#[test]
+fn ctrl_c_interrupts_a_long_table() {
+    let data = tempfile::tempdir().unwrap();
+    let mut session = repl(data.path());
+    session
+        .send_line("game T = subtraction all but {2}")
+        .unwrap();
+    ready(&mut session);
+    session.send_line("grundy T(95000)").unwrap();
+    sleep(Duration::from_millis(1500));
+    session.send_control('c').unwrap();
+    session.exp_string("interrupted").unwrap();
+    ready(&mut session);
+    session.send_line("grundy T(3)").unwrap();
+    // Taking any number but 2: 1 goes to 0 (value 1), 2 only to 1 (value
+    // 0), 3 to 2 or 0, both of value 0: value 1.
+    session.exp_string("grundy T(3) = 1").unwrap();
+    session.send_control('d').unwrap();
+    session.exp_eof().unwrap();
+}
+
 #[test]
 fn history_survives_a_restart() {
     let data = tempfile::tempdir().unwrap();

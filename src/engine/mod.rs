@@ -96,6 +96,10 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
     }
 }
 
+/// Work stopped because the watcher asked it to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped;
+
 /// The default bound on distinct positions an engine will intern.
 pub const DEFAULT_MAX_STATES: usize = 10_000_000;
 
@@ -137,9 +141,15 @@ pub trait Rules {
         unreachable!("rules without dense addresses are never asked for a position by one")
     }
 
-    /// A value known without search, such as one read off a proven period.
-    fn known_grundy(&self, _position: &Self::Position) -> Option<Grundy> {
-        None
+    /// A value known without search, such as one read off a proven period
+    /// or a table of its own. Long work calls `watch` now and then with
+    /// how much is done; if it answers `false`, the work stops.
+    fn known_grundy(
+        &self,
+        _position: &Self::Position,
+        _watch: &mut dyn FnMut(usize) -> bool,
+    ) -> std::result::Result<Option<Grundy>, Stopped> {
+        Ok(None)
     }
 
     /// Adds each option's value to `mex`, reading the
@@ -422,11 +432,15 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        if let Some(value) = rules
-            .as_heap(position)
-            .or_else(|| rules.known_grundy(position))
-        {
+        if let Some(value) = rules.as_heap(position) {
             return Ok(value);
+        }
+        let watcher = &mut self.watcher;
+        let mut watch = |done| watcher.as_mut().is_none_or(|watcher| watcher(done));
+        match rules.known_grundy(position, &mut watch) {
+            Ok(Some(value)) => return Ok(value),
+            Ok(None) => {}
+            Err(Stopped) => return Err(EngineError::Interrupted),
         }
         self.solved(rules, position).map(|key| self.value(key))
     }

@@ -15,7 +15,9 @@ use std::collections::HashMap;
 use smallvec::SmallVec;
 
 use crate::analysis::Period;
-use crate::engine::{Address, Grundy, Mex, Options, Rules, Solved, TooManyOptions, fold_listed};
+use crate::engine::{
+    Address, Grundy, Mex, Options, Rules, Solved, Stopped, TooManyOptions, fold_listed,
+};
 use crate::lower::ir::*;
 use crate::octal::Table;
 pub use error::EvalError;
@@ -158,8 +160,15 @@ impl Rules for Interpreter<'_> {
     }
 
     /// A heap of a game with a proven period, or of a game given by a code.
-    fn known_grundy(&self, position: &Component) -> Option<Grundy> {
-        self.by_period(position).or_else(|| self.by_table(position))
+    fn known_grundy(
+        &self,
+        position: &Component,
+        watch: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Option<Grundy>, Stopped> {
+        match self.by_period(position) {
+            Some(value) => Ok(Some(value)),
+            None => self.by_table(position, watch),
+        }
     }
 }
 
@@ -210,22 +219,31 @@ impl<'p> Interpreter<'p> {
             .flatten()
     }
 
-    /// The value of a heap of a game given by a code, from its table.
-    fn by_table(&self, position: &Component) -> Option<Grundy> {
+    /// The value of a heap of a game given by a code, from its table, if
+    /// the table can reach it.
+    fn by_table(
+        &self,
+        position: &Component,
+        watch: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Option<Grundy>, Stopped> {
         let Component::Game(game, args) = position else {
-            return None;
+            return Ok(None);
         };
         let Moves::Code(code) = &self.program.game(*game).moves else {
-            return None;
+            return Ok(None);
         };
-        let n = usize::try_from(*args.first()?)
-            .ok()
-            .filter(|&n| n <= TABLE_LIMIT)?;
-        let mut tables = self.tables?.borrow_mut();
+        let (Some(n), Some(tables)) = (args.first(), self.tables) else {
+            return Ok(None);
+        };
+        let Some(n) = usize::try_from(*n).ok().filter(|&n| n <= TABLE_LIMIT) else {
+            return Ok(None);
+        };
+        let mut tables = tables.borrow_mut();
         let table = tables
             .entry(*game)
             .or_insert_with(|| Table::new(code.clone()));
-        table.extend_to(n).then(|| table.values()[n])
+        let reached = table.extend_to(n, watch)?;
+        Ok(reached.then(|| table.values()[n]))
     }
 
     fn game_options(
