@@ -70,7 +70,7 @@ const WATCH_EVERY: usize = 1024;
 /// Heaps whose splits with a rare part are listed together: for a rare
 /// heap r, the other parts of heaps n, n + 1, … are side by side in the
 /// table, and one read serves them all.
-const BATCH: usize = 8;
+const BATCH: usize = 16;
 
 #[derive(Debug, Clone)]
 struct Batch {
