@@ -52,19 +52,24 @@ fn tab_completion_and_continuation_lines() {
     session.exp_eof().unwrap();
 }
 
+/// Declares a game, asks a long query of it, and interrupts the query
+/// with Ctrl-C after a second and a half.
+fn interrupt(session: &mut PtySession, declaration: &str, query: &str) {
+    session.send_line(declaration).unwrap();
+    ready(session);
+    session.send_line(query).unwrap();
+    sleep(Duration::from_millis(1500));
+    session.send_control('c').unwrap();
+    session.exp_string("interrupted").unwrap();
+    ready(session);
+}
+
 #[test]
 fn ctrl_c_interrupts_a_long_query_and_the_session_goes_on() {
     let data = tempfile::tempdir().unwrap();
     let mut session = repl(data.path());
-    session
-        .send_line("game Up(n) { move Up(n + 1) if n < 100000000 }")
-        .unwrap();
-    ready(&mut session);
-    session.send_line("grundy Up(0)").unwrap();
-    sleep(Duration::from_millis(1500));
-    session.send_control('c').unwrap();
-    session.exp_string("interrupted").unwrap();
-    ready(&mut session);
+    let up = "game Up(n) { move Up(n + 1) if n < 100000000 }";
+    interrupt(&mut session, up, "grundy Up(0)");
     // Ctrl-C at the prompt clears the line; the next entry is evaluated.
     session.send("grundy *9").unwrap();
     sleep(Duration::from_millis(300));
@@ -82,15 +87,8 @@ fn ctrl_c_interrupts_a_long_query_and_the_session_goes_on() {
 fn ctrl_c_interrupts_a_long_table() {
     let data = tempfile::tempdir().unwrap();
     let mut session = repl(data.path());
-    session
-        .send_line("game T = subtraction all but {2}")
-        .unwrap();
-    ready(&mut session);
-    session.send_line("grundy T(95000)").unwrap();
-    sleep(Duration::from_millis(1500));
-    session.send_control('c').unwrap();
-    session.exp_string("interrupted").unwrap();
-    ready(&mut session);
+    let all_but_two = "game T = subtraction all but {2}";
+    interrupt(&mut session, all_but_two, "grundy T(95000)");
     session.send_line("grundy T(3)").unwrap();
     // Taking any number but 2: 1 goes to 0 (value 1), 2 only to 1 (value
     // 0), 3 to 2 or 0, both of value 0: value 1.
