@@ -496,6 +496,12 @@ impl Seen {
         self.marks[value as usize] = true;
     }
 
+    /// The least value not marked: the mex.
+    fn least_missing(&self) -> u64 {
+        let marks = &self.marks;
+        marks.iter().position(|&seen| !seen).unwrap_or(marks.len()) as u64
+    }
+
     #[inline]
     fn has(&self, value: u64) -> bool {
         self.marks.get(value as usize).copied().unwrap_or(false)
@@ -506,37 +512,32 @@ impl Seen {
 /// then the mex. The reference the fast table is checked against.
 pub fn naive(code: &TakeBreak, n: usize) -> Vec<u64> {
     let mut values: Vec<u64> = Vec::with_capacity(n + 1);
-    let mut seen = Vec::new();
+    let mut seen = Seen::default();
     for heap in 0..=n {
-        seen.clear();
-        seen.resize(2 * heap + 2, false);
+        seen.reset(2 * heap + 2);
         for k in 0..=last_removal(code, heap) {
             let Digit { bits, distinct } = code.digit(k);
             let left = heap - k;
             if bits & 1 != 0 && left == 0 {
-                mark(&mut seen, 0);
+                seen.mark(0);
             }
             if bits & 2 != 0 && left >= 1 {
-                mark(&mut seen, values[left]);
+                seen.mark(values[left]);
             }
             if bits & 4 != 0 {
                 for a in 1..=left / 2 {
                     if !(distinct && a == left - a) {
-                        mark(&mut seen, values[a] ^ values[left - a]);
+                        seen.mark(values[a] ^ values[left - a]);
                     }
                 }
             }
             if bits & 8 != 0 {
                 for (a, b, c) in triples(left, distinct) {
-                    mark(&mut seen, values[a] ^ values[b] ^ values[c]);
+                    seen.mark(values[a] ^ values[b] ^ values[c]);
                 }
             }
         }
-        values.push(
-            seen.iter()
-                .position(|&present| !present)
-                .unwrap_or(seen.len()) as u64,
-        );
+        values.push(seen.least_missing());
     }
     values
 }
@@ -553,14 +554,6 @@ fn triples(left: usize, distinct: bool) -> impl Iterator<Item = (usize, usize, u
             .map(move |b| (a, b, left - a - b))
             .filter(move |&(a, b, c)| !(distinct && (a == b || b == c)))
     })
-}
-
-fn mark(seen: &mut Vec<bool>, value: u64) {
-    let index = value as usize;
-    if index >= seen.len() {
-        seen.resize(index + 1, false);
-    }
-    seen[index] = true;
 }
 
 /// Whether a value is rare under a mask: its masked bits have even parity.
