@@ -22,6 +22,10 @@
 //! method is the naive one); a good mask only gives them faster. The values
 //! are checked against [`naive`].
 
+mod batch;
+
+use batch::{Ahead, BATCH, Batch};
+
 use crate::engine::Stopped;
 use crate::lower::ir::{Digit, TakeBreak};
 
@@ -30,14 +34,9 @@ use crate::lower::ir::{Digit, TakeBreak};
 pub struct Table {
     code: TakeBreak,
     values: Vec<u64>,
-    /// The values again, as long as they all fit in 16 bits: the splits
-    /// are then compared many at a time.
-    narrow: Option<Vec<u16>>,
-    mask: u64,
-    /// The heaps whose values are rare (even under the mask), in order,
-    /// and their values.
-    rare: Vec<u32>,
-    rare_values: Vec<u64>,
+    /// The values again, in as few bytes each as they all fit.
+    narrow: Narrow,
+    rare: Rare,
     /// How many heaps have each value.
     counts: Vec<usize>,
     /// Scratch: which values are known to be options of the current heap.
@@ -48,14 +47,105 @@ pub struct Table {
     /// Scratch: the sizes left to split in two, and whether the two parts
     /// must differ.
     lefts: Vec<(usize, bool)>,
-    /// The heaps whose splits with a rare part are listed together (see
-    /// [`Table::list_batch`]): the first, and their marks, `room` each.
+    /// The splits with a rare part of the current batch of heaps, when
+    /// they were listed together.
     batch: Option<Batch>,
-    /// Scratch for [`Table::list_batch`].
-    xors: Vec<[u16; BATCH]>,
     /// Options looked at so far, and the most allowed.
     work: u64,
     work_limit: u64,
+    /// Heaps to go from which a second thread lists batches ahead.
+    ahead_from: usize,
+}
+
+/// The values of a table as read by its loops: bytes while they all fit
+/// (splits are then read eight at a time and batches listed), else 16 bits
+/// while they fit, else the table's own.
+#[derive(Debug, Clone)]
+enum Narrow {
+    Bytes(Vec<u8>),
+    Shorts(Vec<u16>),
+    Wide,
+}
+
+impl Narrow {
+    fn push(&mut self, value: u64) {
+        match self {
+            Narrow::Bytes(values) => match u8::try_from(value) {
+                Ok(value) => values.push(value),
+                Err(_) => {
+                    let values = values.iter().map(|&value| u16::from(value)).collect();
+                    *self = Narrow::Shorts(values);
+                    self.push(value);
+                }
+            },
+            Narrow::Shorts(values) => match u16::try_from(value) {
+                Ok(value) => values.push(value),
+                Err(_) => *self = Narrow::Wide,
+            },
+            Narrow::Wide => {}
+        }
+    }
+}
+
+/// Runs a generic loop over a table's values, read as narrow as they are.
+macro_rules! narrowly {
+    ($table:expr, |$values:ident| $body:expr) => {
+        match &$table.narrow {
+            Narrow::Bytes($values) => $body,
+            Narrow::Shorts($values) => $body,
+            Narrow::Wide => {
+                let $values = &$table.values;
+                $body
+            }
+        }
+    };
+}
+
+/// The heaps whose values are rare under a mask (even parity of the
+/// masked bits), in order, and their values.
+#[derive(Debug, Clone, Default)]
+struct Rare {
+    mask: u64,
+    heaps: Vec<u32>,
+    values: Vec<u64>,
+}
+
+impl Rare {
+    fn push(&mut self, heap: usize, value: u64) {
+        if is_rare(self.mask, value) {
+            self.heaps.push(heap as u32);
+            self.values.push(value);
+        }
+    }
+
+    /// Classes every value anew under `mask`.
+    fn remask<V: Copy + Into<u64>>(&mut self, mask: u64, values: &[V]) {
+        *self = Rare {
+            mask,
+            ..Rare::default()
+        };
+        for (heap, &value) in values.iter().enumerate() {
+            self.push(heap, value.into());
+        }
+    }
+
+    /// Keeps up with `values`, of which those from `from` are new, under
+    /// `mask`.
+    fn follow<V: Copy + Into<u64>>(&mut self, mask: u64, values: &[V], from: usize) {
+        match mask == self.mask {
+            true => {
+                for (heap, &value) in values.iter().enumerate().skip(from) {
+                    self.push(heap, value.into());
+                }
+            }
+            false => self.remask(mask, values),
+        }
+    }
+
+    /// The index of the first rare heap from `bound` on.
+    fn below(&self, bound: usize) -> usize {
+        self.heaps.partition_point(|&heap| (heap as usize) < bound)
+    }
 }
 
 /// The most options a table looks at (seconds of work): past it, the table
@@ -67,17 +157,9 @@ pub const WORK_LIMIT: u64 = 5_000_000_000;
 /// Heaps between two calls of the watcher.
 const WATCH_EVERY: usize = 1024;
 
-/// Heaps whose splits with a rare part are listed together: for a rare
-/// heap r, the other parts of heaps n, n + 1, … are side by side in the
-/// table, and one read serves them all.
-const BATCH: usize = 16;
-
-#[derive(Debug, Clone)]
-struct Batch {
-    first: usize,
-    room: usize,
-    marks: Vec<bool>,
-}
+/// Heaps to go from which a table starts a second thread to list batches
+/// ahead (fewer are done before the thread would start).
+const AHEAD_FROM: usize = 4096;
 
 /// Splits marked between two looks at the values still wanted.
 const CHUNK: usize = 128;
@@ -91,18 +173,16 @@ impl Table {
         Table {
             code,
             values: Vec::new(),
-            narrow: Some(Vec::new()),
-            mask: 0,
-            rare: Vec::new(),
-            rare_values: Vec::new(),
+            narrow: Narrow::Bytes(Vec::new()),
+            rare: Rare::default(),
             counts: Vec::new(),
             seen: Seen::default(),
             wanted: Vec::new(),
             lefts: Vec::new(),
             batch: None,
-            xors: Vec::new(),
             work: 0,
             work_limit: WORK_LIMIT,
+            ahead_from: AHEAD_FROM,
         }
     }
 
@@ -119,6 +199,23 @@ impl Table {
         n: usize,
         watch: &mut dyn FnMut(usize) -> bool,
     ) -> Result<bool, Stopped> {
+        let to_go = (n + 1).saturating_sub(self.values.len());
+        let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+        match to_go >= self.ahead_from && cores > 1 && Batch::possible(&self.code, n) {
+            true => std::thread::scope(|scope| {
+                let mut ahead = Ahead::start(scope, self.code.clone());
+                self.extend(n, watch, Some(&mut ahead))
+            }),
+            false => self.extend(n, watch, None),
+        }
+    }
+
+    fn extend(
+        &mut self,
+        n: usize,
+        watch: &mut dyn FnMut(usize) -> bool,
+        mut ahead: Option<&mut Ahead>,
+    ) -> Result<bool, Stopped> {
         self.values
             .reserve((n + 1).saturating_sub(self.values.len()));
         while self.values.len() <= n {
@@ -133,33 +230,41 @@ impl Table {
                 self.choose_mask();
             }
             // A batch keeps one mask: it ends before the next power of two.
+            let segment = (n + 1).min((heap + 1).next_power_of_two());
             let batch = self.batch.as_ref().map(|batch| batch.first);
-            if batch.is_none_or(|first| heap >= first + BATCH)
-                && heap + BATCH <= (n + 1).min((heap + 1).next_power_of_two())
-            {
-                self.list_batch(heap);
+            if batch.is_none_or(|first| heap >= first + BATCH) && heap + BATCH <= segment {
+                self.start_batch(heap, ahead.as_deref_mut());
+                // The next batch is listed ahead, from the values so far.
+                if let (Some(ahead), Narrow::Bytes(values)) = (&mut ahead, &self.narrow)
+                    && heap + 2 * BATCH <= segment
+                    && Batch::possible(&self.code, heap + BATCH)
+                {
+                    ahead.ask(heap + BATCH, self.rare.mask, values);
+                }
             }
             let value = self.next_value();
-            if is_rare(self.mask, value) {
-                self.rare.push(heap as u32);
-                self.rare_values.push(value);
-            }
+            self.rare.push(heap, value);
             let class = value as usize;
             if class >= self.counts.len() {
                 self.counts.resize(class + 1, 0);
             }
             self.counts[class] += 1;
             self.values.push(value);
-            match u16::try_from(value) {
-                Ok(narrow) => {
-                    if let Some(values) = &mut self.narrow {
-                        values.push(narrow);
-                    }
-                }
-                Err(_) => self.narrow = None,
-            }
+            self.narrow.push(value);
         }
         Ok(true)
+    }
+
+    /// The batch from `first`: listed ahead, or listed now if it can be.
+    fn start_batch(&mut self, first: usize, ahead: Option<&mut Ahead>) {
+        self.batch = ahead.and_then(|ahead| ahead.take(first));
+        if self.batch.is_none()
+            && let Narrow::Bytes(values) = &self.narrow
+            && Batch::possible(&self.code, first)
+        {
+            self.batch = Some(Batch::list(&self.code, values, &self.rare, first));
+        }
+        self.work += self.batch.as_ref().map_or(0, |batch| batch.work);
     }
 
     /// Picks the mask under which the fewest values so far are rare.
@@ -174,85 +279,9 @@ impl Table {
         };
         let masks = 1u64..(1u64 << bits.min(12));
         let best = masks.min_by_key(|&mask| rare_count(mask)).unwrap_or(0);
-        if rare_count(best) < rare_count(self.mask) {
-            self.mask = best;
-            let values = &self.values;
-            self.rare = (0..values.len() as u32)
-                .filter(|&heap| is_rare(best, values[heap as usize]))
-                .collect();
-            self.rare_values = self
-                .rare
-                .iter()
-                .map(|&heap| values[heap as usize])
-                .collect();
+        if rare_count(best) < rare_count(self.rare.mask) {
+            self.rare.remask(best, &self.values);
         }
-    }
-
-    /// The rare heaps listed for a batch from `first`, for the split of
-    /// `left0` (what a move leaves the first heap): those from `BATCH` up to
-    /// `left0`, whose partners are all solved before the batch, less (when
-    /// the parts must differ) those that are half of some heap's size left.
-    fn batched(&self, left0: usize, distinct: bool) -> [std::ops::Range<usize>; 2] {
-        let index = |bound: usize| self.rare.partition_point(|&heap| (heap as usize) < bound);
-        let (first, end) = (index(BATCH), index(left0).max(index(BATCH)));
-        let (low, high) = match distinct {
-            true => {
-                let half = |bound: usize| {
-                    self.rare
-                        .partition_point(|&heap| 2 * (heap as usize) < bound)
-                        .clamp(first, end)
-                };
-                (half(left0), half(left0 + BATCH))
-            }
-            false => (end, end),
-        };
-        [first..low, high..end]
-    }
-
-    /// Lists the splits with a rare part of heaps `first .. first + BATCH`
-    /// together, where that can be done: the code's removals bounded, the
-    /// heaps large, the values narrow. The rest of each heap's splits with a
-    /// rare part are listed with the heap.
-    fn list_batch(&mut self, first: usize) {
-        self.batch = None;
-        let (Some(largest), Some(narrow)) = (self.code.largest_removal(), &self.narrow) else {
-            return;
-        };
-        if first < largest + 2 * BATCH {
-            return;
-        }
-        let room = self.counts.len().next_power_of_two().max(64);
-        let mut marks = vec![false; room * BATCH];
-        for k in 0..=largest {
-            let Digit { bits, distinct } = self.code.digit(k);
-            if bits & 4 == 0 {
-                continue;
-            }
-            let left0 = first - k;
-            for range in self.batched(left0, distinct) {
-                // The XORs first, then the marks: the loads and the stores
-                // apart, as in `look_for`.
-                self.xors.clear();
-                let rare = self.rare[range.clone()]
-                    .iter()
-                    .zip(&self.rare_values[range]);
-                self.work += (BATCH * rare.len()) as u64;
-                self.xors.extend(rare.map(|(&heap, &value)| {
-                    let start = left0 - heap as usize;
-                    let others: &[u16; BATCH] =
-                        narrow[start..start + BATCH].try_into().expect("a batch");
-                    std::array::from_fn(|j| others[j] ^ value as u16)
-                }));
-                for xors in &self.xors {
-                    for (j, &xor) in xors.iter().enumerate() {
-                        if let Some(mark) = marks.get_mut(j * room + xor as usize) {
-                            *mark = true;
-                        }
-                    }
-                }
-            }
-        }
-        self.batch = Some(Batch { first, room, marks });
     }
 
     /// The value of the next heap.
@@ -277,11 +306,10 @@ impl Table {
             .as_ref()
             .filter(|batch| (batch.first..batch.first + BATCH).contains(&n));
         if let Some(batch) = batch {
-            let j = n - batch.first;
-            let marks = &batch.marks[j * batch.room..(j + 1) * batch.room];
-            self.seen.marks[..batch.room].copy_from_slice(marks);
+            let marks = &batch.marks[n - batch.first];
+            let room = self.seen.marks.len().min(marks.len());
+            self.seen.marks[..room].copy_from_slice(&marks[..room]);
         }
-        let batch = batch.map(|batch| n - batch.first);
         lefts.clear();
         // How many options there are, at most: the value is no more.
         let mut options = 0u64;
@@ -312,11 +340,10 @@ impl Table {
         }
         // Every split with a rare part, listed from the rare heaps (those
         // the batch did not list).
-        let values = &self.values;
         for &(left, distinct) in lefts.iter() {
-            let below = self.rare.partition_point(|&heap| (heap as usize) < left);
+            let below = self.rare.below(left);
             let listed = match batch {
-                Some(j) => self.batched(left - j, distinct),
+                Some(batch) => batch.ranges(&self.rare, left - (n - batch.first), distinct),
                 None => [0..0, 0..0],
             };
             let ranges = [
@@ -326,11 +353,9 @@ impl Table {
             ];
             for range in ranges {
                 self.work += range.len() as u64;
-                let rare = (&self.rare[range.clone()], &self.rare_values[range]);
-                match &self.narrow {
-                    Some(narrow) => list_rare(&mut self.seen, rare, narrow, left, distinct),
-                    None => list_rare(&mut self.seen, rare, values, left, distinct),
-                }
+                let rare = (&self.rare.heaps[range.clone()], &self.rare.values[range]);
+                let seen = &mut self.seen;
+                narrowly!(self, |values| list_rare(seen, rare, values, left, distinct));
             }
         }
         // The least common value not listed is the value, unless a rare
@@ -338,7 +363,7 @@ impl Table {
         // two common heaps, which are looked for. (The value is at most the
         // number of options, so the search for a common one stops there:
         // under mask 0 no value is common.)
-        let mask = self.mask;
+        let mask = self.rare.mask;
         let common = (0..options)
             .find(|&value| !is_rare(mask, value) && !self.seen.has(value))
             .unwrap_or(options);
@@ -357,10 +382,7 @@ impl Table {
                 false => left / 2,
             };
             let (seen, wanted) = (&mut self.seen, &mut self.wanted);
-            match &self.narrow {
-                Some(narrow) => self.work += look_for(seen, wanted, narrow, last, left),
-                None => self.work += look_for(seen, wanted, values, last, left),
-            }
+            self.work += narrowly!(self, |values| look_for(seen, wanted, values, last, left));
             if self.wanted.is_empty() {
                 return common;
             }
@@ -432,7 +454,14 @@ where
             for &split in splits {
                 mark_in(marks, split.into());
             }
-            wanted.retain(|&value| !marks.get(value as usize).copied().unwrap_or(false));
+            // Without a branch per value: whether each is kept is a toss-up.
+            let mut kept = 0;
+            for i in 0..wanted.len() {
+                let value = wanted[i];
+                wanted[kept] = value;
+                kept += usize::from(!marks.get(value as usize).copied().unwrap_or(false));
+            }
+            wanted.truncate(kept);
         } else {
             // Few values wanted: compared with every split, in vector
             // instructions, instead of marking each.
@@ -587,7 +616,7 @@ mod tests {
             assert_eq!(table.values(), naive, "code {text}");
             // Values past 16 bits are read wide; the same, more slowly.
             let mut wide = Table::new(code);
-            wide.narrow = None;
+            wide.narrow = Narrow::Wide;
             wide.extend_to(3000, &mut |_| true).unwrap();
             assert_eq!(wide.values(), naive, "code {text}, wide");
         }

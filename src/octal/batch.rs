@@ -1,0 +1,177 @@
+//! The splits with a rare part of sixteen heaps at once: for a rare heap r,
+//! the other parts of heaps n, n + 1, … are side by side in the table, and
+//! one read serves them all. A batch is listed on the table's thread, or on
+//! a second thread ([`Ahead`]) while the table works on the batch before.
+
+use std::ops::Range;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::Scope;
+
+use super::Rare;
+use crate::lower::ir::{Digit, TakeBreak};
+
+/// Heaps listed together.
+pub(super) const BATCH: usize = 16;
+
+/// For each heap of a batch, which values below 256 its splits have.
+pub(super) type Marks = [[bool; 256]; BATCH];
+
+/// The splits with a rare part of heaps `first .. first + BATCH` whose
+/// rare part is one of the rare heaps from `lowest` that were known when
+/// the batch was listed (those below `known`). The other parts are then
+/// all below `known` too; the heap's own listing does the rest.
+#[derive(Debug, Clone)]
+pub(super) struct Batch {
+    pub first: usize,
+    lowest: usize,
+    known: usize,
+    pub marks: Box<Marks>,
+    /// Options looked at.
+    pub work: u64,
+}
+
+impl Batch {
+    /// Whether a batch from `first` can be listed: values in bytes, the
+    /// code's removals bounded, and the heaps large enough that the rare
+    /// parts listed are the most of them.
+    pub fn possible(code: &TakeBreak, first: usize) -> bool {
+        code.largest_removal()
+            .is_some_and(|largest| first >= largest + 2 * BATCH)
+    }
+
+    /// Lists the batch from `first` from the values below `known` (at most
+    /// one batch before `first`) and the rare heaps among them.
+    pub fn list(code: &TakeBreak, values: &[u8], rare: &Rare, first: usize) -> Batch {
+        let known = values.len();
+        debug_assert!(Batch::possible(code, first) && (first - BATCH..=first).contains(&known));
+        let mut batch = Batch {
+            first,
+            lowest: first + BATCH - known,
+            known,
+            marks: Box::new([[false; 256]; BATCH]),
+            work: 0,
+        };
+        for k in 0..=code.largest_removal().unwrap_or(0) {
+            let Digit { bits, distinct } = code.digit(k);
+            if bits & 4 == 0 {
+                continue;
+            }
+            let left0 = first - k;
+            for range in batch.ranges(rare, left0, distinct) {
+                batch.work += (BATCH * range.len()) as u64;
+                let listed = rare.heaps[range.clone()].iter().zip(&rare.values[range]);
+                for (&heap, &value) in listed {
+                    let start = left0 - heap as usize;
+                    let others = &values[start..start + BATCH];
+                    mark_batch(&mut batch.marks, others, value as u8);
+                }
+            }
+        }
+        batch
+    }
+
+    /// The rare heaps listed (as ranges of their indices in `rare`) for the
+    /// splits of `left0` (what a move leaves the batch's first heap), and of
+    /// `left0 + j` for its heap j: those from `lowest`, below `known` and
+    /// `left0`, less (when the parts must differ) those that are half of
+    /// some heap's size left.
+    pub fn ranges(&self, rare: &Rare, left0: usize, distinct: bool) -> [Range<usize>; 2] {
+        let first = rare.below(self.lowest);
+        let end = rare.below(self.known.min(left0)).max(first);
+        let (low, high) = match distinct {
+            true => {
+                let half = |bound: usize| {
+                    let heaps = &rare.heaps;
+                    heaps
+                        .partition_point(|&heap| 2 * (heap as usize) < bound)
+                        .clamp(first, end)
+                };
+                (half(left0), half(left0 + BATCH))
+            }
+            false => (end, end),
+        };
+        [first..low, high..end]
+    }
+}
+
+/// Marks `others[j] ^ value` for heap j, eight heaps to a word: the
+/// values are read and XORed eight at a time, and each mark is a store.
+#[inline(always)]
+fn mark_batch(marks: &mut Marks, others: &[u8], value: u8) {
+    let spread = u64::from(value) * 0x0101_0101_0101_0101;
+    for (others, marks) in others.chunks_exact(8).zip(marks.chunks_exact_mut(8)) {
+        let word = u64::from_le_bytes(others.try_into().expect("eight values"));
+        let xors = (word ^ spread).to_le_bytes();
+        for (marks, &xor) in marks.iter_mut().zip(&xors) {
+            marks[usize::from(xor)] = true;
+        }
+    }
+}
+
+/// A second thread that lists the next batch while the table works on the
+/// current one. It keeps its own copy of the values, a batch behind the
+/// table's, and its own list of the rare heaps among them.
+pub(super) struct Ahead {
+    jobs: Sender<Job>,
+    batches: Receiver<Batch>,
+    /// Values sent so far.
+    sent: usize,
+    /// The first heap of the batch being listed.
+    pending: Option<usize>,
+}
+
+struct Job {
+    first: usize,
+    mask: u64,
+    values: Vec<u8>,
+}
+
+impl Ahead {
+    /// Starts the thread; it ends when the `Ahead` is dropped.
+    pub fn start<'scope>(scope: &'scope Scope<'scope, '_>, code: TakeBreak) -> Ahead {
+        let (jobs, asked) = channel::<Job>();
+        let (listed, batches) = channel();
+        scope.spawn(move || {
+            let mut values = Vec::new();
+            let mut rare = Rare::default();
+            for job in asked {
+                let from = values.len();
+                values.extend_from_slice(&job.values);
+                rare.follow(job.mask, &values, from);
+                let batch = Batch::list(&code, &values, &rare, job.first);
+                if listed.send(batch).is_err() {
+                    break;
+                }
+            }
+        });
+        Ahead {
+            jobs,
+            batches,
+            sent: 0,
+            pending: None,
+        }
+    }
+
+    /// Asks for the batch from `first`, given the values so far (those
+    /// below `first - BATCH`) and the mask that classes them.
+    pub fn ask(&mut self, first: usize, mask: u64, values: &[u8]) {
+        debug_assert_eq!(values.len() + BATCH, first);
+        let job = Job {
+            first,
+            mask,
+            values: values[self.sent..].to_vec(),
+        };
+        self.sent = values.len();
+        // The thread stops only when this end is dropped.
+        if self.jobs.send(job).is_ok() {
+            self.pending = Some(first);
+        }
+    }
+
+    /// The batch from `first`, if it was asked for.
+    pub fn take(&mut self, first: usize) -> Option<Batch> {
+        let pending = self.pending.take()?;
+        let batch = self.batches.recv().ok()?;
+        (pending == first).then_some(batch)
+    }
+}
