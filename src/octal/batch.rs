@@ -1,13 +1,15 @@
 //! The splits with a rare part of sixteen heaps at once: for a rare heap r,
 //! the other parts of heaps n, n + 1, … are side by side in the table, and
-//! one read serves them all. A batch is listed on the table's thread, or on
-//! a second thread ([`Ahead`]) while the table works on the batch before.
+//! one read serves them all. With them, the first blocks of splits into two
+//! common heaps that each heap looks through (see [`super::blocks`]). A
+//! batch is listed on the table's thread, or on a second thread ([`Ahead`])
+//! while the table works on the batch before.
 
 use std::ops::Range;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::thread::Scope;
 
-use super::Rare;
+use super::{CHUNK, Rare, blocks, last_part, xor_block};
 use crate::lower::ir::{Digit, TakeBreak};
 
 /// Heaps listed together.
@@ -16,16 +18,24 @@ pub(super) const BATCH: usize = 16;
 /// For each heap of a batch, which values below 256 its splits have.
 pub(super) type Marks = [[bool; 256]; BATCH];
 
+/// Blocks of splits into two parts marked with a batch, after the first:
+/// nearly every heap looks through more than these to find the values it
+/// wants, and the second thread has time for them while the table works.
+const MARKED: usize = 2;
+
 /// The splits with a rare part of heaps `first .. first + BATCH` whose
 /// rare part is one of the rare heaps from `lowest` that were known when
 /// the batch was listed (those below `known`). The other parts are then
-/// all below `known` too; the heap's own listing does the rest.
+/// all below `known` too; the heap's own listing does the rest. With them,
+/// the splits into two parts of blocks 1 to `marked` (of the order of
+/// [`super::blocks`]), whose parts are all below `known` too.
 #[derive(Debug, Clone)]
 pub(super) struct Batch {
     pub first: usize,
     lowest: usize,
     known: usize,
     pub marks: Box<Marks>,
+    pub marked: usize,
     /// Options looked at.
     pub work: u64,
 }
@@ -49,8 +59,10 @@ impl Batch {
             lowest: first + BATCH - known,
             known,
             marks: Box::new([[false; 256]; BATCH]),
+            marked: MARKED,
             work: 0,
         };
+        const { assert!(CHUNK > 2 * BATCH, "the second block's parts are known") };
         for k in 0..=code.largest_removal().unwrap_or(0) {
             let Digit { bits, distinct } = code.digit(k);
             if bits & 4 == 0 {
@@ -64,6 +76,17 @@ impl Batch {
                     let start = left0 - heap as usize;
                     let others = &values[start..start + BATCH];
                     mark_batch(&mut batch.marks, others, value as u8);
+                }
+            }
+            for (j, marks) in batch.marks.iter_mut().enumerate() {
+                let left = left0 + j;
+                let mut splits = [0; CHUNK];
+                for block in blocks(last_part(left, distinct)).skip(1).take(MARKED) {
+                    let splits = xor_block(values, left, block, &mut splits);
+                    batch.work += splits.len() as u64;
+                    for &split in splits {
+                        marks[usize::from(split)] = true;
+                    }
                 }
             }
         }
@@ -120,6 +143,23 @@ pub(super) struct Ahead {
     pending: Option<usize>,
 }
 
+/// Waits for the next message, first by asking again and again for a
+/// while: the two threads trade a message every few microseconds, and
+/// sleeping and waking take about as long.
+fn soon<T>(from: &Receiver<T>) -> Option<T> {
+    for _ in 0..SPINS {
+        match from.try_recv() {
+            Ok(message) => return Some(message),
+            Err(TryRecvError::Empty) => std::hint::spin_loop(),
+            Err(TryRecvError::Disconnected) => return None,
+        }
+    }
+    from.recv().ok()
+}
+
+/// Times [`soon`] asks before it sleeps (some tens of microseconds).
+const SPINS: usize = 2000;
+
 struct Job {
     first: usize,
     mask: u64,
@@ -134,7 +174,7 @@ impl Ahead {
         scope.spawn(move || {
             let mut values = Vec::new();
             let mut rare = Rare::default();
-            for job in asked {
+            while let Some(job) = soon(&asked) {
                 let from = values.len();
                 values.extend_from_slice(&job.values);
                 rare.follow(job.mask, &values, from);
@@ -171,7 +211,7 @@ impl Ahead {
     /// The batch from `first`, if it was asked for.
     pub fn take(&mut self, first: usize) -> Option<Batch> {
         let pending = self.pending.take()?;
-        let batch = self.batches.recv().ok()?;
+        let batch = soon(&self.batches)?;
         (pending == first).then_some(batch)
     }
 }

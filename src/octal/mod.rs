@@ -374,15 +374,11 @@ impl Table {
             return common;
         }
         // The splits, until every value wanted is found.
+        let skip = batch.map_or(0, |batch| batch.marked);
         for &(left, distinct) in lefts.iter() {
-            // Splits into a and left - a, a ≤ left - a, and a < left - a if
-            // the two must differ.
-            let last = match distinct && left % 2 == 0 {
-                true => left / 2 - 1,
-                false => left / 2,
-            };
+            let split = (left, last_part(left, distinct));
             let (seen, wanted) = (&mut self.seen, &mut self.wanted);
-            self.work += narrowly!(self, |values| look_for(seen, wanted, values, last, left));
+            self.work += narrowly!(self, |values| look_for(seen, wanted, values, split, skip));
             if self.wanted.is_empty() {
                 return common;
             }
@@ -410,45 +406,80 @@ fn list_rare<V: Copy + Into<u64>>(
     }
 }
 
-/// Marks the values of the splits of `left` into `a` and `left - a`, for
-/// `a` in `1..=last`, a block at a time, until every value in `wanted` is
-/// marked; removes those marked from `wanted`. Gives how many splits it
-/// looked at.
-///
-/// The blocks are visited in a scattered order (a stride near the golden
-/// section of their number, prime to it, so that each comes once): values
-/// wanted are found about twice as fast as from one end, since the parts of
-/// nearby splits have much the same values.
-fn look_for<V>(
-    seen: &mut Seen,
-    wanted: &mut Vec<u64>,
-    values: &[V],
-    last: usize,
-    left: usize,
-) -> u64
-where
-    V: Copy + Default + Into<u64> + TryFrom<u64> + PartialEq + std::ops::BitXor<Output = V>,
-{
-    let marks = seen.marks.as_mut_slice();
+/// The parts `a` of the splits of a size into `a` and `size - a`, for `a`
+/// in `1..=last`, in blocks of [`CHUNK`] visited in a scattered order (a
+/// stride near the golden section of their number, prime to it, so that
+/// each comes once): values wanted are found about twice as fast as from
+/// one end, since the parts of nearby splits have much the same values.
+/// The first block is the one of the smallest parts.
+fn blocks(last: usize) -> impl Iterator<Item = (usize, usize)> {
     let blocks = last.div_ceil(CHUNK);
     let mut stride = (blocks as f64 * 0.618) as usize | 1;
     while gcd(stride, blocks) > 1 {
         stride += 1;
     }
+    let block = move |i: usize| i * stride % blocks;
+    (0..blocks)
+        .map(block)
+        .map(move |block| (1 + block * CHUNK, last.min((block + 1) * CHUNK)))
+}
+
+/// The last part `a` of the splits of `left` into `a ≤ left - a` (and
+/// `a < left - a` if the two must differ).
+fn last_part(left: usize, distinct: bool) -> usize {
+    match distinct && left.is_multiple_of(2) {
+        true => left / 2 - 1,
+        false => left / 2,
+    }
+}
+
+/// The values of the splits of `left` into `a` and `left - a` for `a` in
+/// `first..=end`, a block at most.
+#[inline(always)]
+fn xor_block<'a, V>(
+    values: &[V],
+    left: usize,
+    (first, end): (usize, usize),
+    splits: &'a mut [V; CHUNK],
+) -> &'a [V]
+where
+    V: Copy + std::ops::BitXor<Output = V>,
+{
+    let small = &values[first..=end];
+    let large = &values[left - end..=left - first];
+    for ((split, &x), &y) in splits.iter_mut().zip(small).zip(large.iter().rev()) {
+        *split = x ^ y;
+    }
+    &splits[..small.len()]
+}
+
+/// Marks the values of the splits of `left` into `a` and `left - a`, for
+/// `a` in `1..=last`, block by block (see [`blocks`]; the `skip` after the
+/// first were marked with the batch), until every value in `wanted` is
+/// marked; removes those marked from `wanted`. Gives how many splits it
+/// looked at.
+fn look_for<V>(
+    seen: &mut Seen,
+    wanted: &mut Vec<u64>,
+    values: &[V],
+    (left, last): (usize, usize),
+    skip: usize,
+) -> u64
+where
+    V: Copy + Default + Into<u64> + TryFrom<u64> + PartialEq + std::ops::BitXor<Output = V>,
+{
+    let marks = seen.marks.as_mut_slice();
     let mut looked = 0;
-    for block in (0..blocks).map(|i| i * stride % blocks) {
+    let unmarked = blocks(last)
+        .enumerate()
+        .filter(|&(i, _)| i == 0 || i > skip);
+    for (_, block) in unmarked {
         if wanted.is_empty() {
             break;
         }
-        let (first, end) = (1 + block * CHUNK, last.min((block + 1) * CHUNK));
-        let small = &values[first..=end];
-        let large = &values[left - end..=left - first];
         // The XORs first, then the marks: the loads and the stores apart.
         let mut splits = [V::default(); CHUNK];
-        for ((split, &x), &y) in splits.iter_mut().zip(small).zip(large.iter().rev()) {
-            *split = x ^ y;
-        }
-        let splits = &splits[..small.len()];
+        let splits = xor_block(values, left, block, &mut splits);
         looked += splits.len() as u64;
         if wanted.len() > FEW {
             for &split in splits {
