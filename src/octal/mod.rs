@@ -108,6 +108,8 @@ struct Rare {
     mask: u64,
     heaps: Vec<u32>,
     values: Vec<u64>,
+    /// Whether each value is common, for the smallest values.
+    commons: Vec<bool>,
 }
 
 impl Rare {
@@ -140,6 +142,15 @@ impl Rare {
             }
             false => self.remask(mask, values),
         }
+    }
+
+    /// Whether each value below `len` at least is common.
+    fn commons(&mut self, len: usize) -> &[bool] {
+        if self.commons.len() < len {
+            let mask = self.mask;
+            self.commons = (0..len as u64).map(|value| !is_rare(mask, value)).collect();
+        }
+        &self.commons
     }
 
     /// The index of the first rare heap from `bound` on.
@@ -363,13 +374,23 @@ impl Table {
         // two common heaps, which are looked for. (The value is at most the
         // number of options, so the search for a common one stops there:
         // under mask 0 no value is common.)
-        let mask = self.rare.mask;
-        let common = (0..options)
-            .find(|&value| !is_rare(mask, value) && !self.seen.has(value))
-            .unwrap_or(options);
+        let marks = &self.seen.marks;
+        let common = match least_unmarked(marks, self.rare.commons(marks.len())) {
+            Some(value) => (value as u64).min(options),
+            None => (marks.len() as u64..options)
+                .find(|&value| !is_rare(self.rare.mask, value))
+                .unwrap_or(options),
+        };
+        // Every value below it not listed is rare: those are wanted. (With
+        // no branch per value: whether each is listed is a toss-up.)
         self.wanted.clear();
-        self.wanted
-            .extend((0..common).filter(|&value| !self.seen.has(value)));
+        self.wanted.resize(common as usize, 0);
+        let mut kept = 0;
+        for value in 0..common {
+            self.wanted[kept] = value;
+            kept += usize::from(!self.seen.has(value));
+        }
+        self.wanted.truncate(kept);
         if self.wanted.is_empty() {
             return common;
         }
@@ -386,6 +407,22 @@ impl Table {
         // A wanted value no split gives: the least is the value.
         self.wanted[0]
     }
+}
+
+/// The least value not marked among those of a class, as far as `marks`
+/// and the class both reach; sixteen values at a time.
+fn least_unmarked(marks: &[bool], class: &[bool]) -> Option<usize> {
+    let chunks = marks.chunks(16).zip(class.chunks(16));
+    for (i, (marks, class)) in chunks.enumerate() {
+        let values = marks.iter().zip(class).enumerate();
+        let missing = values.fold(0u32, |missing, (j, (&marked, &member))| {
+            missing | u32::from(member && !marked) << j
+        });
+        if missing != 0 {
+            return Some(16 * i + missing.trailing_zeros() as usize);
+        }
+    }
+    None
 }
 
 /// Marks the values of the splits of `left` with a rare part, given the
@@ -447,6 +484,17 @@ where
 {
     let small = &values[first..=end];
     let large = &values[left - end..=left - first];
+    // A whole block (all but the last) in a loop of known length, in
+    // vector instructions with no loop for the rest.
+    if let (Ok(small), Ok(large)) = (
+        <&[V; CHUNK]>::try_from(small),
+        <&[V; CHUNK]>::try_from(large),
+    ) {
+        for (i, split) in splits.iter_mut().enumerate() {
+            *split = small[i] ^ large[CHUNK - 1 - i];
+        }
+        return splits;
+    }
     for ((split, &x), &y) in splits.iter_mut().zip(small).zip(large.iter().rev()) {
         *split = x ^ y;
     }
