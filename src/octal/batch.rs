@@ -1,4 +1,4 @@
-//! The splits with a rare part of sixteen heaps at once: for a rare heap r,
+//! The splits with a rare part of 32 heaps at once: for a rare heap r,
 //! the other parts of heaps n, n + 1, … are side by side in the table, and
 //! one read serves them all. With them, the first blocks of splits into two
 //! common heaps that each heap looks through (see [`super::blocks`]). A
@@ -13,7 +13,7 @@ use super::{CHUNK, Rare, blocks, last_part, xor_block};
 use crate::lower::ir::{Digit, TakeBreak};
 
 /// Heaps listed together.
-pub(super) const BATCH: usize = 16;
+pub(super) const BATCH: usize = 32;
 
 /// For each heap of a batch, which values below 256 its splits have.
 pub(super) type Marks = [[bool; 256]; BATCH];
