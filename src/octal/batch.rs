@@ -1,7 +1,7 @@
 //! The splits with a rare part of 32 heaps at once: for a rare heap r,
 //! the other parts of heaps n, n + 1, … are side by side in the table, and
 //! one read serves them all. With them, the first blocks of splits into two
-//! common heaps that each heap looks through (see [`super::blocks`]). A
+//! common heaps that each heap looks through (see [`super::Blocks`]). A
 //! batch is listed on the table's thread, or on a second thread ([`Ahead`])
 //! while the table works on the batch before.
 
@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::thread::Scope;
 
-use super::{CHUNK, Rare, blocks, last_part, xor_block};
+use super::{Blocks, CHUNK, Rare, last_part, xor_block};
 use crate::lower::ir::{Digit, TakeBreak};
 
 /// Heaps listed together.
@@ -28,7 +28,7 @@ const MARKED: usize = 2;
 /// the batch was listed (those below `known`). The other parts are then
 /// all below `known` too; the heap's own listing does the rest. With them,
 /// the splits into two parts of blocks 1 to `marked` (of the order of
-/// [`super::blocks`]), whose parts are all below `known` too.
+/// [`super::Blocks`]), whose parts are all below `known` too.
 #[derive(Debug, Clone)]
 pub(super) struct Batch {
     pub first: usize,
@@ -51,7 +51,12 @@ impl Batch {
 
     /// Lists the batch from `first` from the values below `known` (at most
     /// one batch before `first`) and the rare heaps among them.
-    pub fn list(code: &TakeBreak, values: &[u8], rare: &Rare, first: usize) -> Batch {
+    pub fn list(
+        code: &TakeBreak,
+        values: &[u8],
+        (rare, blocks): (&Rare, &mut Blocks),
+        first: usize,
+    ) -> Batch {
         let known = values.len();
         debug_assert!(Batch::possible(code, first) && (first - BATCH..=first).contains(&known));
         let mut batch = Batch {
@@ -62,7 +67,12 @@ impl Batch {
             marked: MARKED,
             work: 0,
         };
-        const { assert!(CHUNK > 2 * BATCH, "the second block's parts are known") };
+        const {
+            assert!(
+                CHUNK + 2 > 2 * BATCH,
+                "the parts of blocks after the first are known"
+            )
+        };
         for k in 0..=code.largest_removal().unwrap_or(0) {
             let Digit { bits, distinct } = code.digit(k);
             if bits & 4 == 0 {
@@ -81,7 +91,7 @@ impl Batch {
             for (j, marks) in batch.marks.iter_mut().enumerate() {
                 let left = left0 + j;
                 let mut splits = [0; CHUNK];
-                for block in blocks(last_part(left, distinct)).skip(1).take(MARKED) {
+                for block in blocks.of(last_part(left, distinct)).skip(1).take(MARKED) {
                     let splits = xor_block(values, left, block, &mut splits);
                     batch.work += splits.len() as u64;
                     for &split in splits {
@@ -174,11 +184,12 @@ impl Ahead {
         scope.spawn(move || {
             let mut values = Vec::new();
             let mut rare = Rare::default();
+            let mut blocks = Blocks::default();
             while let Some(job) = soon(&asked) {
                 let from = values.len();
                 values.extend_from_slice(&job.values);
                 rare.follow(job.mask, &values, from);
-                let batch = Batch::list(&code, &values, &rare, job.first);
+                let batch = Batch::list(&code, &values, (&rare, &mut blocks), job.first);
                 if listed.send(batch).is_err() {
                     break;
                 }

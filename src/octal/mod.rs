@@ -47,6 +47,7 @@ pub struct Table {
     /// Scratch: the sizes left to split in two, and whether the two parts
     /// must differ.
     lefts: Vec<(usize, bool)>,
+    blocks: Blocks,
     /// The splits with a rare part of the current batch of heaps, when
     /// they were listed together.
     batch: Option<Batch>,
@@ -190,6 +191,7 @@ impl Table {
             seen: Seen::default(),
             wanted: Vec::new(),
             lefts: Vec::new(),
+            blocks: Blocks::default(),
             batch: None,
             work: 0,
             work_limit: WORK_LIMIT,
@@ -276,7 +278,8 @@ impl Table {
             && let Narrow::Bytes(values) = &self.narrow
             && Batch::possible(&self.code, first)
         {
-            self.batch = Some(Batch::list(&self.code, values, &self.rare, first));
+            let listed = (&self.rare, &mut self.blocks);
+            self.batch = Some(Batch::list(&self.code, values, listed, first));
         }
         self.work += self.batch.as_ref().map_or(0, |batch| batch.work);
     }
@@ -400,9 +403,9 @@ impl Table {
         // The splits, until every value wanted is found.
         let skip = batch.map_or(0, |batch| batch.marked);
         for &(left, distinct) in lefts.iter() {
-            let split = (left, last_part(left, distinct));
+            let blocks = (self.blocks.of(last_part(left, distinct)), skip);
             let (seen, wanted) = (&mut self.seen, &mut self.wanted);
-            self.work += narrowly!(self, |values| look_for(seen, wanted, values, split, skip));
+            self.work += narrowly!(self, |values| look_for(seen, wanted, values, left, blocks));
             if self.wanted.is_empty() {
                 return common;
             }
@@ -451,17 +454,37 @@ fn list_rare<V: Copy + Into<u64>>(
 /// stride near the golden section of their number, prime to it, so that
 /// each comes once): values wanted are found about twice as fast as from
 /// one end, since the parts of nearby splits have much the same values.
-/// The first block is the one of the smallest parts.
-fn blocks(last: usize) -> impl Iterator<Item = (usize, usize)> {
-    let blocks = last.div_ceil(CHUNK);
-    let mut stride = (blocks as f64 * 0.618) as usize | 1;
-    while gcd(stride, blocks) > 1 {
-        stride += 1;
+/// The first block is the one of the smallest parts. The stride for each
+/// number of blocks is worked out once.
+#[derive(Debug, Clone, Default)]
+struct Blocks {
+    strides: Vec<usize>,
+}
+
+impl Blocks {
+    fn of(&mut self, last: usize) -> impl Iterator<Item = (usize, usize)> + use<> {
+        let blocks = last.div_ceil(CHUNK);
+        if blocks >= self.strides.len() {
+            self.strides.resize(blocks + 1, 0);
+        }
+        if self.strides[blocks] == 0 {
+            let mut stride = (blocks as f64 * 0.618) as usize | 1;
+            while gcd(stride, blocks) > 1 {
+                stride += 1;
+            }
+            self.strides[blocks] = stride;
+        }
+        let stride = self.strides[blocks] % blocks.max(1);
+        let mut next = 0;
+        (0..blocks).map(move |_| {
+            let block = next;
+            next += stride;
+            if next >= blocks {
+                next -= blocks;
+            }
+            (1 + block * CHUNK, last.min((block + 1) * CHUNK))
+        })
     }
-    let block = move |i: usize| i * stride % blocks;
-    (0..blocks)
-        .map(block)
-        .map(move |block| (1 + block * CHUNK, last.min((block + 1) * CHUNK)))
 }
 
 /// The last part `a` of the splits of `left` into `a ≤ left - a` (and
@@ -505,25 +528,22 @@ where
 }
 
 /// Marks the values of the splits of `left` into `a` and `left - a`, for
-/// `a` in `1..=last`, block by block (see [`blocks`]; the `skip` after the
-/// first were marked with the batch), until every value in `wanted` is
-/// marked; removes those marked from `wanted`. Gives how many splits it
-/// looked at.
+/// `a` in `blocks` (see [`Blocks`]; the `skip` after the first were marked
+/// with the batch), until every value in `wanted` is marked; removes those
+/// marked from `wanted`. Gives how many splits it looked at.
 fn look_for<V>(
     seen: &mut Seen,
     wanted: &mut Vec<u64>,
     values: &[V],
-    (left, last): (usize, usize),
-    skip: usize,
+    left: usize,
+    (blocks, skip): (impl Iterator<Item = (usize, usize)>, usize),
 ) -> u64
 where
     V: Copy + Default + Into<u64> + TryFrom<u64> + PartialEq + std::ops::BitXor<Output = V>,
 {
     let marks = seen.marks.as_mut_slice();
     let mut looked = 0;
-    let unmarked = blocks(last)
-        .enumerate()
-        .filter(|&(i, _)| i == 0 || i > skip);
+    let unmarked = blocks.enumerate().filter(|&(i, _)| i == 0 || i > skip);
     for (_, block) in unmarked {
         if wanted.is_empty() {
             break;
