@@ -387,16 +387,19 @@ impl Table {
                 .find(|&value| !is_rare(self.rare.mask, value))
                 .unwrap_or(options),
         };
-        // Every value below it not listed is rare: those are wanted. (With
-        // no branch per value: whether each is listed is a toss-up.)
+        // Every value below it not listed is rare: those are wanted.
         self.wanted.clear();
-        self.wanted.resize(common as usize, 0);
-        let mut kept = 0;
-        for value in 0..common {
-            self.wanted[kept] = value;
-            kept += usize::from(!self.seen.has(value));
+        let marks = &self.seen.marks;
+        let listed = &marks[..marks.len().min(common as usize)];
+        for (i, marks) in listed.chunks(16).enumerate() {
+            let mut unmarked = unmarked_among(marks, |_| true);
+            while unmarked != 0 {
+                let value = 16 * i + unmarked.trailing_zeros() as usize;
+                self.wanted.push(value as u64);
+                unmarked &= unmarked - 1;
+            }
         }
-        self.wanted.truncate(kept);
+        self.wanted.extend(listed.len() as u64..common);
         if self.wanted.is_empty() {
             return common;
         }
@@ -420,15 +423,22 @@ impl Table {
 fn least_unmarked(marks: &[bool], class: &[bool]) -> Option<usize> {
     let chunks = marks.chunks(16).zip(class.chunks(16));
     for (i, (marks, class)) in chunks.enumerate() {
-        let values = marks.iter().zip(class).enumerate();
-        let missing = values.fold(0u32, |missing, (j, (&marked, &member))| {
-            missing | u32::from(member && !marked) << j
-        });
+        let missing = unmarked_among(marks, |j| class[j]);
         if missing != 0 {
             return Some(16 * i + missing.trailing_zeros() as usize);
         }
     }
     None
+}
+
+/// Which of (at most 32) marks are not set among those `member` picks, as
+/// the bits of a word: one pass with no branch.
+#[inline(always)]
+fn unmarked_among(marks: &[bool], member: impl Fn(usize) -> bool) -> u32 {
+    let marks = marks.iter().enumerate();
+    marks.fold(0, |unmarked, (j, &marked)| {
+        unmarked | u32::from(member(j) && !marked) << j
+    })
 }
 
 /// Marks the values of the splits of `left` with a rare part, given the
@@ -631,11 +641,6 @@ impl Seen {
     fn least_missing(&self) -> u64 {
         let marks = &self.marks;
         marks.iter().position(|&seen| !seen).unwrap_or(marks.len()) as u64
-    }
-
-    #[inline]
-    fn has(&self, value: u64) -> bool {
-        self.marks.get(value as usize).copied().unwrap_or(false)
     }
 }
 
