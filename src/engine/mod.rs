@@ -215,6 +215,14 @@ impl Mex {
         }
     }
 
+    /// Notes options of the values below 64 whose bits are set in `bits`.
+    pub fn add_below_64(&mut self, bits: u64) {
+        match self.words.first_mut() {
+            Some(word) => *word |= bits,
+            None => self.words.push(bits),
+        }
+    }
+
     #[cold]
     fn grow(&mut self, value: Grundy) {
         let word = (value / 64) as usize;

@@ -144,9 +144,9 @@ impl Interpreter<'_> {
         // One to three lines in a loop the compiler unrolls; more, rare in
         // rules, in a plain one.
         match lines.as_slice() {
-            [one] => across([*one], length, fixed, &mut slow, mex),
-            [one, two] => across([*one, *two], length, fixed, &mut slow, mex),
-            [one, two, three] => across([*one, *two, *three], length, fixed, &mut slow, mex),
+            [one] => across::<1, false>([*one], length, fixed, &mut slow, mex),
+            [one, two] => across_apart([*one, *two], length, fixed, &mut slow, mex),
+            [one, two, three] => across_apart([*one, *two, *three], length, fixed, &mut slow, mex),
             lines => {
                 for i in 0..length {
                     let cells = lines.iter().map(|line| line.cell(i));
@@ -243,11 +243,28 @@ impl Interpreter<'_> {
     }
 }
 
+/// [`across`] for two or three lines (sums: options of values below 64
+/// are most), compiled apart: in a function of its own, the loop keeps its
+/// indices and the values gathered in registers.
+#[inline(never)]
+fn across_apart<const N: usize>(
+    lines: [Line; N],
+    length: usize,
+    fixed: Grundy,
+    slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
+    mex: &mut Mex,
+) -> Result<(), EvalError> {
+    across::<N, true>(lines, length, fixed, slow, mex)
+}
+
 /// Adds the value of each of `length` options to `mex`, reading their
 /// cells from `N` lines; `slow(i)` folds the `i`th when a cell read is no
-/// value.
+/// value. With `GATHER`, values below 64 are gathered in a register and
+/// noted at the end: noting each in the same word of the set would wait on
+/// the last store every time (for lines whose values are mostly larger,
+/// the test costs more than it saves).
 #[inline(always)]
-fn across<const N: usize>(
+fn across<const N: usize, const GATHER: bool>(
     lines: [Line; N],
     length: usize,
     fixed: Grundy,
@@ -256,6 +273,7 @@ fn across<const N: usize>(
 ) -> Result<(), EvalError> {
     // Each line's index, stepped along rather than computed afresh.
     let mut at = lines.map(|line| line.start);
+    let mut low = 0u64;
     for i in 0..length {
         let (mut largest, mut value) = (0, fixed);
         for (line, at) in lines.iter().zip(&mut at) {
@@ -265,9 +283,11 @@ fn across<const N: usize>(
             *at = at.wrapping_add_signed(line.step);
         }
         match Solved::<Component>::is_value(largest) {
+            true if GATHER && value < 64 => low |= 1 << value,
             true => mex.add(value),
             false => slow(i as isize, mex)?,
         }
     }
+    mex.add_below_64(low);
     Ok(())
 }
