@@ -129,6 +129,33 @@ fn the_state_limit_is_a_flag() {
     assert_eq!(stdout(&raised), "grundy Chain(2000) = 0\n");
 }
 
+/// A code's table holds as many heaps as the state limit allows: past it, a
+/// heap is refused at once, as a search would be; within it, the table
+/// agrees with the same game written as rules.
+#[test]
+fn code_tables_keep_to_the_state_limit() {
+    let source = "game G = octal \"4!.0\"
+game R(n) { move R(a) + R(n - a) for a in 1..=(n - 1) / 2 }
+grundy G(3000)
+grundy R(3000)
+";
+    let limited = sprague(&["run", "--max-states", "2000", "-"], source);
+    assert_eq!(limited.status.code(), Some(1));
+    let errors = stderr(&limited);
+    assert!(
+        errors.contains("more than 2000 distinct positions while expanding G(3000)"),
+        "{errors}"
+    );
+    let raised = sprague(&["run", "--max-states", "5000", "-"], source);
+    assert!(raised.status.success(), "{}", stderr(&raised));
+    let values: Vec<String> = stdout(&raised)
+        .lines()
+        .map(|line| line.split(" = ").nth(1).unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(values.len(), 2, "{}", stdout(&raised));
+    assert_eq!(values[0], values[1], "{}", stdout(&raised));
+}
+
 #[test]
 fn printed_positions_parse_back_to_themselves() {
     let declarations = "game G(a, b) { }\ngraph Line { 0 -> 1 }\ngame Solo { }\n";

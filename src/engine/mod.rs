@@ -100,6 +100,22 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stopped;
 
+/// Why rules give no value they would know without search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unknown {
+    /// The watcher asked the work to stop.
+    Stopped,
+    /// The position is past what the rules keep (a table longer than the
+    /// engine's state limit), and a search would pass the limit too.
+    PastLimit,
+}
+
+impl From<Stopped> for Unknown {
+    fn from(Stopped: Stopped) -> Self {
+        Unknown::Stopped
+    }
+}
+
 /// The default bound on distinct positions an engine will intern.
 pub const DEFAULT_MAX_STATES: usize = 10_000_000;
 
@@ -142,13 +158,15 @@ pub trait Rules {
     }
 
     /// A value known without search, such as one read off a proven period
-    /// or a table of its own. Long work calls `watch` now and then with
-    /// how much is done; if it answers `false`, the work stops.
+    /// or a table of its own, kept to `limit` positions. Long work calls
+    /// `watch` now and then with how much is done; if it answers `false`,
+    /// the work stops.
     fn known_grundy(
         &self,
         _position: &Self::Position,
+        _limit: usize,
         _watch: &mut dyn FnMut(usize) -> bool,
-    ) -> std::result::Result<Option<Grundy>, Stopped> {
+    ) -> std::result::Result<Option<Grundy>, Unknown> {
         Ok(None)
     }
 
@@ -445,10 +463,14 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
         let watcher = &mut self.watcher;
         let mut watch = |done| watcher.as_mut().is_none_or(|watcher| watcher(done));
-        match rules.known_grundy(position, &mut watch) {
+        match rules.known_grundy(position, self.max_states, &mut watch) {
             Ok(Some(value)) => return Ok(value),
             Ok(None) => {}
-            Err(Stopped) => return Err(EngineError::Interrupted),
+            Err(Unknown::Stopped) => return Err(EngineError::Interrupted),
+            Err(Unknown::PastLimit) => {
+                let (limit, expanding) = (self.max_states, position.clone());
+                return Err(EngineError::TooManyStates { limit, expanding });
+            }
         }
         self.solved(rules, position).map(|key| self.value(key))
     }

@@ -16,7 +16,7 @@ use smallvec::SmallVec;
 
 use crate::analysis::Period;
 use crate::engine::{
-    Address, Grundy, Mex, Options, Rules, Solved, Stopped, TooManyOptions, fold_listed,
+    Address, Grundy, Mex, Options, Rules, Solved, TooManyOptions, Unknown, fold_listed,
 };
 use crate::lower::ir::*;
 use crate::octal::Table;
@@ -46,12 +46,6 @@ pub struct Interpreter<'p> {
 
 /// Value tables of the games given by codes, filled as heaps are asked for.
 pub type Tables = RefCell<HashMap<GameId, Table>>;
-
-/// The largest heap a code's table is extended to (Grundy's game takes
-/// about four seconds to get there); larger heaps, and those a table would
-/// take too long to reach (see [`crate::octal::WORK_LIMIT`]), are left to
-/// the engine, which can be interrupted and has a state limit.
-pub const TABLE_LIMIT: usize = 1_000_000;
 
 /// Proven periods by game, each with the values it starts from.
 pub type Periods = HashMap<GameId, KnownPeriod>;
@@ -163,11 +157,12 @@ impl Rules for Interpreter<'_> {
     fn known_grundy(
         &self,
         position: &Component,
+        limit: usize,
         watch: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<Option<Grundy>, Stopped> {
+    ) -> Result<Option<Grundy>, Unknown> {
         match self.by_period(position) {
             Some(value) => Ok(Some(value)),
-            None => self.by_table(position, watch),
+            None => self.by_table(position, limit, watch),
         }
     }
 }
@@ -219,13 +214,17 @@ impl<'p> Interpreter<'p> {
             .flatten()
     }
 
-    /// The value of a heap of a game given by a code, from its table, if
-    /// the table can reach it.
+    /// The value of a heap of a game given by a code, from its table. A
+    /// table holds as many heaps as the engine may positions (Grundy's game
+    /// to the default 10,000,000 takes about twenty seconds, with progress
+    /// shown and Ctrl-C heard); a heap past that is refused: its search
+    /// would need as many positions, each with as many options.
     fn by_table(
         &self,
         position: &Component,
+        limit: usize,
         watch: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<Option<Grundy>, Stopped> {
+    ) -> Result<Option<Grundy>, Unknown> {
         let Component::Game(game, args) = position else {
             return Ok(None);
         };
@@ -235,15 +234,18 @@ impl<'p> Interpreter<'p> {
         let (Some(n), Some(tables)) = (args.first(), self.tables) else {
             return Ok(None);
         };
-        let Some(n) = usize::try_from(*n).ok().filter(|&n| n <= TABLE_LIMIT) else {
+        let Ok(n) = usize::try_from(*n) else {
             return Ok(None);
         };
+        if n > limit {
+            return Err(Unknown::PastLimit);
+        }
         let mut tables = tables.borrow_mut();
         let table = tables
             .entry(*game)
             .or_insert_with(|| Table::new(code.clone()));
-        let reached = table.extend_to(n, watch)?;
-        Ok(reached.then(|| table.values()[n]))
+        table.extend_to(n, watch)?;
+        Ok(Some(table.values()[n]))
     }
 
     fn game_options(

@@ -36,8 +36,6 @@ pub(super) struct Batch {
     known: usize,
     pub marks: Box<Marks>,
     pub marked: usize,
-    /// Options looked at.
-    pub work: u64,
 }
 
 impl Batch {
@@ -65,7 +63,6 @@ impl Batch {
             known,
             marks: Box::new([[false; 256]; BATCH]),
             marked: MARKED,
-            work: 0,
         };
         const {
             assert!(
@@ -80,7 +77,6 @@ impl Batch {
             }
             let left0 = first - k;
             for range in batch.ranges(rare, left0, distinct) {
-                batch.work += (BATCH * range.len()) as u64;
                 let listed = rare.heaps[range.clone()].iter().zip(&rare.values[range]);
                 for (&heap, &value) in listed {
                     let start = left0 - heap as usize;
@@ -93,7 +89,6 @@ impl Batch {
                 let mut splits = [0; CHUNK];
                 for block in blocks.of(last_part(left, distinct)).skip(1).take(MARKED) {
                     let splits = xor_block(values, left, block, &mut splits);
-                    batch.work += splits.len() as u64;
                     for &split in splits {
                         marks[usize::from(split)] = true;
                     }

@@ -51,9 +51,6 @@ pub struct Table {
     /// The splits with a rare part of the current batch of heaps, when
     /// they were listed together.
     batch: Option<Batch>,
-    /// Options looked at so far, and the most allowed.
-    work: u64,
-    work_limit: u64,
     /// Heaps to go from which a second thread lists batches ahead.
     ahead_from: usize,
 }
@@ -160,12 +157,6 @@ impl Rare {
     }
 }
 
-/// The most options a table looks at (seconds of work): past it, the table
-/// stops growing, and larger heaps are left to the general engine, which
-/// can be interrupted. Grundy's game to a million heaps takes about 3·10⁹;
-/// a code whose sparse space is not sparse would take far longer.
-pub const WORK_LIMIT: u64 = 5_000_000_000;
-
 /// Heaps between two calls of the watcher.
 const WATCH_EVERY: usize = 1024;
 
@@ -193,8 +184,6 @@ impl Table {
             lefts: Vec::new(),
             blocks: Blocks::default(),
             batch: None,
-            work: 0,
-            work_limit: WORK_LIMIT,
             // With one core, the second thread would only take turns.
             ahead_from: match std::thread::available_parallelism() {
                 Ok(cores) if cores.get() > 1 => AHEAD_FROM,
@@ -207,15 +196,14 @@ impl Table {
         &self.values
     }
 
-    /// Extends the table through heap `n`, unless that is more work than
-    /// [`WORK_LIMIT`] allows; whether it got there. `watch` is told of the
-    /// heaps done now and then, and stops the work by answering `false`.
-    /// Whatever the table reaches stays.
+    /// Extends the table through heap `n`. `watch` is told of the heaps
+    /// done now and then, and stops the work by answering `false`; whatever
+    /// the table reached stays.
     pub fn extend_to(
         &mut self,
         n: usize,
         watch: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<bool, Stopped> {
+    ) -> Result<(), Stopped> {
         let to_go = (n + 1).saturating_sub(self.values.len());
         match to_go >= self.ahead_from && Batch::possible(&self.code, n) {
             true => std::thread::scope(|scope| {
@@ -231,13 +219,10 @@ impl Table {
         n: usize,
         watch: &mut dyn FnMut(usize) -> bool,
         mut ahead: Option<&mut Ahead>,
-    ) -> Result<bool, Stopped> {
+    ) -> Result<(), Stopped> {
         self.values
             .reserve((n + 1).saturating_sub(self.values.len()));
         while self.values.len() <= n {
-            if self.work > self.work_limit {
-                return Ok(false);
-            }
             let heap = self.values.len();
             if heap.is_multiple_of(WATCH_EVERY) && !watch(heap) {
                 return Err(Stopped);
@@ -268,7 +253,7 @@ impl Table {
             self.values.push(value);
             self.narrow.push(value);
         }
-        Ok(true)
+        Ok(())
     }
 
     /// The batch from `first`: listed ahead, or listed now if it can be.
@@ -281,7 +266,6 @@ impl Table {
             let listed = (&self.rare, &mut self.blocks);
             self.batch = Some(Batch::list(&self.code, values, listed, first));
         }
-        self.work += self.batch.as_ref().map_or(0, |batch| batch.work);
     }
 
     /// Picks the mask under which the fewest values so far are rare.
@@ -330,7 +314,6 @@ impl Table {
         lefts.clear();
         // How many options there are, at most: the value is no more.
         let mut options = 0u64;
-        self.work += last_removal(&self.code, n) as u64 + 1;
         for k in 0..=last_removal(&self.code, n) {
             let Digit { bits, distinct } = self.code.digit(k);
             let left = n - k;
@@ -351,7 +334,6 @@ impl Table {
                     let values = &self.values;
                     self.seen.mark(values[a] ^ values[b] ^ values[c]);
                     options += 1;
-                    self.work += 1;
                 }
             }
         }
@@ -369,7 +351,6 @@ impl Table {
                 listed[1].end..below,
             ];
             for range in ranges {
-                self.work += range.len() as u64;
                 let rare = (&self.rare.heaps[range.clone()], &self.rare.values[range]);
                 let seen = &mut self.seen;
                 narrowly!(self, |values| list_rare(seen, rare, values, left, distinct));
@@ -408,7 +389,7 @@ impl Table {
         for &(left, distinct) in lefts.iter() {
             let blocks = (self.blocks.of(last_part(left, distinct)), skip);
             let (seen, wanted) = (&mut self.seen, &mut self.wanted);
-            self.work += narrowly!(self, |values| look_for(seen, wanted, values, left, blocks));
+            narrowly!(self, |values| look_for(seen, wanted, values, left, blocks));
             if self.wanted.is_empty() {
                 return common;
             }
@@ -540,19 +521,17 @@ where
 /// Marks the values of the splits of `left` into `a` and `left - a`, for
 /// `a` in `blocks` (see [`Blocks`]; the `skip` after the first were marked
 /// with the batch), until every value in `wanted` is marked; removes those
-/// marked from `wanted`. Gives how many splits it looked at.
+/// marked from `wanted`.
 fn look_for<V>(
     seen: &mut Seen,
     wanted: &mut Vec<u64>,
     values: &[V],
     left: usize,
     (blocks, skip): (impl Iterator<Item = (usize, usize)>, usize),
-) -> u64
-where
+) where
     V: Copy + Default + Into<u64> + TryFrom<u64> + PartialEq + std::ops::BitXor<Output = V>,
 {
     let marks = seen.marks.as_mut_slice();
-    let mut looked = 0;
     let unmarked = blocks.enumerate().filter(|&(i, _)| i == 0 || i > skip);
     for (_, block) in unmarked {
         if wanted.is_empty() {
@@ -561,7 +540,6 @@ where
         // The XORs first, then the marks: the loads and the stores apart.
         let mut splits = [V::default(); CHUNK];
         let splits = xor_block(values, left, block, &mut splits);
-        looked += splits.len() as u64;
         if wanted.len() > FEW {
             for &split in splits {
                 mark_in(marks, split.into());
@@ -587,7 +565,6 @@ where
             });
         }
     }
-    looked
 }
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -760,22 +737,6 @@ mod tests {
             steps.extend_to(n, &mut |_| true).unwrap();
         }
         assert_eq!(steps.values(), naive(&code, 5000));
-    }
-
-    /// A code whose every heap has as many options as tokens: a table that
-    /// would take too long stops where its work runs out, with the values
-    /// so far right.
-    #[test]
-    fn a_table_stops_when_its_work_runs_out() {
-        let span = miette::SourceSpan::new(0.into(), 0);
-        let code = crate::lower::code::subtraction(&[(2, span)], true).expect("a code");
-        let mut table = Table::new(code.clone());
-        table.work_limit = 1_000_000;
-        assert_eq!(table.extend_to(100_000, &mut |_| true), Ok(false));
-        let reached = table.values().len();
-        assert!((1_000..100_000).contains(&reached), "{reached} heaps");
-        assert_eq!(table.values(), naive(&code, reached - 1));
-        assert_eq!(table.extend_to(reached / 2, &mut |_| true), Ok(true));
     }
 
     /// Grundy's game far enough that the mask is chosen anew many times
