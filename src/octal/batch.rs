@@ -39,9 +39,9 @@ pub(super) struct Batch {
 }
 
 impl Batch {
-    /// Whether a batch from `first` can be listed: values in bytes, the
-    /// code's removals bounded, and the heaps large enough that the rare
-    /// parts listed are the most of them.
+    /// Whether a batch from `first` can be listed (from values in bytes):
+    /// the code's removals bounded, and the heaps large enough that the
+    /// rare parts listed are the most of them.
     pub fn possible(code: &TakeBreak, first: usize) -> bool {
         code.largest_removal()
             .is_some_and(|largest| first >= largest + 2 * BATCH)
