@@ -175,6 +175,24 @@ pub fn valued_move_text(line: &MoveLine) -> String {
     format!("{}: grundy {}{mark}", move_text(line), line.grundy)
 }
 
+/// The fields of a diff after its query and game.
+fn diff_json(diff: &Diff) -> Json {
+    json!({
+            "a": diff.a,
+            "b": diff.b,
+            "positions": diff.positions,
+            "differ": diff.rows.len(),
+            "flips": diff.flips,
+            "first": diff.rows.first().map_or(Json::Null, |row| bindings_json(&row.bindings)),
+            "rows": diff.rows.iter().map(|row| json!({
+                "bindings": bindings_json(&row.bindings),
+                "a": row.a,
+                "b": row.b,
+                "flip": row.flip,
+            })).collect::<Vec<_>>(),
+    })
+}
+
 /// One JSON object, in the field order documented in README.md.
 pub fn json(answer: &Answer) -> Json {
     let query = answer.query.keyword();
@@ -191,21 +209,15 @@ pub fn json(answer: &Answer) -> Json {
                 "checked_to": checked_to,
             })
         }
-        Value::Diff(diff) => json!({
-            "query": query,
-            "a": diff.a,
-            "b": diff.b,
-            "positions": diff.positions,
-            "differ": diff.rows.len(),
-            "flips": diff.flips,
-            "first": diff.rows.first().map_or(Json::Null, |row| bindings_json(&row.bindings)),
-            "rows": diff.rows.iter().map(|row| json!({
-                "bindings": bindings_json(&row.bindings),
-                "a": row.a,
-                "b": row.b,
-                "flip": row.flip,
-            })).collect::<Vec<_>>(),
-        }),
+        Value::Diff(diff) => {
+            let mut object = json!({ "query": query });
+            if let Some(game) = &diff.game {
+                object["game"] = json!(game);
+            }
+            let fields = object.as_object_mut().expect("built as an object");
+            fields.extend(diff_json(diff).as_object().cloned().unwrap_or_default());
+            object
+        }
         value => {
             let mut object = json!({ "query": query, "position": answer.position });
             position_fields(object.as_object_mut().expect("built as an object"), value);
@@ -353,10 +365,44 @@ pub fn error(report: &Report, style: ErrorStyle) -> String {
                 .with_width(width)
                 .render_report(&mut out, report.as_ref())
         }
-        ErrorStyle::Json => JSONReportHandler::new().render_report(&mut out, report.as_ref()),
+        ErrorStyle::Json => JSONReportHandler::new()
+            .render_report(&mut out, report.as_ref())
+            .map(|()| out = escape_controls(&out)),
     };
     match rendered {
         Ok(()) => out,
         Err(_) => format!("{report}"),
+    }
+}
+
+/// Escapes the control characters that miette's JSON leaves raw inside its
+/// strings (a source may hold any byte), so that every report is JSON.
+fn escape_controls(json: &str) -> String {
+    let (mut escaped, mut in_string, mut after_backslash) = (String::new(), false, false);
+    for c in json.chars() {
+        match c {
+            _ if after_backslash => after_backslash = false,
+            '\\' if in_string => after_backslash = true,
+            '"' => in_string = !in_string,
+            c if in_string && (c as u32) < 0x20 => {
+                escaped += &format!("\\u{:04x}", c as u32);
+                continue;
+            }
+            _ => {}
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn control_characters_in_json_strings_are_escaped() {
+        let raw = "{\"a\": \"x\u{1}\\\"\u{0}\"}";
+        let escaped = super::escape_controls(raw);
+        assert_eq!(escaped, "{\"a\": \"x\\u0001\\\"\\u0000\"}");
+        let value: serde_json::Value = serde_json::from_str(&escaped).expect("valid JSON");
+        assert_eq!(value["a"], "x\u{1}\"\u{0}");
     }
 }

@@ -20,7 +20,7 @@ enum DiffError {
     #[error("comparing `{game}` over {dimensions} parameters would cover {positions} positions")]
     #[diagnostic(
         code(sprague::cli::diff_too_large),
-        help("narrow the range with `--range`")
+        help("narrow the range with `--range`; it is a usage error, exit code 2")
     )]
     TooLarge {
         game: String,
@@ -64,7 +64,7 @@ pub fn run(old: &PathBuf, new: &PathBuf, range: Range, json: bool, style: ErrorS
     for path in [old, new] {
         let text = match super::read_all(std::slice::from_ref(path)) {
             Ok(mut sources) => sources.remove(0).1,
-            Err(report) => return super::print_fatal(&report, style),
+            Err(failure) => return failure.exit_with(style),
         };
         let mut session = Session::new(DEFAULT_MAX_STATES);
         if let Err(report) = session.declare(&path.display().to_string(), &text, &mut |_| {}) {
@@ -80,6 +80,18 @@ pub fn run(old: &PathBuf, new: &PathBuf, range: Range, json: bool, style: ErrorS
     let names = (old.display().to_string(), new.display().to_string());
     let mut failed = false;
     let later: Vec<(String, usize)> = after.games();
+    let width = (range.end as i128 - range.start as i128 + 1).max(0) as u128;
+    for (game, arity) in before.games() {
+        let positions = width.checked_pow(arity as u32).unwrap_or(u128::MAX);
+        if positions > MAX_POSITIONS && later.contains(&(game.clone(), arity)) {
+            let too_large = DiffError::TooLarge {
+                game,
+                dimensions: arity,
+                positions,
+            };
+            return super::print_fatal(&Report::new(too_large), style);
+        }
+    }
     for (game, arity) in before.games() {
         match later.iter().find(|(name, _)| *name == game) {
             Some((_, later_arity)) if *later_arity == arity => {
@@ -91,23 +103,43 @@ pub fn run(old: &PathBuf, new: &PathBuf, range: Range, json: bool, style: ErrorS
                     }
                 }
             }
-            Some((_, later_arity)) => say!(
-                "{game}: {arity} parameters in {}, {later_arity} in {}; not compared",
-                names.0,
-                names.1
-            ),
-            None => say!("{game}: only in {}", names.0),
+            Some((_, later_arity)) => match json {
+                true => say!(
+                    "{}",
+                    serde_json::json!({
+                        "query": "diff", "game": game, "a": names.0, "b": names.1,
+                        "compared": false, "parameters": [arity, later_arity],
+                    })
+                ),
+                false => say!(
+                    "{game}: {arity} parameters in {}, {later_arity} in {}; not compared",
+                    names.0,
+                    names.1
+                ),
+            },
+            None => only_in(&game, &names.0, json),
         }
     }
     for (game, _) in later
         .iter()
         .filter(|(name, _)| !before.games().iter().any(|(old, _)| old == name))
     {
-        say!("{game}: only in {}", names.1);
+        only_in(game, &names.1, json);
     }
     match failed {
         true => ExitCode::from(1),
         false => ExitCode::SUCCESS,
+    }
+}
+
+/// A game declared in one file only.
+fn only_in(game: &str, file: &str, json: bool) {
+    match json {
+        true => say!(
+            "{}",
+            serde_json::json!({ "query": "diff", "game": game, "only_in": file })
+        ),
+        false => say!("{game}: only in {file}"),
     }
 }
 
@@ -127,17 +159,9 @@ fn compare(
     range: Range,
     names: &(String, String),
 ) -> Result<Answer, Report> {
-    let width = (range.end as i128 - range.start as i128 + 1).max(0) as u128;
-    let positions = width.checked_pow(arity as u32).unwrap_or(u128::MAX);
-    if positions > MAX_POSITIONS {
-        return Err(Report::new(DiffError::TooLarge {
-            game: game.to_owned(),
-            dimensions: arity,
-            positions,
-        }));
-    }
-    let parameters = ["n", "m", "k", "l"];
+    let parameters = before.parameters(game);
     let mut diff = Diff {
+        game: Some(game.to_owned()),
         a: names.0.clone(),
         b: names.1.clone(),
         positions: 0,
@@ -145,7 +169,11 @@ fn compare(
         rows: Vec::new(),
     };
     let mut args = vec![range.start; arity];
-    loop {
+    // An empty range compares no position (a game without parameters, its one).
+    if range.end < range.start && arity > 0 {
+        args.clear();
+    }
+    while args.len() == arity {
         let (a, b) = (
             before.grundy_of(game, &args)?,
             after.grundy_of(game, &args)?,
@@ -157,14 +185,7 @@ fn compare(
             let bindings = args
                 .iter()
                 .enumerate()
-                .map(|(i, value)| {
-                    (
-                        parameters
-                            .get(i)
-                            .map_or(format!("x{i}"), |name| name.to_string()),
-                        *value,
-                    )
-                })
+                .map(|(i, value)| (parameters[i].clone(), *value))
                 .collect();
             diff.rows.push(DiffRow {
                 bindings,

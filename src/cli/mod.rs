@@ -14,7 +14,7 @@ use crate::engine::DEFAULT_MAX_STATES;
 use crate::lower::ir::DeclarationKind;
 use crate::output::{self, ErrorStyle};
 use crate::progress::Progress;
-use crate::session::{DEFAULT_MAX_DRAW, DEFAULT_MAX_SEARCH, Event, Session};
+use crate::session::{DEFAULT_MAX_DRAW, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH, Event, Session};
 
 /// Sprague–Grundy values, outcomes and winning moves of impartial games
 /// declared in `.game` files.
@@ -48,7 +48,7 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
         /// The most nodes to draw.
-        #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N")]
+        #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N", value_parser = count)]
         max_draw: usize,
         /// Print a JSON object instead of the picture's text.
         #[arg(long)]
@@ -60,8 +60,8 @@ enum Command {
         /// A game of one parameter (or two: the second is drawn as colour).
         game: String,
         /// The largest parameter plotted.
-        #[arg(long = "to", value_name = "N")]
-        to: u64,
+        #[arg(long = "to", value_name = "N", value_parser = count)]
+        to: usize,
         /// Where to write the picture.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -97,14 +97,30 @@ enum Command {
 #[derive(Debug, clap::Args)]
 struct Limits {
     /// The most distinct positions the session may solve.
-    #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
+    #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N", value_parser = count)]
     max_states: usize,
     /// The most sums `crosscheck`, `remoteness` and misère play may search.
-    #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N")]
+    #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N", value_parser = count)]
     max_search: usize,
     /// The most nodes `draw` draws.
-    #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N")]
+    #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N", value_parser = count)]
     max_draw: usize,
+    /// The most rows a query's table may have (`grundy G(n) for n in …`).
+    #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N", value_parser = count)]
+    max_rows: usize,
+}
+
+/// A count as README writes them: `10000000`, `10_000_000` or `10,000,000`.
+fn count(text: &str) -> Result<usize, String> {
+    let digits: String = text.chars().filter(|&c| c != '_' && c != ',').collect();
+    let grouped = text.split(['_', ',']).skip(1).all(|group| group.len() == 3);
+    match digits.parse::<usize>() {
+        Ok(count) if grouped && !text.starts_with(['_', ',']) => Ok(count),
+        Ok(_) => Err(format!(
+            "`{text}` is not a count: group digits by threes, as in 10_000_000 or 10,000,000"
+        )),
+        Err(error) => Err(format!("`{text}` is not a count: {error}")),
+    }
 }
 
 impl Limits {
@@ -116,6 +132,7 @@ impl Limits {
         };
         session.set_max_search(self.max_search);
         session.set_max_draw(self.max_draw);
+        session.set_max_rows(self.max_rows);
         session
     }
 }
@@ -223,7 +240,7 @@ fn error_style(json: bool) -> ErrorStyle {
 fn run_files(files: &[PathBuf], json: bool, mut session: Session) -> ExitCode {
     let sources = match read_all(files) {
         Ok(sources) => sources,
-        Err(report) => return print_fatal(&report, error_style(json)),
+        Err(failure) => return failure.exit_with(error_style(json)),
     };
     let mut failed = false;
     for (name, text) in &sources {
@@ -250,7 +267,7 @@ fn picture(
 ) -> ExitCode {
     let sources = match read_all(&[file.to_path_buf()]) {
         Ok(sources) => sources,
-        Err(report) => return print_fatal(&report, error_style(json)),
+        Err(failure) => return failure.exit_with(error_style(json)),
     };
     let (name, text) = &sources[0];
     if let Err(report) = session.declare(name, text, &mut |_| {}) {
@@ -306,7 +323,7 @@ fn print_run(session: &mut Session, name: &str, text: &str, json: bool) -> bool 
 fn check_files(files: &[PathBuf]) -> ExitCode {
     let sources = match read_all(files) {
         Ok(sources) => sources,
-        Err(report) => return print_fatal(&report, error_style(false)),
+        Err(failure) => return failure.exit(),
     };
     let mut session = Session::new(DEFAULT_MAX_STATES);
     let mut failed = false;
@@ -328,36 +345,109 @@ fn exit_code(failed: bool) -> ExitCode {
 
 fn print_fatal(report: &Report, style: ErrorStyle) -> ExitCode {
     eprint!("{}", output::error(report, style));
+    if matches!(style, ErrorStyle::Json) {
+        eprintln!();
+    }
     ExitCode::from(USAGE_ERROR)
 }
 
+/// Why the files could not be read: a path that cannot be read (a usage
+/// error) or a file that is not text (an error in the input).
+pub(crate) struct ReadFailure {
+    report: Report,
+    code: u8,
+}
+
+impl ReadFailure {
+    /// Prints the report and gives the exit code it calls for.
+    pub(crate) fn exit(&self) -> ExitCode {
+        eprint!("{}", output::error(&self.report, error_style(false)));
+        ExitCode::from(self.code)
+    }
+
+    pub(crate) fn exit_with(&self, style: ErrorStyle) -> ExitCode {
+        eprint!("{}", output::error(&self.report, style));
+        if matches!(style, ErrorStyle::Json) {
+            eprintln!();
+        }
+        ExitCode::from(self.code)
+    }
+}
+
+#[derive(Debug, Error, Diagnostic)]
+#[error("`{path}` is not UTF-8 text: byte 0x{byte:02x} at line {line}, column {column}")]
+#[diagnostic(
+    code(sprague::cli::not_utf8),
+    help("save the file as UTF-8; `.game` files are plain text")
+)]
+struct NotUtf8 {
+    path: String,
+    byte: u8,
+    line: usize,
+    column: usize,
+    #[source_code]
+    text: miette::NamedSource<String>,
+    #[label("the first byte that is not UTF-8")]
+    span: miette::SourceSpan,
+}
+
 /// Reads every file before evaluating any, so that a bad path fails fast.
-fn read_all(files: &[PathBuf]) -> Result<Vec<(String, String)>, Report> {
+pub(crate) fn read_all(files: &[PathBuf]) -> Result<Vec<(String, String)>, ReadFailure> {
     files
         .iter()
         .map(|path| {
             let name = path.display().to_string();
-            let text = match name.as_str() {
+            let bytes = match name.as_str() {
                 "-" => {
-                    let mut text = String::new();
-                    std::io::stdin().read_to_string(&mut text).map(|_| text)
+                    let mut bytes = Vec::new();
+                    std::io::stdin().read_to_end(&mut bytes).map(|_| bytes)
                 }
-                _ => std::fs::read_to_string(path),
+                _ => std::fs::read(path),
             };
-            let text = text.map_err(|error| {
-                Report::new(Unreadable {
+            let name = match name.as_str() {
+                "-" => "<stdin>".to_owned(),
+                _ => name,
+            };
+            let bytes = bytes.map_err(|error| ReadFailure {
+                report: Report::new(Unreadable {
                     path: name.clone(),
                     reason: error.to_string(),
-                })
+                }),
+                code: USAGE_ERROR,
             })?;
-            Ok((
-                if name == "-" {
-                    "<stdin>".to_owned()
-                } else {
-                    name
-                },
-                text,
-            ))
+            let text = String::from_utf8(bytes).map_err(|error| ReadFailure {
+                report: Report::new(not_utf8(&name, error)),
+                code: INPUT_ERROR,
+            })?;
+            Ok((name, text))
         })
         .collect()
+}
+
+/// Where a file stops being UTF-8, shown in the text read up to there.
+fn not_utf8(path: &str, error: std::string::FromUtf8Error) -> NotUtf8 {
+    let at = error.utf8_error().valid_up_to();
+    let bytes = error.into_bytes();
+    let before = std::str::from_utf8(&bytes[..at]).expect("valid up to here");
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rsplit('\n')
+        .next()
+        .map_or(0, |last| last.chars().count())
+        + 1;
+    // The text shown is the valid part and the rest of the bad line, with
+    // the bad bytes replaced.
+    let line_end = bytes[at..]
+        .iter()
+        .position(|&byte| byte == b'\n')
+        .map_or(bytes.len(), |offset| at + offset);
+    let shown = format!("{before}{}", String::from_utf8_lossy(&bytes[at..line_end]));
+    NotUtf8 {
+        path: path.to_owned(),
+        byte: bytes[at],
+        line,
+        column,
+        text: miette::NamedSource::new(path, shown),
+        span: (at, 1).into(),
+    }
 }

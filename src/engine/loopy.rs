@@ -185,6 +185,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     followers.push(graph.node((rest, value)));
                 }
             }
+            if heap as usize > self.max_states.saturating_sub(graph.nodes.len()) {
+                return Err(EngineError::TooManyStates {
+                    limit: self.max_states,
+                    expanding: root.clone(),
+                });
+            }
             followers.extend((0..heap).map(|smaller| graph.node((loopy.clone(), smaller))));
             followers.sort_unstable();
             followers.dedup();

@@ -282,6 +282,13 @@ pub enum EngineError<P, E> {
     Interrupted,
     /// A search over a whole sum would need more positions than allowed.
     SearchTooLarge { limit: usize, needed: u128 },
+    /// A position has more options than the engine lists (a huge Nim heap):
+    /// refused before any is built.
+    TooManyOptions {
+        limit: usize,
+        count: u64,
+        position: P,
+    },
 }
 
 /// A move in a sum: the component moved in, and the sum it becomes there.
@@ -541,6 +548,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         if let Some(n) = rules.as_heap(position) {
+            self.check_options(n, position)?;
             return Ok((0..n).map(|k| vec![rules.heap(k)]).collect());
         }
         self.scratch.clear();
@@ -548,6 +556,19 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .options(position, &mut self.scratch)
             .map_err(EngineError::Rules)?;
         Ok(self.scratch.iter().map(<[P]>::to_vec).collect())
+    }
+
+    /// Refuses, before anything is allocated, a position with `count`
+    /// options when that is past the options limit.
+    pub(crate) fn check_options<E>(&self, count: u64, position: &P) -> Result<(), P, E> {
+        match count > self.scratch.limit() as u64 {
+            true => Err(EngineError::TooManyOptions {
+                limit: self.scratch.limit(),
+                count,
+                position: position.clone(),
+            }),
+            false => Ok(()),
+        }
     }
 
     /// Every move of a sum, component by component in rule order, with the
@@ -756,6 +777,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             // options are smaller than it (a heap game, Wythoff's) then meets
             // most positions with their options solved, and folds them once.
             missing.sort_by_cached_key(|part| Reverse((rules.dense(part), part.clone())));
+            // A part met by many options waits on the stack once, so the
+            // stack stays as long as the positions, not their options.
+            missing.dedup();
             for part in &missing {
                 let part_key = self.intern(rules, part, &position)?;
                 match self.value(part_key) {

@@ -55,6 +55,17 @@ pub enum EvalError {
         context: String,
     },
 
+    #[error("a table of more than {limit} rows")]
+    #[diagnostic(
+        code(sprague::eval::too_many_rows),
+        help("narrow the bindings, or raise the limit with `--max-rows N`")
+    )]
+    TooManyRows {
+        limit: usize,
+        #[label("these bindings give too many rows")]
+        span: SourceSpan,
+    },
+
     #[error("this game is loopy: {cycle}")]
     #[diagnostic(
         code(sprague::eval::loopy),
@@ -199,6 +210,7 @@ impl EvalError {
                 }
             }
             EvalError::Loopy { .. }
+            | EvalError::TooManyRows { .. }
             | EvalError::TooManyStates { .. }
             | EvalError::Interrupted { .. }
             | EvalError::SearchTooLarge { .. }

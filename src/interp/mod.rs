@@ -492,6 +492,9 @@ fn take_break_options(
 pub struct Budget {
     left: Cell<usize>,
     limit: usize,
+    /// Whether the assignments are a query's rows (`--max-rows`), not a
+    /// rule's options (`--max-states`).
+    rows: bool,
 }
 
 impl Budget {
@@ -499,6 +502,39 @@ impl Budget {
         Budget {
             left: Cell::new(limit),
             limit,
+            rows: false,
+        }
+    }
+
+    /// A budget for the rows of a query's table.
+    pub fn rows(limit: usize) -> Self {
+        Budget {
+            rows: true,
+            ..Budget::new(limit)
+        }
+    }
+
+    /// Refuses at once a domain of `count` values that the budget could
+    /// never pay for, before any of them is tried.
+    pub fn afford(&self, count: u128, span: SourceSpan) -> Result<(), EvalError> {
+        match count > self.left.get() as u128 {
+            true => Err(self.exhausted(span)),
+            false => Ok(()),
+        }
+    }
+
+    fn exhausted(&self, span: SourceSpan) -> EvalError {
+        match self.rows {
+            true => EvalError::TooManyRows {
+                limit: self.limit,
+                span,
+            },
+            false => EvalError::TooManyOptions {
+                limit: self.limit,
+                what: "assignments of the bindings",
+                span,
+                context: String::new(),
+            },
         }
     }
 
@@ -518,12 +554,7 @@ impl Budget {
                 self.left.set(left);
                 Ok(())
             }
-            None => Err(EvalError::TooManyOptions {
-                limit: self.limit,
-                what: "assignments of the bindings",
-                span,
-                context: String::new(),
-            }),
+            None => Err(self.exhausted(span)),
         }
     }
 }
@@ -592,8 +623,11 @@ where
                 end.checked_sub(1)
             };
             match last {
-                Some(last) => (start..=last).try_for_each(|value| assign(env, value)),
-                None => Ok(()),
+                Some(last) if start <= last => {
+                    budget.afford((last as i128 - start as i128 + 1) as u128, binding.span)?;
+                    (start..=last).try_for_each(|value| assign(env, value))
+                }
+                _ => Ok(()),
             }
         }
         Domain::Set(elements) => elements.iter().try_for_each(|element| {
@@ -601,6 +635,29 @@ where
             assign(env, value)
         }),
     }
+}
+
+/// How many assignments the bindings have at most, when every domain is
+/// fixed (its bounds are constants): the rows of `for n in 0..=10^18, m in
+/// 0..=10` are counted before one is tried.
+pub fn fixed_count(bindings: &[Binding]) -> Option<u128> {
+    bindings.iter().try_fold(1u128, |total, binding| {
+        let count = match &binding.domain {
+            Domain::Range {
+                start,
+                end,
+                inclusive,
+            } => match (&start.kind, &end.kind) {
+                (ExprKind::Const(start), ExprKind::Const(end)) => {
+                    let end = *end as i128 + i128::from(*inclusive);
+                    (end - *start as i128).max(0) as u128
+                }
+                _ => return None,
+            },
+            Domain::Set(elements) => elements.len() as u128,
+        };
+        Some(total.saturating_mul(count))
+    })
 }
 
 /// Evaluates an expression; conditions give 0 or 1.

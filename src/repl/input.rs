@@ -80,9 +80,10 @@ impl Reader for Terminal {
                     }
                     prompt = CONTINUATION;
                 }
-                // Ctrl-C drops the whole unfinished entry.
+                // Ctrl-C drops the whole unfinished entry, and so does
+                // Ctrl-D at a continuation prompt.
                 Err(ReadlineError::Interrupted) => return Input::Interrupted,
-                Err(_) if !entry.is_empty() => return Input::Line(entry),
+                Err(_) if !entry.is_empty() => return Input::Interrupted,
                 Err(_) => return Input::End,
             }
         }

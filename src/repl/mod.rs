@@ -88,6 +88,12 @@ struct Repl {
 /// a pipe and anything failed.
 /// Runs the REPL on an interactive session, after loading the files.
 pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
+    // Every file is read before anything starts: a bad path is a usage
+    // error, as it is for `sprague run`.
+    let sources = match crate::cli::read_all(&files) {
+        Ok(sources) => sources,
+        Err(failure) => return failure.exit(),
+    };
     let terminal = std::io::stdin().is_terminal();
     let names = Arc::new(Mutex::new(Vec::new()));
     let reader: Box<dyn Reader> = match terminal {
@@ -127,8 +133,9 @@ pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
         progress,
         failed: false,
     };
-    for file in files {
-        repl.load(file);
+    for (file, (name, text)) in files.into_iter().zip(sources) {
+        repl.evaluate(&name, &text);
+        repl.files.push(file);
     }
     if terminal {
         say!(
@@ -175,7 +182,7 @@ impl Repl {
             }
         };
         if self.time {
-            eprintln!("time: {:.3?}", started.elapsed());
+            eprintln!("time: {}", readable(started.elapsed()));
         }
         go_on
     }
@@ -292,6 +299,28 @@ impl Repl {
     }
 }
 
+/// A duration with three significant digits in the unit that suits it:
+/// `0.7 µs`, `12.5 ms`, `1.25 s`.
+fn readable(duration: std::time::Duration) -> String {
+    let seconds = duration.as_secs_f64();
+    let (value, unit) = match seconds {
+        s if s < 1e-3 => (s * 1e6, "µs"),
+        s if s < 1.0 => (s * 1e3, "ms"),
+        s => (s, "s"),
+    };
+    let decimals = match value {
+        v if v < 10.0 => 2,
+        v if v < 100.0 => 1,
+        _ => 0,
+    };
+    let digits = format!("{value:.decimals$}");
+    let digits = match digits.contains('.') {
+        true => digits.trim_end_matches('0').trim_end_matches('.'),
+        false => &digits,
+    };
+    format!("{digits} {unit}")
+}
+
 /// Prints one event as `sprague run` would; `play` requests are kept.
 fn print_event(
     event: Event,
@@ -315,5 +344,20 @@ fn print_event(
             *failed = true;
             eprint!("{}", output::error(&report, style));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::readable;
+    use std::time::Duration;
+
+    #[test]
+    fn durations_read_in_their_unit() {
+        assert_eq!(readable(Duration::from_nanos(700)), "0.7 µs");
+        assert_eq!(readable(Duration::from_millis(1250)), "1.25 s");
+        assert_eq!(readable(Duration::from_micros(12_500)), "12.5 ms");
+        assert_eq!(readable(Duration::from_nanos(42)), "0.04 µs");
+        assert_eq!(readable(Duration::from_secs(300)), "300 s");
     }
 }

@@ -8,7 +8,9 @@ use super::{
 };
 use crate::analysis::{self, Proof};
 use crate::engine::{Engine, EngineError, Gamma, Grundy, Misere, Move, Outcome};
-use crate::interp::{Budget, Component, EvalError, Interpreter, KnownPeriod, assignments};
+use crate::interp::{
+    Budget, Component, EvalError, Interpreter, KnownPeriod, assignments, fixed_count,
+};
 use crate::lower::ir::{GameId, Moves, Play, Query, QueryKind, TakeBreak, Target};
 use crate::picture::render_dot;
 
@@ -61,7 +63,7 @@ impl Session {
         let (interactive, max_search, max_draw) =
             (self.interactive, self.max_search, self.max_draw);
         let span = query.target_span;
-        each_row(query, self.max_states, &mut |env| {
+        each_row(query, &Budget::rows(self.max_rows), &mut |env| {
             let (terms, other) = match &query.target {
                 Target::Position(terms) => (terms, None),
                 Target::Positions(a, b) => (a, Some(b)),
@@ -173,13 +175,14 @@ impl Session {
         let engine = &mut self.engine;
         let span = query.target_span;
         let mut report = Diff {
+            game: None,
             a: interp.program.game(a).name.clone(),
             b: interp.program.game(b).name.clone(),
             positions: 0,
             flips: 0,
             rows: Vec::new(),
         };
-        each_row(query, self.max_states, &mut |env| {
+        each_row(query, &Budget::rows(self.max_rows), &mut |env| {
             let args = crate::interp::Args::from_slice(&env[..query.bindings.len()]);
             let mut value = |game| {
                 engine
@@ -215,15 +218,18 @@ impl Session {
 /// with none, for a query without `for`); at most `limit` rows are tried.
 pub(super) fn each_row(
     query: &Query,
-    limit: usize,
+    budget: &Budget,
     each: &mut dyn FnMut(&[i64]) -> Result<(), EvalError>,
 ) -> Result<(), EvalError> {
+    if let (Some(count), Some(first)) = (fixed_count(&query.bindings), query.bindings.first()) {
+        budget.afford(count, first.span)?;
+    }
     let mut env = vec![0; query.names.len()];
     assignments(
         &query.bindings,
         query.guard.as_ref(),
         &mut env,
-        &Budget::new(limit),
+        budget,
         each,
     )
 }
@@ -461,6 +467,19 @@ pub(super) fn engine_error(
             span,
         },
         EngineError::Interrupted => EvalError::Interrupted { span },
+        EngineError::TooManyOptions {
+            limit,
+            count,
+            position,
+        } => EvalError::TooManyOptions {
+            limit,
+            what: "options",
+            span,
+            context: format!(
+                " while listing the options of {} ({count} of them)",
+                interp.show(std::slice::from_ref(&position))
+            ),
+        },
         EngineError::SearchTooLarge { limit, needed } => EvalError::SearchTooLarge {
             limit,
             needed: match needed > limit as u128 + 1 {

@@ -110,6 +110,8 @@ pub struct Remoteness {
 /// Two games compared position by position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diff {
+    /// The game compared, when `a` and `b` are the files that declare it.
+    pub game: Option<String>,
     pub a: String,
     pub b: String,
     pub positions: usize,
@@ -175,6 +177,9 @@ pub struct Listing {
     pub detail: String,
 }
 
+/// The default bound on the rows of a query's table.
+pub const DEFAULT_MAX_ROWS: usize = 1_000_000;
+
 /// The default bound on sums searched by `crosscheck` and `remoteness`.
 pub const DEFAULT_MAX_SEARCH: usize = 1_000_000;
 
@@ -194,7 +199,8 @@ pub struct Session {
     engine: Engine<Component>,
     /// The genera of the sums searched under misère play.
     misere: Misere<Component>,
-    max_states: usize,
+    /// The most rows (assignments of its bindings) a query's table may have.
+    max_rows: usize,
     /// Whether a later source may redeclare a name (the REPL), and `play`
     /// is allowed.
     interactive: bool,
@@ -212,7 +218,7 @@ impl Session {
             program: Program::default(),
             engine: Engine::new(max_states),
             misere: Misere::default(),
-            max_states,
+            max_rows: DEFAULT_MAX_ROWS,
             interactive: false,
         }
     }
@@ -228,6 +234,11 @@ impl Session {
     /// Sets the most sums `crosscheck` and `remoteness` may search.
     pub fn set_max_search(&mut self, max_search: usize) {
         self.max_search = max_search;
+    }
+
+    /// Sets the most rows a query's table may have.
+    pub fn set_max_rows(&mut self, max_rows: usize) {
+        self.max_rows = max_rows;
     }
 
     /// Sets the most nodes `draw` may draw.
@@ -451,6 +462,19 @@ impl Session {
             .iter()
             .map(|game| (game.name.clone(), game.params.len()))
             .collect()
+    }
+
+    /// The names of a declared game's parameters.
+    pub fn parameters(&self, name: &str) -> Vec<String> {
+        match self
+            .program
+            .names
+            .get(name)
+            .map(|declaration| declaration.kind)
+        {
+            Some(DeclarationKind::Game(game)) => self.program.game(game).params.clone(),
+            _ => Vec::new(),
+        }
     }
 
     /// The value of the position `name(args)` of a declared game.

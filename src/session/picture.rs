@@ -7,8 +7,8 @@ use miette::SourceSpan;
 
 use super::answer::engine_error;
 use super::{Picture, Session};
-use crate::engine::{Engine, Gamma};
-use crate::interp::{Component, EvalError, Interpreter};
+use crate::engine::{Engine, Gamma, Rules};
+use crate::interp::{Budget, Component, EvalError, Interpreter};
 use crate::lower::ir::{Destination, GameId, Moves, Query};
 use crate::picture::{self, Cluster, Edge, EdgeKind, MoveGraph, Node, Plot};
 
@@ -150,7 +150,16 @@ fn reach(
         // Moves that leave the same position are drawn once.
         let mut targets = HashSet::new();
         let (options, part) = match key.as_slice() {
-            [single] => (engine.options(interp, single)?, false),
+            // A heap past the cap is listed only as far as the cap, which
+            // its count then passes.
+            [single] => match interp.as_heap(single) {
+                Some(n) => {
+                    let listed = n.min(cap as u64 + 1);
+                    let heaps = (0..listed).map(|k| vec![Component::Heap(k)]).collect();
+                    (heaps, false)
+                }
+                None => (engine.options(interp, single)?, false),
+            },
             parts => (parts.iter().map(|part| vec![part.clone()]).collect(), true),
         };
         for mut option in options {
@@ -231,7 +240,12 @@ impl Session {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let engine = &mut self.engine;
         let mut points = Vec::new();
-        super::answer::each_row(query, self.max_states, &mut |env| {
+        // A plot is refused at once when its rows are more than it draws.
+        let budget = match query.guard {
+            None => Budget::rows(MAX_PLOT_POINTS),
+            Some(_) => Budget::rows(self.max_rows),
+        };
+        let plotted = super::answer::each_row(query, &budget, &mut |env| {
             if points.len() == MAX_PLOT_POINTS {
                 return Err(EvalError::PlotTooLarge {
                     limit: MAX_PLOT_POINTS,
@@ -254,7 +268,16 @@ impl Session {
                     span,
                 }),
             }
-        })?;
+        });
+        match plotted {
+            Err(EvalError::TooManyRows { .. }) if query.guard.is_none() => {
+                return Err(EvalError::PlotTooLarge {
+                    limit: MAX_PLOT_POINTS,
+                    span,
+                });
+            }
+            other => other?,
+        }
         let plot = Plot {
             game: self.program.game(game).name.clone(),
             names: query.names.clone(),

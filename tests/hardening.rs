@@ -1,0 +1,231 @@
+//! Inputs that once killed the process, ate the machine or gave a
+//! misleading answer: each must now get an answer or a clear error, with
+//! exit code 0, 1 or 2.
+
+mod common;
+
+use std::process::Output;
+
+use common::sprague;
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Runs a source and asserts the run failed with an input error whose
+/// report carries `code`.
+fn fails_with(source: &str, code: &str) -> Output {
+    let output = sprague(&["run", "-"], source);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{source}: {}",
+        stderr(&output)
+    );
+    assert!(
+        stderr(&output).contains(code),
+        "{source}: {}",
+        stderr(&output)
+    );
+    output
+}
+
+#[test]
+fn a_huge_heaps_options_are_refused_before_they_are_listed() {
+    for source in [
+        "moves *9223372036854775807",
+        "moves *3037000500",
+        "moves *50000000",
+        "best_move misere *9223372036854775807 + *1",
+    ] {
+        fails_with(source, "too_many_options");
+    }
+    // A loopy sum with a huge heap beside it: the heap counts as states.
+    fails_with(
+        "graph Spin { a -> b  b -> a, c  c -> d }\nbest_move Spin.b + *3037000500",
+        "too_many",
+    );
+    fails_with("draw *100000000", "draw_too_large");
+    fails_with("draw *9223372036854775807", "draw_too_large");
+}
+
+#[test]
+fn a_heap_within_the_limit_still_lists_its_options() {
+    let output = sprague(&["run", "-"], "moves *3");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).matches(" -> ").count(), 3);
+}
+
+#[test]
+fn rows_are_counted_before_they_are_enumerated() {
+    let started = std::time::Instant::now();
+    let output = fails_with(
+        "grundy *k for k in 0..=1000000000000000000",
+        "too_many_rows",
+    );
+    assert_eq!(
+        stdout(&output),
+        "",
+        "no row may be printed before the refusal"
+    );
+    assert!(stderr(&output).contains("--max-rows"));
+    // Nested bindings multiply.
+    fails_with(
+        "grundy *k + *j for k in 0..=100000, j in 0..=100000",
+        "too_many_rows",
+    );
+    // Under the limit, a table is answered; over a lowered limit, refused.
+    let output = sprague(&["run", "--max-rows", "3", "-"], "grundy *k for k in 0..3");
+    assert_eq!(stdout(&output).lines().count(), 3);
+    let output = sprague(&["run", "--max-rows", "2", "-"], "grundy *k for k in 0..3");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(started.elapsed().as_secs() < 60);
+}
+
+#[test]
+fn plot_refuses_a_huge_range_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.game");
+    std::fs::write(&file, "game G(n) { move G(n - 1) if n > 0 }\n").unwrap();
+    let output = sprague(
+        &["plot", file.to_str().unwrap(), "G", "--to", "1_000_000_000"],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("plot_too_large"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn memory_stays_linear_when_many_options_are_the_same_position() {
+    // Each G(n) has n + 1 options, all G(n + 1): the search must keep each
+    // waiting position once, not once per option.
+    // (Kept once per option, 6,000 positions took 287 MB.)
+    let (code, peak_kb) = common::sprague_with_peak_memory(
+        &["run", "--max-states", "6000", "-"],
+        "game G(n) { move G(n + 1) for k in 0..=n }\ngrundy G(0)",
+    );
+    assert_eq!(code, Some(1), "refused at the state limit");
+    assert!(peak_kb < 100_000, "peak memory {peak_kb} kB");
+}
+
+#[test]
+fn counts_on_the_command_line_take_separators() {
+    for limit in ["10_000", "10,000", "10000"] {
+        let output = sprague(&["run", "--max-states", limit, "-"], "grundy *1");
+        assert!(output.status.success(), "{limit}: {}", stderr(&output));
+    }
+    for bad in ["1,00", "1__000", "ten", "_100"] {
+        let output = sprague(&["run", "--max-states", bad, "-"], "grundy *1");
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
+fn json_errors_are_json_whatever_the_source_holds() {
+    for source in [
+        "grundy *3\u{1}",
+        "grundy \u{0}*3",
+        "\u{7}\u{1b}[31m",
+        "grundy *3\t\u{1}x",
+    ] {
+        let output = sprague(&["run", "--json", "-"], source);
+        assert_eq!(output.status.code(), Some(1));
+        for line in stderr(&output)
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+        {
+            let parsed: Result<serde_json::Value, _> = serde_json::from_str(line);
+            assert!(parsed.is_ok(), "{source:?}: {line}");
+        }
+    }
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_an_input_error_at_its_first_bad_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.game");
+    std::fs::write(&file, b"grundy *3\ngrundy *\xff4\n").unwrap();
+    let output = sprague(&["run", file.to_str().unwrap()], "");
+    assert_eq!(output.status.code(), Some(1));
+    let report = stderr(&output);
+    assert!(report.contains("not_utf8"), "{report}");
+    assert!(report.contains("line 2, column 9"), "{report}");
+}
+
+#[test]
+fn exit_codes_agree_across_subcommands() {
+    for args in [
+        &["run", "/nonexistent.game"][..],
+        &["repl", "/nonexistent.game"],
+        &["check", "/nonexistent.game"],
+        &["diff", "/nonexistent.game", "/nonexistent.game"],
+        &["run", "--max-states", "lots", "-"],
+    ] {
+        assert_eq!(sprague(args, "").status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// Two variants of a subtraction game of two parameters, and a game in one
+/// file only.
+fn diff_files() -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.game");
+    let new = dir.path().join("new.game");
+    std::fs::write(
+        &old,
+        "game S(a, b) { move S(a - k, b) for k in {1, 2} if k <= a }\ngame Gone { }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &new,
+        "game S(a, b) { move S(a - k, b) for k in {1, 3} if k <= a }\n",
+    )
+    .unwrap();
+    let (old, new) = (old.display().to_string(), new.display().to_string());
+    (dir, old, new)
+}
+
+#[test]
+fn diff_of_an_empty_range_compares_nothing() {
+    let (_dir, old, new) = diff_files();
+    for range in ["5..0", "0..0", "3..=2"] {
+        let output = sprague(&["diff", &old, &new, "--range", range, "--json"], "");
+        assert!(output.status.success(), "{}", stderr(&output));
+        let first: serde_json::Value =
+            serde_json::from_str(stdout(&output).lines().next().unwrap()).unwrap();
+        assert_eq!(first["positions"], 0, "{range}");
+    }
+    let output = sprague(&["diff", &old, &new, "--range", "0..=100000"], "");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "an over-wide range is a usage error"
+    );
+}
+
+#[test]
+fn diff_json_names_each_game_and_its_parameters() {
+    let (_dir, old, new) = diff_files();
+    let output = sprague(&["diff", &old, &new, "--range", "0..=3", "--json"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let objects: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 2);
+    assert_eq!(objects[0]["game"], "S");
+    // S(2, b) is 2 with {1, 2} (2 mod 3) and 0 with {1, 3} (2 mod 2): a flip.
+    assert_eq!(objects[0]["first"], serde_json::json!({"a": 2, "b": 0}));
+    assert_eq!(objects[1]["game"], "Gone");
+    assert_eq!(objects[1]["only_in"], old);
+    let text = sprague(&["diff", &old, &new, "--range", "0..=3"], "");
+    assert!(stdout(&text).contains("first divergence at a = 2, b = 0"));
+}
