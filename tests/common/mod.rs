@@ -77,6 +77,7 @@ pub fn sprague(args: &[&str], stdin: &str) -> Output {
 
 /// Runs the `sprague` binary like [`sprague`], and also gives the peak
 /// resident memory of that process, in kilobytes.
+#[allow(clippy::zombie_processes, reason = "the child is reaped by wait4")]
 pub fn sprague_with_peak_memory(args: &[&str], stdin: &str) -> (Option<i32>, i64) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
         .args(args)
