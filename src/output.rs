@@ -44,7 +44,11 @@ pub fn text(answer: &Answer) -> String {
         Value::Moves(moves) => {
             let mut text = format!("{question} = {}", count(moves.len(), "move", "moves"));
             for (number, line) in moves.iter().enumerate() {
-                text += &format!("\n  {}. {}", number + 1, valued_move_text(line));
+                let line = match answer.play {
+                    Some(Play::Misere) => misere_move_text(line),
+                    _ => valued_move_text(line),
+                };
+                text += &format!("\n  {}. {line}", number + 1);
             }
             text
         }
@@ -163,6 +167,13 @@ fn bindings_text(bindings: &[(String, i64)]) -> String {
 /// `from -> to, leaving result`.
 pub fn move_text(line: &MoveLine) -> String {
     format!("{} -> {}, leaving {}", line.from, line.to, line.result)
+}
+
+/// A move under misère play with the misère Grundy value it leaves,
+/// marked when it wins.
+fn misere_move_text(line: &MoveLine) -> String {
+    let mark = if line.winning { ", winning" } else { "" };
+    format!("{}: misère grundy {}{mark}", move_text(line), line.grundy)
 }
 
 /// A move with the value it leaves, marked when it wins.

@@ -21,8 +21,8 @@ fn repl(data: &Path) -> PtySession {
     session
 }
 
-/// Waits for the prompt, then a moment more: the line editor discards
-/// typeahead as it opens a line, so input sent sooner could be lost.
+/// Waits for the prompt, then a moment more, so that what is sent next is
+/// typed at an open line, as a person types it.
 fn ready(session: &mut PtySession) {
     session.exp_string("sprague>").unwrap();
     sleep(Duration::from_millis(200));
@@ -68,7 +68,8 @@ fn interrupt(session: &mut PtySession, declaration: &str, query: &str) {
 fn ctrl_c_interrupts_a_long_query_and_the_session_goes_on() {
     let data = tempfile::tempdir().unwrap();
     let mut session = repl(data.path());
-    let up = "game Up(n) { move Up(n + 1) if n < 100000000 }";
+    // Thirty options a position: seconds of work before the state limit.
+    let up = "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }";
     interrupt(&mut session, up, "grundy Up(0)");
     // Ctrl-C at the prompt clears the line; the next entry is evaluated.
     session.send("grundy *9").unwrap();
@@ -134,5 +135,23 @@ fn a_long_run_shows_its_progress() {
     session.exp_regex("solving: [1-9][0-9]* positions").unwrap();
     // 7,000,000 moves from 9,000,000 down to 2,000,000, where play stops.
     session.exp_string("grundy Down(9000000) = 0").unwrap();
+    session.exp_eof().unwrap();
+}
+
+/// Lines typed (or pasted without bracketed paste) while an earlier one is
+/// still being read or evaluated are each evaluated, in order.
+#[test]
+fn lines_typed_ahead_are_all_evaluated() {
+    let data = tempfile::tempdir().unwrap();
+    let mut session = repl(data.path());
+    session
+        .send("grundy *1\ngrundy *2\ngame K(n) {\n  move K(n - k) for k in 1..=2 if k <= n\n}\ngrundy K(5)\ngrundy *3\n")
+        .unwrap();
+    session.exp_string("grundy *1 = 1").unwrap();
+    session.exp_string("grundy *2 = 2").unwrap();
+    // A subtraction game of {1, 2}: n mod 3.
+    session.exp_string("grundy K(5) = 2").unwrap();
+    session.exp_string("grundy *3 = 3").unwrap();
+    session.send_control('d').unwrap();
     session.exp_eof().unwrap();
 }

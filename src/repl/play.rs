@@ -4,6 +4,7 @@
 //! of the Sprague–Grundy theorem); when it cannot, it plays the move that
 //! leaves the longest possible play, to make the game last.
 
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 
 use miette::SourceSpan;
@@ -85,11 +86,28 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
     }
 }
 
+/// The moves of a position, each leaving a different position: moves
+/// that leave the same parts in another order (`Kayles(0) + Kayles(2)` and
+/// `Kayles(2) + Kayles(0)`) are one move. Finished parts are dropped from
+/// what each leaves.
 fn list_moves(repl: &mut Repl, position: &[Component], span: SourceSpan) -> Option<Vec<PlayMove>> {
     INTERRUPTED.store(false, Ordering::SeqCst);
     COMPUTING.store(true, Ordering::SeqCst);
     repl.progress.start();
-    let moves = repl.session.moves(position, span);
+    let moves = repl.session.moves(position, span).and_then(|moves| {
+        let mut seen = HashSet::new();
+        let mut distinct = Vec::new();
+        for mut choice in moves {
+            choice.result = repl.session.unfinished(&choice.result, span)?;
+            choice.line.result = repl.session.show(&choice.result);
+            let mut parts = choice.result.clone();
+            parts.sort();
+            if seen.insert(parts) {
+                distinct.push(choice);
+            }
+        }
+        Ok(distinct)
+    });
     repl.progress.finish();
     COMPUTING.store(false, Ordering::SeqCst);
     match moves {
@@ -110,7 +128,7 @@ fn show(repl: &mut Repl, position: &[Component], moves: &[PlayMove], span: Sourc
             .fold(Gamma::Finite(0), |acc, value| acc.add(value));
         let terms: Vec<String> = values.iter().map(Gamma::to_string).collect();
         match terms.len() {
-            1 => say!("value: {nim_sum}"),
+            0 | 1 => say!("value: {nim_sum}"),
             _ => say!("values: {} = {nim_sum}", terms.join(" ⊕ ")),
         }
     }
@@ -171,11 +189,18 @@ fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
     }
     let typed = match repl.session.parse_position("<move>", text) {
         Ok(typed) => typed,
-        Err(report) => {
-            repl.report(&report);
+        Err(_) => {
+            say!(
+                "`{text}` is not a move: type its number, 1 to {}, or the position it leaves (:help)",
+                moves.len()
+            );
             return None;
         }
     };
+    let typed = repl
+        .session
+        .unfinished(&typed, SourceSpan::from(0..0))
+        .unwrap_or(typed);
     let sorted = |sum: &[Component]| {
         let mut sum = sum.to_vec();
         sum.sort();

@@ -444,6 +444,25 @@ impl Session {
             .collect())
     }
 
+    /// The components of a sum that still have a move: what a game in
+    /// progress shows, its finished parts dropped.
+    pub fn unfinished(
+        &mut self,
+        sum: &[Component],
+        span: SourceSpan,
+    ) -> Result<Vec<Component>, Report> {
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
+        let mut left = Vec::new();
+        for component in sum {
+            let options = self.engine.options(&interp, component);
+            let options = options.map_err(|error| engine_error(&interp, error, span));
+            if !options.map_err(|error| self.report(error))?.is_empty() {
+                left.push(component.clone());
+            }
+        }
+        Ok(left)
+    }
+
     /// The value of each component of a sum.
     pub fn values(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<Gamma>, Report> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
