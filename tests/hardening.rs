@@ -107,13 +107,15 @@ fn plot_refuses_a_huge_range_at_once() {
 fn memory_stays_linear_when_many_options_are_the_same_position() {
     // Each G(n) has n + 1 options, all G(n + 1): the search must keep each
     // waiting position once, not once per option.
-    // (Kept once per option, 6,000 positions took 287 MB.)
+    // Kept once per option, 6,000 positions took 287 MB and 9,000 take
+    // 650 MB; kept once, a few MB. (The peak may count what the test
+    // process held when it forked, so the bound is loose.)
     let (code, peak_kb) = common::sprague_with_peak_memory(
-        &["run", "--max-states", "6000", "-"],
+        &["run", "--max-states", "9000", "-"],
         "game G(n) { move G(n + 1) for k in 0..=n }\ngrundy G(0)",
     );
     assert_eq!(code, Some(1), "refused at the state limit");
-    assert!(peak_kb < 100_000, "peak memory {peak_kb} kB");
+    assert!(peak_kb < 300_000, "peak memory {peak_kb} kB");
 }
 
 #[test]
