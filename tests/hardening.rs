@@ -231,3 +231,46 @@ fn diff_json_names_each_game_and_its_parameters() {
     let text = sprague(&["diff", &old, &new, "--range", "0..=3"], "");
     assert!(stdout(&text).contains("first divergence at a = 2, b = 0"));
 }
+
+#[test]
+fn lets_that_double_are_refused_and_long_chains_are_linear() {
+    // Forty doublings would be a sum of 2^40 components.
+    let mut source = String::from("let a0 = *1\n");
+    for i in 1..=40 {
+        source += &format!("let a{i} = a{} + a{}\n", i - 1, i - 1);
+    }
+    source += "grundy a40\n";
+    let output = fails_with(&source, "sum_too_large");
+    // The first sum past the limit is the one reported: 2^20 components.
+    assert!(
+        stderr(&output).contains("1048576 components"),
+        "{}",
+        stderr(&output)
+    );
+
+    // Nineteen doublings stay under the limit: 2^19 heaps of 1, XOR 0.
+    let mut source = String::from("let a0 = *1\n");
+    for i in 1..=19 {
+        source += &format!("let a{i} = a{} + a{}\n", i - 1, i - 1);
+    }
+    source += "wins? a19 + *1\n";
+    let output = sprague(&["run", "-"], &source);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).ends_with("= true\n"));
+
+    // A chain of 100,000 lets, each one heap more than the last.
+    let mut source = String::from("let a0 = *1\n");
+    for i in 1..100_000 {
+        source += &format!("let a{i} = a{} + *1\n", i - 1);
+    }
+    source += "wins? a99999\nwins? a99998\n";
+    let output = sprague(&["run", "-"], &source);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // An even number of heaps of 1 is a loss, an odd number a win.
+    let printed = stdout(&output);
+    let answers: Vec<&str> = printed
+        .lines()
+        .map(|line| &line[line.len() - 5..])
+        .collect();
+    assert_eq!(answers, ["false", " true"]);
+}

@@ -410,6 +410,9 @@ impl<'p> Interpreter<'p> {
                 solved.part(self, &part)
             }
             Term::Node { graph, node } => solved.part(self, &Component::Node(*graph, *node)),
+            Term::Let { id, .. } => {
+                self.option_value(&self.program.let_value(*id).value, env, solved)?
+            }
         })
     }
 
@@ -430,6 +433,10 @@ impl<'p> Interpreter<'p> {
                 ),
                 Term::Heap { size, .. } => Component::Heap(heap_size(size, env)?),
                 Term::Node { graph, node } => Component::Node(*graph, *node),
+                Term::Let { id, .. } => {
+                    self.position(&self.program.let_value(*id).value, env, each)?;
+                    continue;
+                }
             });
         }
         Ok(())

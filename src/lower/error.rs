@@ -128,6 +128,20 @@ pub enum CheckError {
         declared: SourceSpan,
     },
 
+    #[error("this sum has {components} components, more than the {limit} a sum may have")]
+    #[diagnostic(
+        code(sprague::check::sum_too_large),
+        help(
+            "a `let` used twice in another doubles it; write the sum with fewer components (two equal components cancel: G + G = *0)"
+        )
+    )]
+    SumTooLarge {
+        components: String,
+        limit: u128,
+        #[label("this sum is too large")]
+        span: SourceSpan,
+    },
+
     #[error("malformed code: {problem}")]
     #[diagnostic(code(sprague::check::malformed_code), help("{help}"))]
     MalformedCode {

@@ -183,6 +183,8 @@ impl Sweep {
                 }
                 Term::Heap { size, .. } => (!size.mentions(slot)).then(Vec::new),
                 Term::Node { .. } => Some(Vec::new()),
+                // A `let` in a target is summed term by term, not swept.
+                Term::Let { .. } => None,
             })
             .collect::<Option<Vec<_>>>()?;
         Some(Sweep { slot, steps })
@@ -204,6 +206,8 @@ pub struct Graph {
 pub struct Let {
     pub name: String,
     pub value: Vec<Term>,
+    /// How many components the value has, `let`s in it expanded.
+    pub components: u128,
     pub span: SourceSpan,
 }
 
@@ -288,6 +292,28 @@ pub enum Term {
         graph: GraphId,
         node: NodeId,
     },
+    /// A `let`'s sum, by reference: a chain of `let`s, each using the one
+    /// before, costs its length, not the square of it.
+    Let {
+        id: LetId,
+        span: SourceSpan,
+    },
+}
+
+/// The most components one sum may have.
+pub const MAX_SUM_COMPONENTS: u128 = 1_000_000;
+
+impl Program {
+    /// How many components a sum of terms stands for, `let`s expanded.
+    pub fn components(&self, terms: &[Term]) -> u128 {
+        terms
+            .iter()
+            .map(|term| match term {
+                Term::Let { id, .. } => self.let_value(*id).components,
+                Term::Game { .. } | Term::Heap { .. } | Term::Node { .. } => 1,
+            })
+            .fold(0u128, u128::saturating_add)
+    }
 }
 
 /// A type-checked expression; conditions evaluate to 0 or 1.

@@ -213,6 +213,7 @@ impl Lowerer {
         self.program.lets.push(Let {
             name: decl.name.name.clone(),
             value: Vec::new(),
+            components: 0,
             span: decl.span,
         });
         self.unlowered_lets.insert(id);
@@ -221,7 +222,9 @@ impl Lowerer {
 
     fn let_decl(&mut self, decl: &ast::LetDecl, id: LetId) {
         let value = self.sum(&decl.value, &Scope::default());
-        self.program.lets[id.0 as usize].value = value;
+        let components = self.program.components(&value);
+        let lowered = &mut self.program.lets[id.0 as usize];
+        (lowered.value, lowered.components) = (value, components);
         self.unlowered_lets.remove(&id.0);
     }
 
@@ -438,6 +441,18 @@ impl Lowerer {
         for term in &sum.terms {
             self.term(term, scope, &mut terms);
         }
+        let components = self.program.components(&terms);
+        if components > MAX_SUM_COMPONENTS {
+            self.errors.push(CheckError::SumTooLarge {
+                components: match components {
+                    u128::MAX => "more than 2^128".to_owned(),
+                    count => count.to_string(),
+                },
+                limit: MAX_SUM_COMPONENTS,
+                span: sum.span,
+            });
+            return Vec::new();
+        }
         terms
     }
 
@@ -560,9 +575,10 @@ impl Lowerer {
                     declared: declaration.span,
                 });
             }
-            DeclarationKind::Let(id) => {
-                terms.extend(self.program.let_value(id).value.iter().cloned())
-            }
+            DeclarationKind::Let(id) => terms.push(Term::Let {
+                id,
+                span: name.span,
+            }),
             DeclarationKind::Game(_) => {
                 if let Some(game) = self.game_named(name, 0, name.span) {
                     terms.push(Term::Game {
