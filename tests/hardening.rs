@@ -274,3 +274,34 @@ fn lets_that_double_are_refused_and_long_chains_are_linear() {
         .collect();
     assert_eq!(answers, ["false", " true"]);
 }
+
+#[test]
+fn the_loopy_error_shows_the_whole_cycle() {
+    let cycle = "Loop(0) -> Loop(1) -> Loop(2) -> Loop(3) -> Loop(0)";
+    let game = "game Loop(n) { move Loop((n + 1) % 4) }\n";
+    // Asked first, and after `grundy` has marked the positions loopy.
+    for query in [
+        "remoteness Loop(0)",
+        "grundy Loop(0)\nremoteness Loop(0)",
+        "period Loop",
+    ] {
+        let output = fails_with(&format!("{game}{query}"), "loopy");
+        assert!(
+            stderr(&output).contains(cycle),
+            "{query}: {}",
+            stderr(&output)
+        );
+    }
+    // A position that reaches the cycle from outside it shows the way in.
+    let output = fails_with(
+        &format!(
+            "{game}game In(n) {{ move In(n - 1) if n > 0  move Loop(2) if n == 0 }}\ngrundy In(1)\ngenus In(1)"
+        ),
+        "loopy",
+    );
+    assert!(
+        stderr(&output).contains("Loop(2) -> Loop(3) -> Loop(0) -> Loop(1) -> Loop(2)"),
+        "{}",
+        stderr(&output)
+    );
+}

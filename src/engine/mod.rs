@@ -668,7 +668,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .intern(rules, position, position)
             .and_then(|key| match self.value(key) {
                 LOOPY => Err(EngineError::Loopy {
-                    cycle: vec![position.clone()],
+                    cycle: self.cycle_from(rules, position),
                 }),
                 value if value >= EXPANDING => self.solve(rules, key).map(|()| key),
                 _ => Ok(key),
@@ -785,7 +785,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 match self.value(part_key) {
                     EXPANDING => return Err(self.cycle(rules, stack, part_key)),
                     LOOPY => {
-                        let cycle = vec![position.clone(), part.clone()];
+                        let mut cycle = vec![position.clone()];
+                        cycle.extend(self.cycle_from(rules, part));
                         return Err(EngineError::Loopy { cycle });
                     }
                     UNSOLVED | QUEUED => {
@@ -833,6 +834,72 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .collect();
         cycle.push(self.position(rules, key));
         EngineError::Loopy { cycle }
+    }
+
+    /// A play from `start` into a cycle: the positions from `start` on,
+    /// ending with the first one met again. Positions already solved reach
+    /// no cycle and are not entered. Should the walk grow past the state
+    /// limit (or the rules fail), `start` alone stands for it.
+    pub(crate) fn cycle_from<R>(&mut self, rules: &R, start: &P) -> Vec<P>
+    where
+        R: Rules<Position = P>,
+    {
+        let mut path: Vec<(P, Vec<P>)> = Vec::new();
+        let mut on_path: HashMap<P, usize> = HashMap::default();
+        let mut finished: std::collections::HashSet<P, rustc_hash::FxBuildHasher> =
+            Default::default();
+        let mut next = Some(start.clone());
+        let mut options = Options::new(self.max_states);
+        while path.len() + finished.len() < self.max_states {
+            if let Some(position) = next.take() {
+                if let Some(&index) = on_path.get(&position) {
+                    let mut cycle: Vec<P> = path.into_iter().map(|(entry, _)| entry).collect();
+                    cycle.push(cycle[index].clone());
+                    return cycle;
+                }
+                options.clear();
+                if rules.options(&position, &mut options).is_err() {
+                    break;
+                }
+                let mut parts: Vec<P> = options
+                    .iter()
+                    .flatten()
+                    .filter(|part| rules.as_heap(part).is_none() && !self.is_solved(rules, part))
+                    .cloned()
+                    .collect();
+                parts.reverse();
+                on_path.insert(position.clone(), path.len());
+                path.push((position, parts));
+            }
+            let Some((position, parts)) = path.last_mut() else {
+                break;
+            };
+            match parts.pop() {
+                Some(part) if !finished.contains(&part) => next = Some(part),
+                Some(_) => {}
+                None => {
+                    on_path.remove(position);
+                    finished.insert(position.clone());
+                    path.pop();
+                }
+            }
+        }
+        vec![start.clone()]
+    }
+
+    /// Whether a position has a value kept: it reaches no cycle.
+    fn is_solved<R>(&self, rules: &R, position: &P) -> bool
+    where
+        R: Rules<Position = P>,
+    {
+        let value = match rules.dense(position) {
+            Some(address) => self.dense.get(address),
+            None => self
+                .positions
+                .get_index_of(position)
+                .map_or(UNSOLVED, |id| self.values[id]),
+        };
+        value < LOOPY
     }
 
     /// Tells the watcher of progress now and then; it may stop the search.

@@ -60,7 +60,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     continue;
                 }
                 if on_stack.contains(&child) {
-                    let cycle = child.first().cloned().into_iter().collect();
+                    // A cycle of sums is a cycle of one of their components.
+                    let cycle = child
+                        .iter()
+                        .map(|component| self.cycle_from(rules, component))
+                        .find(|cycle| cycle.len() > 1)
+                        .unwrap_or_else(|| child.first().cloned().into_iter().collect());
                     return Err(EngineError::Loopy { cycle });
                 }
                 if memo.len() + stack.len() >= limit {
