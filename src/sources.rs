@@ -12,6 +12,47 @@ struct SourceFile {
     name: String,
     text: String,
     offset: usize,
+    /// The offset of each line's first byte, so that a span's line is
+    /// found by search, not by reading the file from its start.
+    line_starts: Vec<usize>,
+}
+
+/// A line longer than this is shown cut around what is pointed at.
+const LONG_LINE: usize = 160;
+/// How much of a long line is kept on each side of what is pointed at.
+const KEPT_AROUND: usize = 60;
+
+impl SourceFile {
+    /// The line (from 0) holding byte `at`.
+    fn line_of(&self, at: usize) -> usize {
+        self.line_starts.partition_point(|&start| start <= at) - 1
+    }
+
+    /// Where line `line` starts, and where it ends (its newline excluded).
+    fn line_bounds(&self, line: usize) -> (usize, usize) {
+        let start = self.line_starts[line];
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(self.text.len(), |&next| next - 1);
+        (start, end.max(start))
+    }
+
+    /// The nearest character boundary at or before `at`.
+    fn boundary_before(&self, mut at: usize) -> usize {
+        while !self.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    }
+
+    /// The nearest character boundary at or after `at`.
+    fn boundary_after(&self, mut at: usize) -> usize {
+        while !self.text.is_char_boundary(at) {
+            at += 1;
+        }
+        at
+    }
 }
 
 /// The session's sources. Cloning is cheap: files are shared.
@@ -28,10 +69,14 @@ impl Sources {
             .files
             .last()
             .map_or(0, |file| file.offset + file.text.len() + 1);
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
         self.files.push(Arc::new(SourceFile {
             name: name.to_owned(),
             text: text.to_owned(),
             offset,
+            line_starts,
         }));
         offset
     }
@@ -60,21 +105,45 @@ impl SourceCode for Sources {
             return Err(MietteError::OutOfBounds);
         }
         let file = self.file_at(span.offset());
-        let local = SourceSpan::new((span.offset() - file.offset).into(), span.len());
-        let contents = file
-            .text
-            .read_span(&local, context_lines_before, context_lines_after)?;
-        let global = SourceSpan::new(
-            (contents.span().offset() + file.offset).into(),
-            contents.span().len(),
+        let start = (span.offset() - file.offset).min(file.text.len());
+        let end = (start + span.len()).min(file.text.len());
+        let (first, last) = (
+            file.line_of(start),
+            file.line_of(end.saturating_sub(1).max(start)),
         );
+        let (first_start, first_end) = file.line_bounds(first);
+        let (_, last_end) = file.line_bounds(last);
+        let long = first_end - first_start > LONG_LINE;
+        let cut_to = file.boundary_after((end + KEPT_AROUND).min(last_end));
+        let bottom = (last + context_lines_after).min(file.line_starts.len() - 1);
+        let window = match (context_lines_before, long) {
+            // As miette's own sources do: with no lines before, the text
+            // starts at the span (that is how a label's column is found).
+            (0, true) => start..cut_to,
+            (0, false) => start..file.line_bounds(bottom).1,
+            // A long line is cut around the span, without context lines.
+            (_, true) => {
+                let from = start.saturating_sub(KEPT_AROUND).max(first_start);
+                file.boundary_before(from)..cut_to
+            }
+            (before, false) => {
+                let top = first.saturating_sub(before);
+                file.line_bounds(top).0..file.line_bounds(bottom).1
+            }
+        };
+        let line = file.line_of(window.start);
+        let column = file.text[file.line_starts[line]..window.start]
+            .chars()
+            .count();
+        let data = &file.text.as_bytes()[window.clone()];
+        let line_count = data.iter().filter(|&&byte| byte == b'\n').count() + 1;
         Ok(Box::new(MietteSpanContents::new_named(
             file.name.clone(),
-            contents.data(),
-            global,
-            contents.line(),
-            contents.column(),
-            contents.line_count(),
+            data,
+            SourceSpan::new((window.start + file.offset).into(), window.len()),
+            line,
+            column,
+            line_count,
         )))
     }
 }

@@ -305,3 +305,35 @@ fn the_loopy_error_shows_the_whole_cycle() {
         stderr(&output)
     );
 }
+
+#[test]
+fn many_errors_on_a_long_line_are_quoted_briefly_and_fast() {
+    // A 1,000-term sum naming 34 unknown nodes: each error quotes a cut of
+    // the line around its label, not the whole line again.
+    let terms: Vec<String> = (0..1000)
+        .map(|i| match i % 30 {
+            0 => format!("G.x{i}"),
+            _ => "G.a".to_owned(),
+        })
+        .collect();
+    let source = format!("graph G {{ a -> b }}\ngrundy {}\n", terms.join(" + "));
+    let output = fails_with(&source, "unknown_node");
+    assert!(stderr(&output).contains("graph `G` has no node `x990`"));
+    assert!(
+        output.stderr.len() < 40_000,
+        "{} bytes of errors",
+        output.stderr.len()
+    );
+
+    // Ten thousand errors, each found by its line without reading the file
+    // from the start (that took seconds), are all reported.
+    let source: String = (0..10_000)
+        .map(|i| format!("grundy Unknown{i}(1)\n"))
+        .collect();
+    let output = fails_with(&source, "unknown_game");
+    assert!(stderr(&output).contains("Unknown9999"));
+    assert!(
+        stderr(&output).contains("10000:8"),
+        "each error at its own line and column"
+    );
+}
