@@ -88,6 +88,14 @@ impl Sources {
         file.text.get(start..start + span.len()).unwrap_or("")
     }
 
+    /// The file and line a byte of the session's sources lies on.
+    pub fn line_of(&self, offset: usize) -> (usize, usize) {
+        let index = self.files.partition_point(|file| file.offset <= offset);
+        let file = self.file_at(offset);
+        let local = (offset - file.offset).min(file.text.len());
+        (index, file.line_of(local))
+    }
+
     fn file_at(&self, offset: usize) -> &SourceFile {
         let index = self.files.partition_point(|file| file.offset <= offset);
         &self.files[index.saturating_sub(1)]

@@ -234,3 +234,103 @@ pub struct CheckErrors {
     #[related]
     pub errors: Vec<CheckError>,
 }
+
+/// Errors of one kind on one line (33 unknown nodes in one long sum),
+/// reported once: the first one's message, help and labels.
+#[derive(Debug, Error)]
+#[error("{first} (and {} more like it on this line: {others})", count - 1)]
+pub struct Grouped {
+    first: CheckError,
+    count: usize,
+    /// What the others point at, as written.
+    others: String,
+    labels: Vec<miette::LabeledSpan>,
+}
+
+impl Diagnostic for Grouped {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.first.code()
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.first.help()
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+}
+
+/// Checking errors after grouping, reported together.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{} errors found while checking", count)]
+#[diagnostic(
+    code(sprague::check::errors),
+    help("nothing was evaluated; fix these and run again")
+)]
+pub struct Reported {
+    count: usize,
+    #[related]
+    errors: Vec<Box<dyn Diagnostic + Send + Sync>>,
+}
+
+/// How many errors of one kind on one line are reported one by one.
+const ALONE: usize = 3;
+/// How many of a group's other errors are named.
+const SHOWN: usize = 10;
+
+impl CheckErrors {
+    /// The errors to report: those of one kind on one line (`line_of` says
+    /// which line a span starts on) are grouped when there are more than a
+    /// few, in the order their first members came.
+    pub fn grouped<L: Eq + std::hash::Hash>(
+        self,
+        line_of: impl Fn(usize) -> L,
+        text_of: impl Fn(SourceSpan) -> String,
+    ) -> Reported {
+        let count = self.errors.len();
+        let key = |error: &CheckError| {
+            let code = error.code().map(|code| code.to_string());
+            let line = error
+                .labels()
+                .and_then(|mut labels| labels.next())
+                .map(|label| line_of(label.offset()));
+            (code, line)
+        };
+        let mut groups: indexmap::IndexMap<_, Vec<CheckError>> = indexmap::IndexMap::new();
+        for error in self.errors {
+            groups.entry(key(&error)).or_default().push(error);
+        }
+        let mut errors: Vec<Box<dyn Diagnostic + Send + Sync>> = Vec::new();
+        for (_, group) in groups {
+            if group.len() <= ALONE {
+                errors.extend(group.into_iter().map(|error| Box::new(error) as _));
+                continue;
+            }
+            // The first is pointed at; the rest are counted.
+            let labels = group
+                .iter()
+                .take(1)
+                .flat_map(|error| error.labels().into_iter().flatten())
+                .collect();
+            let mut others: Vec<String> = group[1..]
+                .iter()
+                .filter_map(|error| error.labels()?.next())
+                .map(|label| format!("`{}`", text_of(*label.inner())))
+                .take(SHOWN)
+                .collect();
+            if group.len() - 1 > SHOWN {
+                others.push("…".to_owned());
+            }
+            let count = group.len();
+            let first = group.into_iter().next().expect("a group has members");
+            errors.push(Box::new(Grouped {
+                first,
+                count,
+                others: others.join(", "),
+                labels,
+            }));
+        }
+        Reported { count, errors }
+    }
+}

@@ -593,7 +593,10 @@ impl Session {
     fn check_report(&self, mut errors: CheckErrors) -> Report {
         match errors.errors.len() {
             1 => self.report(errors.errors.remove(0)),
-            _ => self.report(errors),
+            _ => self.report(errors.grouped(
+                |offset| self.sources.line_of(offset),
+                |span| self.sources.text(span).to_owned(),
+            )),
         }
     }
 }
