@@ -344,3 +344,14 @@ fn many_errors_on_a_long_line_are_quoted_briefly_and_fast() {
         "each error at its own line and column"
     );
 }
+
+#[test]
+fn a_file_given_where_a_command_goes_gets_a_hint() {
+    let output = sprague(&["examples/tour.game"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("did you mean `sprague run examples/tour.game`"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -157,7 +157,10 @@ const USAGE_ERROR: u8 = 2;
 const STACK_SIZE: usize = 1 << 30;
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(error),
+    };
     std::thread::Builder::new()
         .name("sprague".into())
         .stack_size(STACK_SIZE)
@@ -171,6 +174,24 @@ pub fn main() -> ExitCode {
             eprintln!("sprague: {error}");
             ExitCode::FAILURE
         })
+}
+
+/// Prints clap's message, with a hint when a file was given where a
+/// command was expected (`sprague sub.game`).
+fn usage_error(error: clap::Error) -> ExitCode {
+    let hint = match error.kind() {
+        clap::error::ErrorKind::InvalidSubcommand => std::env::args()
+            .nth(1)
+            .filter(|word| word.ends_with(".game") || std::path::Path::new(word).is_file())
+            .map(|file| format!("did you mean `sprague run {file}` (or `sprague repl {file}`)?")),
+        _ => None,
+    };
+    let code = error.exit_code();
+    let _ = error.print();
+    if let Some(hint) = hint {
+        eprintln!("\nhint: {hint}");
+    }
+    ExitCode::from(u8::try_from(code).unwrap_or(USAGE_ERROR))
 }
 
 fn run(cli: Cli) -> ExitCode {

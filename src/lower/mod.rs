@@ -556,7 +556,7 @@ impl Lowerer {
     fn name_ref(&mut self, name: &ast::Ident, terms: &mut Vec<Term>) {
         let Some(declaration) = self.program.names.get(&name.name).copied() else {
             let help = self
-                .suggest(&name.name, |kind| {
+                .suggest_bare(&name.name, |kind| {
                     !matches!(kind, DeclarationKind::Graph(_))
                 })
                 .unwrap_or_else(|| format!("declare it with `let {} = …`", name.name));
@@ -617,13 +617,32 @@ impl Lowerer {
 
     /// "did you mean `X`?" for the closest declared name of a fitting kind.
     fn suggest(&self, name: &str, fits: impl Fn(DeclarationKind) -> bool) -> Option<String> {
+        self.closest_name(name, fits)
+            .map(|similar| format!("did you mean `{similar}`?"))
+    }
+
+    /// A suggestion for a bare name: a game is shown with its arguments.
+    fn suggest_bare(&self, name: &str, fits: impl Fn(DeclarationKind) -> bool) -> Option<String> {
+        let similar = self.closest_name(name, fits)?;
+        let arity = match self.program.names[similar].kind {
+            DeclarationKind::Game(game) => self.program.game(game).params.len(),
+            DeclarationKind::Graph(_) | DeclarationKind::Let(_) => 0,
+        };
+        Some(match arity {
+            0 => format!("did you mean `{similar}`?"),
+            1 => format!("did you mean `{similar}(…)`? the game `{similar}` takes 1 argument"),
+            n => format!("did you mean `{similar}(…)`? the game `{similar}` takes {n} arguments"),
+        })
+    }
+
+    fn closest_name(&self, name: &str, fits: impl Fn(DeclarationKind) -> bool) -> Option<&str> {
         let candidates = self
             .program
             .names
             .iter()
             .filter(|(_, declaration)| fits(declaration.kind))
             .map(|(candidate, _)| candidate.as_str());
-        closest(name, candidates).map(|similar| format!("did you mean `{similar}`?"))
+        closest(name, candidates)
     }
 
     fn int(&mut self, expr: &ast::Expr, scope: &Scope) -> Expr {
@@ -811,8 +830,18 @@ fn node_id(graph: &mut Graph, name: &str) -> NodeId {
 /// few edits away (transpositions count as one), or sharing a long prefix.
 fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let allowed = (name.chars().count() / 3).max(1);
+    // A name cut short (`Kay` for `Kayles`) is as close as a slip of a key.
+    let cut_short = |candidate: &str| {
+        name.chars().count() >= 2 && candidate.to_lowercase().starts_with(&name.to_lowercase())
+    };
     candidates
-        .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
+        .map(|candidate| {
+            let distance = strsim::damerau_levenshtein(name, candidate);
+            match cut_short(candidate) {
+                true => (distance.min(allowed), candidate),
+                false => (distance, candidate),
+            }
+        })
         .filter(|&(distance, candidate)| {
             distance <= allowed || strsim::jaro_winkler(name, candidate) > 0.9
         })

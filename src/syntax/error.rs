@@ -18,6 +18,21 @@ pub enum ParseError {
         at_end: bool,
     },
 
+    #[error("this `{{` is never closed")]
+    #[diagnostic(
+        code(sprague::parse::unclosed),
+        help("close the block with `}}` before the next statement")
+    )]
+    Unclosed {
+        #[label(primary, "this `{{` has no `}}`")]
+        open: SourceSpan,
+        #[label("{found} comes before it is closed")]
+        span: SourceSpan,
+        found: String,
+        /// Whether the input ends inside the block (more lines may close it).
+        at_end: bool,
+    },
+
     #[error("integer literal `{text}` does not fit in 64 bits")]
     #[diagnostic(
         code(sprague::parse::integer_too_large),
@@ -43,6 +58,9 @@ pub enum ParseError {
 impl ParseError {
     /// Whether more input could complete the source (the error is at its end).
     pub fn is_incomplete(&self) -> bool {
-        matches!(self, ParseError::Syntax { at_end: true, .. })
+        matches!(
+            self,
+            ParseError::Syntax { at_end: true, .. } | ParseError::Unclosed { at_end: true, .. }
+        )
     }
 }

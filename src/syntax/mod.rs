@@ -708,8 +708,39 @@ fn syntax_error(error: &pest::error::Error<Rule>, text: &str, base: usize) -> Pa
                 }
             }
             let at_end = text[position..].trim().is_empty();
+            let closes_block = positives.contains(&Rule::rbrace);
+            let before_next = at_end || STATEMENT_WORDS.contains(&found);
+            if closes_block
+                && before_next
+                && let Some(open) = unclosed_brace(&text[..position])
+            {
+                return ParseError::Unclosed {
+                    open: SourceSpan::new((base + open).into(), 1),
+                    span,
+                    found: match at_end {
+                        true => "the end of the input".to_owned(),
+                        false => format!("`{found}`"),
+                    },
+                    at_end,
+                };
+            }
+            let help = match found {
+                "=" if positives.contains(&Rule::eq) => {
+                    "use `==` to compare; a rule's condition reads `if k == 1`".to_owned()
+                }
+                word if [Rule::statement, Rule::program, Rule::query, Rule::game_decl]
+                    .iter()
+                    .any(|rule| positives.contains(rule)) =>
+                {
+                    match closest_word(word) {
+                        Some(keyword) => format!("did you mean `{keyword}`?"),
+                        None => help_for(positives),
+                    }
+                }
+                _ => help_for(positives),
+            };
             ParseError::Syntax {
-                help: help_for(positives),
+                help,
                 expected: one_of(&expected),
                 found: if at_end {
                     "end of input".to_owned()
@@ -722,6 +753,64 @@ fn syntax_error(error: &pest::error::Error<Rule>, text: &str, base: usize) -> Pa
         }
         ErrorVariant::CustomError { .. } => ParseError::TooDeep { span },
     }
+}
+
+/// The words a statement starts with.
+const STATEMENT_WORDS: &[&str] = &[
+    "game",
+    "graph",
+    "let",
+    "grundy",
+    "wins",
+    "best_move",
+    "moves",
+    "play",
+    "crosscheck",
+    "remoteness",
+    "period",
+    "draw",
+    "plot",
+    "genus",
+    "diff",
+    "equal",
+];
+
+/// The statement word a mistyped word was most likely meant to be
+/// (`win` for `wins?`).
+fn closest_word(word: &str) -> Option<String> {
+    if word.is_empty() || STATEMENT_WORDS.contains(&word) {
+        return None;
+    }
+    STATEMENT_WORDS
+        .iter()
+        .map(|keyword| (strsim::damerau_levenshtein(word, keyword), keyword))
+        .filter(|&(distance, keyword)| distance <= (keyword.len() / 3).max(1))
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, keyword)| match *keyword {
+            "wins" | "equal" => format!("{keyword}?"),
+            keyword => keyword.to_owned(),
+        })
+}
+
+/// The offset of the last `{` in `text` that no `}` closes, comments
+/// skipped.
+fn unclosed_brace(text: &str) -> Option<usize> {
+    let mut open = Vec::new();
+    for line_start in std::iter::once(0).chain(text.match_indices('\n').map(|(at, _)| at + 1)) {
+        let line = &text[line_start..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let code = &line[..line.find('#').unwrap_or(line.len())];
+        for (at, c) in code.char_indices() {
+            match c {
+                '{' => open.push(line_start + at),
+                '}' => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    open.pop()
 }
 
 /// The token at `position`: a word, a number or one character.
