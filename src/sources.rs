@@ -17,6 +17,11 @@ struct SourceFile {
     line_starts: Vec<usize>,
 }
 
+/// Bytes between one file and the next in the session's address space:
+/// a span at the very end of a file stays inside it, and the context miette
+/// shows around a label in one file never touches the next file's.
+const FILE_GAP: usize = 3;
+
 /// A line longer than this is shown cut around what is pointed at.
 const LONG_LINE: usize = 160;
 /// How much of a long line is kept on each side of what is pointed at.
@@ -64,11 +69,10 @@ pub struct Sources {
 impl Sources {
     /// Adds a source and returns the offset of its first byte.
     pub fn add(&mut self, name: &str, text: &str) -> usize {
-        // One byte of gap keeps a span at the very end of a file inside it.
         let offset = self
             .files
             .last()
-            .map_or(0, |file| file.offset + file.text.len() + 1);
+            .map_or(0, |file| file.offset + file.text.len() + FILE_GAP);
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(at, _)| at + 1))
             .collect();
@@ -86,6 +90,11 @@ impl Sources {
         let file = self.file_at(span.offset());
         let start = span.offset() - file.offset;
         file.text.get(start..start + span.len()).unwrap_or("")
+    }
+
+    /// The name of the file a byte of the session's sources lies in.
+    pub fn name_at(&self, offset: usize) -> &str {
+        &self.file_at(offset).name
     }
 
     /// The file and line a byte of the session's sources lies on.
@@ -113,6 +122,10 @@ impl SourceCode for Sources {
             return Err(MietteError::OutOfBounds);
         }
         let file = self.file_at(span.offset());
+        if span.offset() + span.len() > file.offset + file.text.len() + 1 {
+            // Labels in two files are shown apart, never as one snippet.
+            return Err(MietteError::OutOfBounds);
+        }
         let start = (span.offset() - file.offset).min(file.text.len());
         let end = (start + span.len()).min(file.text.len());
         let (first, last) = (

@@ -355,3 +355,27 @@ fn a_file_given_where_a_command_goes_gets_a_hint() {
         stderr(&output)
     );
 }
+
+#[test]
+fn check_says_what_a_good_file_declares_and_asks() {
+    let output = sprague(
+        &["check", "-"],
+        "game A(n) { move A(n - 1) if n > 0 }\ngame B = octal \"0.77\"\ngraph G { a -> b }\nlet x = A(3)\ngrundy x\nwins? G.a\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "<stdin>: ok, 2 games, 1 graph, 1 let and 2 queries\n"
+    );
+}
+
+#[test]
+fn a_duplicate_across_two_files_shows_each_file_apart() {
+    let output = sprague(&["check", "examples/tour.game", "examples/kayles.game"], "");
+    assert_eq!(output.status.code(), Some(1));
+    let report = stderr(&output);
+    assert!(report.contains("╭─[examples/tour.game:12:6]"), "{report}");
+    assert!(report.contains("╭─[examples/kayles.game:3:6]"), "{report}");
+    // Each snippet quotes a few lines, not the whole of the first file.
+    assert!(report.lines().count() < 30, "{report}");
+}

@@ -349,12 +349,36 @@ fn check_files(files: &[PathBuf]) -> ExitCode {
     let mut session = Session::new(DEFAULT_MAX_STATES);
     let mut failed = false;
     for (name, text) in &sources {
-        if let Err(report) = session.declare(name, text, &mut |_| {}) {
-            failed = true;
-            eprint!("{}", output::error(&report, error_style(false)));
+        match session.declare(name, text, &mut |_| {}) {
+            Ok(queries) => say!("{name}: ok, {}", summary(&session, name, queries.len())),
+            Err(report) => {
+                failed = true;
+                eprint!("{}", output::error(&report, error_style(false)));
+            }
         }
     }
     exit_code(failed)
+}
+
+/// What a checked file declares and asks, in a phrase:
+/// `2 games, 1 graph, 1 let and 5 queries`.
+fn summary(session: &Session, file: &str, queries: usize) -> String {
+    let count = |n: usize, one: &str, many: &str| match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    };
+    let declared = session.declared_in(file);
+    let kinds = [("game", "games"), ("graph", "graphs"), ("let", "lets")];
+    let mut parts: Vec<String> = kinds
+        .iter()
+        .map(|&(one, many)| {
+            let n = declared.iter().filter(|kind| **kind == one).count();
+            count(n, one, many)
+        })
+        .collect();
+    parts.push(count(queries, "query", "queries"));
+    let last = parts.pop().expect("four parts");
+    format!("{} and {last}", parts.join(", "))
 }
 
 fn exit_code(failed: bool) -> ExitCode {

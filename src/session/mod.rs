@@ -561,6 +561,21 @@ impl Session {
             .collect()
     }
 
+    /// The kinds (`game`, `graph`, `let`) of the declarations in force
+    /// that the source `name` made, in order.
+    pub fn declared_in(&self, name: &str) -> Vec<&'static str> {
+        self.declarations
+            .iter()
+            .filter(|statement| self.sources.name_at(declaration_span(statement).offset()) == name)
+            .filter_map(|statement| match statement.as_ref() {
+                ast::Statement::Game(_) => Some("game"),
+                ast::Statement::Graph(_) => Some("graph"),
+                ast::Statement::Let(_) => Some("let"),
+                ast::Statement::Query(_) => None,
+            })
+            .collect()
+    }
+
     /// The source text of a declaration, as written.
     pub fn source_of(&self, name: &str) -> Option<&str> {
         let span = self.declarations.iter().find_map(|statement| {
