@@ -195,3 +195,42 @@ fn the_readme_plot_is_reproduced_by_its_command() {
         std::fs::read_to_string(format!("{root}/examples/pictures/kayles-plot.svg")).unwrap();
     assert_eq!(std::fs::read_to_string(&plot).unwrap(), committed);
 }
+
+/// A move graph is written in the format its file's extension names;
+/// an extension no format has is refused.
+#[test]
+fn draw_writes_the_format_its_file_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let magic: [(&str, &[u8]); 4] = [
+        ("png", b"\x89PNG"),
+        ("pdf", b"%PDF"),
+        ("svg", b"<?xml"),
+        ("dot", b"digraph"),
+    ];
+    for (extension, starts) in magic {
+        let file = dir.path().join(format!("k.{extension}"));
+        succeeds(&[
+            "draw",
+            "examples/kayles.game",
+            "Kayles(4)",
+            "-o",
+            file.to_str().unwrap(),
+        ]);
+        let written = std::fs::read(&file).unwrap();
+        assert!(written.starts_with(starts), "{extension}");
+    }
+    let file = dir.path().join("k.jpeg2000");
+    let output = sprague(
+        &[
+            "draw",
+            "examples/kayles.game",
+            "Kayles(4)",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown_format"));
+    assert!(!file.exists());
+}

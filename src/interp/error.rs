@@ -149,6 +149,19 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error("no picture format is written to a `.{extension}` file")]
+    #[diagnostic(
+        code(sprague::eval::unknown_format),
+        help(
+            "a move graph is written as .dot or .gv, or drawn by Graphviz as .svg, .png or .pdf; a plot is written as .svg"
+        )
+    )]
+    UnknownFormat {
+        extension: String,
+        #[label("this picture")]
+        span: SourceSpan,
+    },
+
     #[error("cannot write {path}: {reason}")]
     #[diagnostic(
         code(sprague::eval::unwritable),
@@ -219,6 +232,7 @@ impl EvalError {
             | EvalError::PlotTooLarge { .. }
             | EvalError::Graphviz { .. }
             | EvalError::Unwritable { .. }
+            | EvalError::UnknownFormat { .. }
             | EvalError::PlotFailed { .. }
             | EvalError::PlayNeedsRepl { .. } => {}
         }

@@ -5,6 +5,9 @@ use dot_writer::{Attributes, DotWriter, Style};
 use super::{EdgeKind, MoveGraph, Node};
 use crate::engine::{Gamma, Outcome};
 
+/// From how many nodes a graph is laid out quickly rather than carefully.
+const QUICK_LAYOUT_FROM: usize = 100;
+
 /// The graph as DOT: each node labelled with its position and value,
 /// positions of value 0 (losses for the player to move) shaded, drawn
 /// loopy positions dashed, winning moves bold, the sum's own winning move
@@ -14,6 +17,16 @@ pub fn dot(graph: &MoveGraph) -> String {
     {
         let mut writer = DotWriter::from(&mut bytes);
         let mut digraph = writer.digraph();
+        if graph.nodes() > QUICK_LAYOUT_FROM {
+            // Graphviz's crossing minimisation grows fast with the edges
+            // (461 nodes of Kayles took minutes): a big graph is laid out
+            // with less of it, and straight edges (the same 461 in 5 s).
+            digraph
+                .graph_attributes()
+                .set("mclimit", "0.05", false)
+                .set("nslimit", "0.5", false)
+                .set("splines", "line", false);
+        }
         digraph.node_attributes().set("fontname", "Helvetica", true);
         digraph.edge_attributes().set("fontname", "Helvetica", true);
         for (c, cluster) in graph.clusters.iter().enumerate() {

@@ -89,21 +89,43 @@ pub enum PictureError {
     Plot(String),
     /// The file could not be written.
     Write(String),
+    /// The file's extension names no format this picture is written in.
+    Format(String),
 }
 
-/// The picture in the format a file name asks for: `.svg` is drawn by
-/// Graphviz, anything else is DOT.
-pub fn render_dot(dot: String, path: &str) -> Result<String, PictureError> {
-    match Path::new(path).extension().is_some_and(|ext| ext == "svg") {
-        true => graphviz_svg(&dot),
-        false => Ok(dot),
+/// The formats a move graph is written in, by the file's extension: DOT
+/// as it is, the rest drawn by Graphviz.
+pub const DRAW_FORMATS: &[&str] = &["dot", "gv", "svg", "png", "pdf"];
+
+/// The picture in the format a file name asks for, and that format's name:
+/// `.svg`, `.png` and `.pdf` are drawn by Graphviz, `.dot` and `.gv` (or a
+/// name without an extension) are DOT; anything else is refused.
+pub fn render_dot(dot: String, path: &str) -> Result<(Vec<u8>, &'static str), PictureError> {
+    let extension = Path::new(path)
+        .extension()
+        .map(|ext| ext.to_string_lossy().to_lowercase());
+    match extension.as_deref() {
+        None | Some("dot" | "gv") => Ok((dot.into_bytes(), "dot")),
+        Some(format @ ("svg" | "png" | "pdf")) => {
+            let format = DRAW_FORMATS
+                .iter()
+                .find(|known| **known == format)
+                .expect("listed");
+            Ok((graphviz(&dot, format)?, format))
+        }
+        Some(other) => Err(PictureError::Format(other.to_owned())),
     }
 }
 
 /// Runs `dot -Tsvg` on a graph.
 pub fn graphviz_svg(dot: &str) -> Result<String, PictureError> {
+    graphviz(dot, "svg").map(|svg| String::from_utf8_lossy(&svg).into_owned())
+}
+
+/// Runs Graphviz's `dot` on a graph, for a picture in `format`.
+fn graphviz(dot: &str, format: &str) -> Result<Vec<u8>, PictureError> {
     let mut child = Command::new("dot")
-        .arg("-Tsvg")
+        .arg(format!("-T{format}"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -117,7 +139,7 @@ pub fn graphviz_svg(dot: &str) -> Result<String, PictureError> {
         .map_err(|error| PictureError::Graphviz(error.to_string()))?;
     written.map_err(|error| PictureError::Graphviz(error.to_string()))?;
     match output.status.success() {
-        true => Ok(String::from_utf8_lossy(&output.stdout).into_owned()),
+        true => Ok(output.stdout),
         false => Err(PictureError::Graphviz(
             String::from_utf8_lossy(&output.stderr).trim().to_owned(),
         )),
@@ -125,6 +147,6 @@ pub fn graphviz_svg(dot: &str) -> Result<String, PictureError> {
 }
 
 /// Writes a picture to its file.
-pub fn write(path: &str, content: &str) -> Result<(), PictureError> {
+pub fn write(path: &str, content: &[u8]) -> Result<(), PictureError> {
     std::fs::write(path, content).map_err(|error| PictureError::Write(error.to_string()))
 }

@@ -187,7 +187,7 @@ fn reach(
 /// The text of a picture, written to its file when it has one.
 pub(super) fn finish(
     picture: String,
-    format_for_file: impl FnOnce(String, &str) -> Result<String, picture::PictureError>,
+    format_for_file: impl FnOnce(String, &str) -> Result<(Vec<u8>, &'static str), picture::PictureError>,
     to: Option<&Destination>,
     size: usize,
     default_format: &'static str,
@@ -201,15 +201,11 @@ pub(super) fn finish(
         });
     };
     let failed = |error| picture_error(error, &to.path, to.span);
-    let content = format_for_file(picture, &to.path).map_err(failed)?;
+    let (content, format) = format_for_file(picture, &to.path).map_err(failed)?;
     picture::write(&to.path, &content).map_err(failed)?;
-    let format = match to.path.ends_with(".svg") {
-        true => "svg",
-        false => default_format,
-    };
     Ok(Picture {
         format,
-        content,
+        content: String::new(),
         file: Some(to.path.clone()),
         size,
     })
@@ -220,6 +216,7 @@ fn picture_error(error: picture::PictureError, path: &str, span: SourceSpan) -> 
     match error {
         picture::PictureError::Graphviz(reason) => EvalError::Graphviz { reason, span },
         picture::PictureError::Plot(reason) => EvalError::PlotFailed { reason, span },
+        picture::PictureError::Format(extension) => EvalError::UnknownFormat { extension, span },
         picture::PictureError::Write(reason) => EvalError::Unwritable {
             path: path.to_owned(),
             reason,
@@ -289,7 +286,15 @@ impl Session {
         let svg = picture::plot(&plot).map_err(|error| picture_error(error, "", span))?;
         finish(
             svg,
-            |svg, _| Ok(svg),
+            |svg, path| match std::path::Path::new(path).extension() {
+                Some(extension) if extension.eq_ignore_ascii_case("svg") => {
+                    Ok((svg.into_bytes(), "svg"))
+                }
+                Some(extension) => Err(picture::PictureError::Format(
+                    extension.to_string_lossy().into_owned(),
+                )),
+                None => Ok((svg.into_bytes(), "svg")),
+            },
             query.to.as_ref(),
             plot.points.len(),
             "svg",
