@@ -379,3 +379,37 @@ fn a_duplicate_across_two_files_shows_each_file_apart() {
     // Each snippet quotes a few lines, not the whole of the first file.
     assert!(report.lines().count() < 30, "{report}");
 }
+
+#[test]
+fn a_rule_missing_its_guard_is_named_at_once() {
+    // Without `if k <= n` the positions fall below zero forever; the search
+    // says so instead of filling the state limit (8 s and 778 MB before).
+    let (code, peak_kb) = common::sprague_with_peak_memory(
+        &["run", "-"],
+        "game Take(n) { move Take(n - k) for k in 1..=3 }\ngrundy Take(3)",
+    );
+    assert_eq!(code, Some(1));
+    assert!(peak_kb < 300_000, "peak memory {peak_kb} kB");
+    let output = fails_with(
+        "game Take(n) { move Take(n - k) for k in 1..=3 }\ngrundy Take(3)",
+        "runs_off",
+    );
+    let report = stderr(&output);
+    assert!(
+        report.contains("Take(3) -> Take(0) -> Take(-3)"),
+        "{report}"
+    );
+    assert!(report.contains("`n` falls below 0 here"), "{report}");
+    assert!(report.contains("that is `if k <="), "{report}");
+    // A deep chain that stays at 0 or more is solved, not refused.
+    let output = sprague(
+        &["run", "-"],
+        "game Down(n) { move Down(n - 1) if n > 0 }\ngrundy Down(300000)",
+    );
+    assert_eq!(
+        stdout(&output),
+        "grundy Down(300000) = 0\n",
+        "{}",
+        stderr(&output)
+    );
+}

@@ -170,6 +170,14 @@ pub trait Rules {
         Ok(None)
     }
 
+    /// Whether a chain of positions, each reached from the one before
+    /// while solving it (the deepest last), runs off without end: a rule
+    /// missing its guard, say, whose positions fall below zero forever.
+    /// The search then stops at once instead of filling the state limit.
+    fn runs_off(&self, _chain: &[Self::Position]) -> bool {
+        false
+    }
+
     /// Adds each option's value to `mex`, reading the
     /// values of its parts from `solved`, which answers `None` (and notes
     /// the part) for a part not solved yet; such an option is skipped. This
@@ -289,6 +297,9 @@ pub enum EngineError<P, E> {
         count: u64,
         position: P,
     },
+    /// The positions run off without end (see [`Rules::runs_off`]): the
+    /// first positions of the chain and the deepest ones.
+    RunsOff { start: Vec<P>, deepest: Vec<P> },
 }
 
 /// A move in a sum: the component moved in, and the sum it becomes there.
@@ -328,6 +339,12 @@ pub type Watcher = Box<dyn FnMut(usize) -> bool + Send>;
 /// How many steps of the search (a position entered or completed) pass
 /// between calls of the watcher.
 const WATCH_EVERY: usize = 4096;
+
+/// How deep the search's stack must be before it is looked at for a chain
+/// of positions running off without end, and how many of the deepest
+/// positions being expanded are looked at.
+const RUNAWAY_DEPTH: usize = 100_000;
+const RUNAWAY_CHAIN: usize = 1000;
 
 /// Memo states besides a solved value: not asked yet; waiting on the
 /// stack to be expanded; being expanded (its options are being solved);
@@ -756,6 +773,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
+        let mut steps = 0usize;
         while let Some(&key) = stack.last() {
             if self.value(key) < LOOPY {
                 // Solved while it waited (it was pushed twice).
@@ -763,6 +781,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 continue;
             }
             self.watch()?;
+            steps += 1;
+            if stack.len() >= RUNAWAY_DEPTH && steps.is_multiple_of(WATCH_EVERY) {
+                self.check_runaway(rules, stack)?;
+            }
             self.set_value(key, EXPANDING);
             let position = self.position(rules, key);
             self.fold(rules, &position)?;
@@ -834,6 +856,29 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .collect();
         cycle.push(self.position(rules, key));
         EngineError::Loopy { cycle }
+    }
+
+    /// Fails when the chain of positions being expanded, its deepest
+    /// [`RUNAWAY_CHAIN`] looked at, runs off without end.
+    fn check_runaway<R>(&self, rules: &R, stack: &[Key]) -> Result<(), P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let expanding = |entries: &mut dyn Iterator<Item = &Key>| -> Vec<P> {
+            entries
+                .filter(|&&key| self.value(key) == EXPANDING)
+                .take(RUNAWAY_CHAIN)
+                .map(|&key| self.position(rules, key))
+                .collect()
+        };
+        let mut deepest = expanding(&mut stack.iter().rev().take(RUNAWAY_DEPTH));
+        deepest.reverse();
+        if deepest.len() < RUNAWAY_CHAIN || !rules.runs_off(&deepest) {
+            return Ok(());
+        }
+        let start = expanding(&mut stack.iter()).into_iter().take(4).collect();
+        deepest.drain(..deepest.len() - 2);
+        Err(EngineError::RunsOff { start, deepest })
     }
 
     /// A play from `start` into a cycle: the positions from `start` on,

@@ -5,6 +5,23 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, Error, Diagnostic, PartialEq, Eq)]
 pub enum EvalError {
+    #[error("the positions of `{game}` run off without end: {chain}")]
+    #[diagnostic(
+        code(sprague::eval::runs_off),
+        help(
+            "guard the rule so that `{parameter}` stays at 0 or more: for an argument `{parameter} - k`, that is `if k <= {parameter}`"
+        )
+    )]
+    RunsOff {
+        game: String,
+        parameter: String,
+        chain: String,
+        #[label(primary, "solving this never ends")]
+        span: SourceSpan,
+        #[label("`{parameter}` falls below 0 here, and keeps falling")]
+        argument: Option<SourceSpan>,
+    },
+
     #[error("integer overflow in `{op}`{context}")]
     #[diagnostic(
         code(sprague::eval::overflow),
@@ -223,6 +240,7 @@ impl EvalError {
                 }
             }
             EvalError::Loopy { .. }
+            | EvalError::RunsOff { .. }
             | EvalError::TooManyRows { .. }
             | EvalError::TooManyStates { .. }
             | EvalError::Interrupted { .. }

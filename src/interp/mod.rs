@@ -108,6 +108,10 @@ impl Rules for Interpreter<'_> {
         })
     }
 
+    fn runs_off(&self, chain: &[Component]) -> bool {
+        self.falling_parameter(chain).is_some()
+    }
+
     fn as_heap(&self, position: &Component) -> Option<u64> {
         match position {
             Component::Heap(n) => Some(*n),
@@ -440,6 +444,51 @@ impl<'p> Interpreter<'p> {
             });
         }
         Ok(())
+    }
+
+    /// The game and parameter that fall without end along a chain of
+    /// positions: every position of one game, that parameter negative in
+    /// each and smaller in each than in the one before.
+    pub fn falling_parameter(&self, chain: &[Component]) -> Option<(GameId, usize)> {
+        let Some(Component::Game(game, first)) = chain.first() else {
+            return None;
+        };
+        let mut args = Vec::with_capacity(chain.len());
+        for position in chain {
+            match position {
+                Component::Game(other, position_args)
+                    if other == game && position_args.len() == first.len() =>
+                {
+                    args.push(position_args)
+                }
+                _ => return None,
+            }
+        }
+        let falls = |i: usize| {
+            args.iter().all(|position| position[i] < 0)
+                && args.windows(2).all(|pair| pair[1][i] < pair[0][i])
+        };
+        (0..first.len()).find(|&i| falls(i)).map(|i| (*game, i))
+    }
+
+    /// Where a game's rules give parameter `i` of the game itself a new
+    /// value: the first such argument, to point at for a missing guard.
+    pub fn argument_moving(&self, game: GameId, i: usize) -> Option<SourceSpan> {
+        let Moves::Rules(rules) = &self.program.game(game).moves else {
+            return None;
+        };
+        rules
+            .iter()
+            .flat_map(|rule| &rule.target)
+            .find_map(|term| match term {
+                Term::Game {
+                    game: target, args, ..
+                } if *target == game => args
+                    .get(i)
+                    .filter(|arg| !matches!(arg.kind, ExprKind::Slot(slot) if slot == i))
+                    .map(|arg| arg.span),
+                _ => None,
+            })
     }
 
     /// A sum as it is written in the language.

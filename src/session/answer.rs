@@ -467,6 +467,26 @@ pub(super) fn engine_error(
             span,
         },
         EngineError::Interrupted => EvalError::Interrupted { span },
+        EngineError::RunsOff { start, deepest } => {
+            let (game, i) = interp
+                .falling_parameter(&deepest)
+                .expect("the engine stops only where the rules saw a fall");
+            let shown: Vec<String> = start
+                .iter()
+                .map(|position| interp.show(std::slice::from_ref(position)).to_string())
+                .collect();
+            let last: Vec<String> = deepest
+                .iter()
+                .map(|position| interp.show(std::slice::from_ref(position)).to_string())
+                .collect();
+            EvalError::RunsOff {
+                game: interp.program.game(game).name.clone(),
+                parameter: interp.program.game(game).params[i].clone(),
+                chain: format!("{} -> … -> {}", shown.join(" -> "), last.join(" -> ")),
+                span,
+                argument: interp.argument_moving(game, i),
+            }
+        }
         EngineError::TooManyOptions {
             limit,
             count,
