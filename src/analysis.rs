@@ -9,6 +9,8 @@
 //!   theorem): G(n + p) = G(n) for n0 ≤ n < 2·n0 + p + t;
 //! - anything else: nothing, so the period found is reported as apparent.
 
+use crate::lower::ir::TakeBreak;
+
 /// Why a period holds, or how far it was seen to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Proof {
@@ -48,6 +50,27 @@ impl Period {
             .checked_mul(self.saltus)?
             .checked_add(base)?;
         u64::try_from(shifted).ok()
+    }
+}
+
+/// What proves a period of a game given by a code: a code that never
+/// splits a heap has each value fixed by the t before it; an octal code
+/// that splits (no `!`, no three-heap digit) is covered by Guy and Smith's
+/// theorem; anything else is only apparent.
+pub fn proof_for(code: &TakeBreak) -> Proof {
+    let Some(t) = code.largest_removal() else {
+        return Proof::None;
+    };
+    let splits = code.digits.iter().any(|digit| digit.bits & 0b1100 != 0);
+    let simple_octal = code
+        .digits
+        .iter()
+        .all(|digit| digit.bits & 0b1000 == 0 && !digit.distinct)
+        && code.digits[0].bits == 0;
+    match (splits, simple_octal) {
+        (false, _) => Proof::Window { t },
+        (true, true) => Proof::OctalTheorem { t },
+        (true, false) => Proof::None,
     }
 }
 

@@ -156,6 +156,41 @@ fn a_proven_period_answers_for_heaps_of_any_size() {
 }
 
 #[test]
+fn a_codes_table_proves_its_own_period_and_answers_far_heaps_at_once() {
+    // No `period` asked first: the table finds the period as it grows.
+    let found = answers(
+        "game K = octal \"0.77\"\ngrundy K(1000000000000000000)\ngrundy K(10000000)\ngrundy K(70)",
+    );
+    let kayles = reference("tests/data/kayles_octal_0.77.txt");
+    // 10^18 ≡ 4 and 10^7 ≡ 4 (mod 12): both are G(76).
+    assert_eq!(found[0].value, Value::Grundy(kayles[76].1));
+    assert_eq!(found[0].by, Some("period"));
+    assert_eq!(found[1].value, Value::Grundy(kayles[76].1));
+    // Inside the table, a value is read from it.
+    assert_eq!(found[2].value, Value::Grundy(kayles[70].1));
+    assert_eq!(found[2].by, None);
+    // Dawson's Kayles (0.07, period 34 from n = 53, by OEIS A002187
+    // shifted): 10^12 has the value of the heap past 68 congruent to it.
+    let dawson = reference("tests/data/dawsons_kayles_octal_0.07.txt");
+    let n: u64 = 1_000_000_000_000;
+    let same = 68 + ((n - 68) % 34) as usize;
+    let found = answers(&format!("game D = octal \"0.07\"\ngrundy D({n})"));
+    let expected = dawson.iter().find(|&&(m, _)| m == same).unwrap().1;
+    assert_eq!(found[0].value, Value::Grundy(expected));
+    // Grundy's game has no period a theorem proves: a far heap is refused.
+    let mut session = sprague::session::Session::new(10_000);
+    let mut refused = false;
+    session.run(
+        "far.game",
+        "game G = octal \"4!.0\"\ngrundy G(1000000)",
+        &mut |event| {
+            refused |= matches!(event, sprague::session::Event::Error(_));
+        },
+    );
+    assert!(refused);
+}
+
+#[test]
 fn diff_agrees_with_values_computed_one_by_one() {
     let declarations = "game A = subtraction {1, 2, 3}\ngame B = subtraction {1, 2, 4}";
     let answer = answers(&format!("{declarations}\ndiff A B for n in 0..=60")).remove(0);

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use smallvec::SmallVec;
 
-use crate::analysis::Period;
+use crate::analysis::{Period, Proof};
 use crate::engine::{
     Address, Grundy, Mex, Options, Rules, Solved, TooManyOptions, Unknown, fold_listed,
 };
@@ -45,7 +45,65 @@ pub struct Interpreter<'p> {
 }
 
 /// Value tables of the games given by codes, filled as heaps are asked for.
-pub type Tables = RefCell<HashMap<GameId, Table>>;
+pub type Tables = RefCell<HashMap<GameId, CodeTable>>;
+
+/// A code's table, and the period a theorem proves of it once one does:
+/// the table then stops growing, and every heap is answered from it.
+pub struct CodeTable {
+    table: Table,
+    proof: Proof,
+    period: Option<Period>,
+}
+
+/// The least heaps a table is grown to before its period is looked for.
+const FIRST_STAGE: usize = 256;
+
+impl CodeTable {
+    fn new(code: &TakeBreak) -> Self {
+        CodeTable {
+            table: Table::new(code.clone()),
+            proof: crate::analysis::proof_for(code),
+            period: None,
+        }
+    }
+
+    /// The value of heap `n`: from the table, or from a proven period. The
+    /// table grows in stages, doubling, and after each a period is looked
+    /// for if a theorem can prove one; it never grows past `limit` heaps.
+    fn grundy(
+        &mut self,
+        n: usize,
+        limit: usize,
+        watch: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Grundy, Unknown> {
+        loop {
+            if let Some(value) = self.known(n as u64) {
+                return Ok(value);
+            }
+            let stage = match self.proof {
+                Proof::None => n,
+                Proof::Window { .. } | Proof::OctalTheorem { .. } => {
+                    (2 * self.table.values().len()).max(FIRST_STAGE).min(n)
+                }
+            };
+            if stage > limit {
+                return Err(Unknown::PastLimit);
+            }
+            self.table.extend_to(stage, watch)?;
+            self.period = crate::analysis::find(self.table.values(), self.proof)
+                .filter(|period| period.proven);
+        }
+    }
+
+    /// A heap's value, if the table or a proven period holds it.
+    fn known(&self, n: u64) -> Option<Grundy> {
+        let values = self.table.values();
+        match usize::try_from(n).ok().and_then(|n| values.get(n)) {
+            Some(&value) => Some(value),
+            None => self.period.as_ref()?.grundy(values, n),
+        }
+    }
+}
 
 /// Proven periods by game, each with the values it starts from.
 pub type Periods = HashMap<GameId, KnownPeriod>;
@@ -211,10 +269,18 @@ impl<'p> Interpreter<'p> {
         let Component::Game(game, args) = position else {
             return None;
         };
-        let known = self.periods?.get(game)?;
         let n = u64::try_from(*args.first()?).ok()?;
-        (n >= known.values.len() as u64)
-            .then(|| known.period.grundy(&known.values, n))
+        if let Some(known) = self.periods?.get(game) {
+            return (n >= known.values.len() as u64)
+                .then(|| known.period.grundy(&known.values, n))
+                .flatten();
+        }
+        // A code's table that found its period answers past its end.
+        let tables = self.tables?.borrow();
+        let table = tables.get(game)?;
+        table.period.as_ref()?;
+        (n >= table.table.values().len() as u64)
+            .then(|| table.known(n))
             .flatten()
     }
 
@@ -241,15 +307,9 @@ impl<'p> Interpreter<'p> {
         let Ok(n) = usize::try_from(*n) else {
             return Ok(None);
         };
-        if n > limit {
-            return Err(Unknown::PastLimit);
-        }
         let mut tables = tables.borrow_mut();
-        let table = tables
-            .entry(*game)
-            .or_insert_with(|| Table::new(code.clone()));
-        table.extend_to(n, watch)?;
-        Ok(Some(table.values()[n]))
+        let table = tables.entry(*game).or_insert_with(|| CodeTable::new(code));
+        table.grundy(n, limit, watch).map(Some)
     }
 
     fn game_options(

@@ -11,7 +11,7 @@ use crate::engine::{Engine, EngineError, Gamma, Grundy, Misere, Move, Outcome};
 use crate::interp::{
     Budget, Component, EvalError, Interpreter, KnownPeriod, assignments, fixed_count,
 };
-use crate::lower::ir::{GameId, Moves, Play, Query, QueryKind, TakeBreak, Target};
+use crate::lower::ir::{GameId, Moves, Play, Query, QueryKind, Target};
 use crate::picture::render_dot;
 
 /// How many values `period` computes, at most, looking for a period.
@@ -126,7 +126,7 @@ impl Session {
     /// theorem to prove one, seen convincingly), and keeps a proven one.
     pub(super) fn period(&mut self, game: GameId, span: SourceSpan) -> Result<Answer, EvalError> {
         let proof = match &self.program.game(game).moves {
-            Moves::Code(code) => proof_for(code),
+            Moves::Code(code) => analysis::proof_for(code),
             Moves::Rules(_) => Proof::None,
         };
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
@@ -232,24 +232,6 @@ pub(super) fn each_row(
         budget,
         each,
     )
-}
-
-/// What proves a period of a game given by a code.
-fn proof_for(code: &TakeBreak) -> Proof {
-    let Some(t) = code.largest_removal() else {
-        return Proof::None;
-    };
-    let splits = code.digits.iter().any(|digit| digit.bits & 0b1100 != 0);
-    let simple_octal = code
-        .digits
-        .iter()
-        .all(|digit| digit.bits & 0b1000 == 0 && !digit.distinct)
-        && code.digits[0].bits == 0;
-    match (splits, simple_octal) {
-        (false, _) => Proof::Window { t },
-        (true, true) => Proof::OctalTheorem { t },
-        (true, false) => Proof::None,
-    }
 }
 
 fn evaluate(
