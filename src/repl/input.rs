@@ -3,12 +3,16 @@
 
 use std::io::BufRead;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use owo_colors::OwoColorize;
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
-use rustyline::{CompletionType, Config, Editor};
+use rustyline::{
+    Cmd, CompletionType, ConditionalEventHandler, Config, Editor, Event, EventContext,
+    EventHandler, KeyEvent, RepeatCount,
+};
 
 use super::helper::{ReplHelper, needs_more};
 
@@ -30,22 +34,45 @@ pub trait Reader {
 pub struct Terminal {
     editor: Editor<ReplHelper, FileHistory>,
     history: Option<PathBuf>,
+    /// Set when Ctrl-C ended the line (see [`ClearingInterrupt`]).
+    interrupted: Arc<AtomicBool>,
+}
+
+/// Ctrl-C at a prompt: the line is accepted, which takes the history hint
+/// off the screen as Enter does (an interrupted line would keep it, looking
+/// typed), and the flag tells the reader to drop it.
+struct ClearingInterrupt(Arc<AtomicBool>);
+
+impl ConditionalEventHandler for ClearingInterrupt {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, _: &EventContext) -> Option<Cmd> {
+        self.0.store(true, Ordering::SeqCst);
+        Some(Cmd::AcceptLine)
+    }
 }
 
 impl Terminal {
     pub fn new(names: Arc<Mutex<Vec<String>>>) -> rustyline::Result<Self> {
         let config = Config::builder()
-            .auto_add_history(true)
+            .auto_add_history(false)
             .completion_type(CompletionType::List)
             .history_ignore_dups(true)?
             .build();
         let mut editor = Editor::with_config(config)?;
         editor.set_helper(Some(ReplHelper::new(names)));
+        let interrupted = Arc::new(AtomicBool::new(false));
+        editor.bind_sequence(
+            KeyEvent::ctrl('C'),
+            EventHandler::Conditional(Box::new(ClearingInterrupt(interrupted.clone()))),
+        );
         let history = history_file();
         if let Some(path) = &history {
             let _ = editor.load_history(path);
         }
-        Ok(Terminal { editor, history })
+        Ok(Terminal {
+            editor,
+            history,
+            interrupted,
+        })
     }
 }
 
@@ -68,7 +95,11 @@ impl Reader for Terminal {
         loop {
             let styled = prompt.green().bold().to_string();
             match self.editor.readline(&(prompt, styled.as_str())) {
+                Ok(_) if self.interrupted.swap(false, Ordering::SeqCst) => {
+                    return Input::Interrupted;
+                }
                 Ok(line) => {
+                    let _ = self.editor.add_history_entry(line.as_str());
                     // Saved as we go, so that a crash or a kill loses nothing.
                     if let Some(path) = &self.history {
                         let _ = self.editor.save_history(path);
