@@ -413,3 +413,31 @@ fn a_rule_missing_its_guard_is_named_at_once() {
         stderr(&output)
     );
 }
+
+#[test]
+fn a_loopy_game_with_many_moves_meets_its_work_limit() {
+    // Nim with a move up by one: every position reaches every larger one,
+    // so the moves grow as the square of the positions. They are bounded
+    // like the positions, and the refusal says which bound to raise.
+    let output = fails_with(
+        "game Nim(n) { move Nim(n - k) for k in -1..=n }\ngrundy Nim(2)",
+        "too_many_moves",
+    );
+    assert!(
+        stderr(&output).contains("--max-states"),
+        "{}",
+        stderr(&output)
+    );
+    // Within the bound, a loopy game is valued as before: a two-cycle with
+    // an exit to a terminal position.
+    let output = sprague(
+        &["run", "-"],
+        "graph Spin { a -> b  b -> a, c  c -> d }\ngrundy Spin.a\ngrundy Spin.b\ngrundy Spin.c",
+    );
+    assert_eq!(
+        stdout(&output),
+        "grundy Spin.a = ∞\ngrundy Spin.b = ∞(1)\ngrundy Spin.c = 1\n",
+        "{}",
+        stderr(&output)
+    );
+}

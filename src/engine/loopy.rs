@@ -96,7 +96,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if let Some(known) = self.loopy.get(position) {
             return Ok(known.clone());
         }
-        match self.grundy(rules, position) {
+        match self.grundy_or_loopy(rules, position) {
             Ok(value) => Ok(Gamma::Finite(value)),
             Err(EngineError::Loopy { .. }) => self.label(rules, position),
             Err(error) => Err(error),
@@ -135,7 +135,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             Some(Gamma::Infinite(_)) => return Ok(Part::Loopy),
             None => {}
         }
-        match self.grundy(rules, position) {
+        // Known to reach a cycle: no search needed to say so again.
+        if self.marked_loopy(rules, position) {
+            return Ok(Part::Loopy);
+        }
+        match self.grundy_or_loopy(rules, position) {
             Ok(value) => Ok(Part::Finite(value)),
             Err(EngineError::Loopy { .. }) => Ok(Part::Loopy),
             Err(error) => Err(error),
@@ -150,8 +154,15 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     {
         let mut graph = Graph::default();
         graph.node((vec![root.clone()], 0));
-        let mut next = 0;
+        let (mut next, mut moves) = (0, 0usize);
         while next < graph.nodes.len() {
+            // The moves listed bound the work as the nodes bound the memory.
+            if moves > self.max_states {
+                return Err(EngineError::TooManyMoves {
+                    limit: self.max_states,
+                    expanding: root.clone(),
+                });
+            }
             if graph.nodes.len() > self.max_states {
                 return Err(EngineError::TooManyStates {
                     limit: self.max_states,
@@ -194,6 +205,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             followers.extend((0..heap).map(|smaller| graph.node((loopy.clone(), smaller))));
             followers.sort_unstable();
             followers.dedup();
+            moves += followers.len();
             graph.followers.push(followers);
             next += 1;
         }
@@ -246,14 +258,19 @@ impl<P: Clone + Eq + Hash> Graph<P> {
     }
 
     /// The Fraenkel–Yesha labelling, one value m at a time. A node whose
-    /// labelled followers' mex is m is a candidate for m. A follower not
-    /// labelled yet (its value will be larger, or ∞) is "answered" once it
-    /// has a follower labelled m; a candidate with no follower labelled m
-    /// whose unlabelled followers are all answered gets m. Labelling a node
-    /// answers its predecessors, which may complete others in turn, as in a
-    /// retrograde analysis. Nim heaps take their value in their own round,
-    /// and before it count as answered (a heap of h has every value below h
-    /// among its options).
+    /// labelled followers have every value below m, and not m, is a
+    /// candidate for m. A follower not labelled yet (its value will be
+    /// larger, or ∞) is "answered" once it has a follower labelled m; a
+    /// candidate with no follower labelled m whose unlabelled followers are
+    /// all answered gets m. Labelling a node answers its predecessors, which
+    /// may complete others in turn, as in a retrograde analysis. Nim heaps
+    /// take their value in their own round, and before it count as answered
+    /// (a heap of h has every value below h among its options).
+    ///
+    /// Each node counts the distinct values among its labelled followers as
+    /// they are labelled (values come in increasing order), so a node is a
+    /// candidate in one round only, found in that round's bucket: the work
+    /// is linear in the moves, not in the moves times the values.
     fn labels(&self) -> Vec<Gamma> {
         let count = self.nodes.len();
         // The followers of heaps are not listed; they need none for this.
@@ -264,6 +281,102 @@ impl<P: Clone + Eq + Hash> Graph<P> {
             }
         }
         let followers = |id: usize| self.followers.get(id).map_or(&[][..], Vec::as_slice);
+        let mut label: Vec<Option<Grundy>> = vec![None; count];
+        // Per node: how many distinct values its labelled followers have,
+        // and the last value counted (labels arrive in increasing order).
+        let mut distinct: Vec<Grundy> = vec![0; count];
+        let mut last_counted: Vec<Option<Grundy>> = vec![None; count];
+        // Nodes to look at in round m: those whose count reached m, and the
+        // heaps of m. Rounds stamp `answered` and `candidate` with m + 1, so
+        // that nothing is cleared between rounds.
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new()];
+        let bucket = |buckets: &mut Vec<Vec<usize>>, m: Grundy, id: usize| {
+            let m = m as usize;
+            if buckets.len() <= m {
+                buckets.resize(m + 1, Vec::new());
+            }
+            buckets[m].push(id);
+        };
+        for id in 0..count {
+            match self.heap(id) {
+                Some(heap) => bucket(&mut buckets, heap, id),
+                None => bucket(&mut buckets, 0, id),
+            }
+        }
+        let mut answered: Vec<Grundy> = vec![0; count];
+        let mut candidate: Vec<Grundy> = vec![0; count];
+        let mut waiting = vec![0usize; count];
+        let mut m: Grundy = 0;
+        while (m as usize) < buckets.len() {
+            let stamp = m + 1;
+            // A heap above m counts as answered in this round.
+            let is_answered = |id: usize, answered: &[Grundy]| {
+                answered[id] == stamp || self.heap(id).is_some_and(|heap| heap > m)
+            };
+            let round = std::mem::take(&mut buckets[m as usize]);
+            let mut queue = Vec::new();
+            for &id in &round {
+                if label[id].is_some() {
+                    continue;
+                }
+                if self.heap(id).is_some() {
+                    queue.push(id);
+                    continue;
+                }
+                if distinct[id] != m || last_counted[id] == Some(m) {
+                    continue;
+                }
+                candidate[id] = stamp;
+            }
+            for &id in &round {
+                if candidate[id] != stamp || label[id].is_some() {
+                    continue;
+                }
+                waiting[id] = followers(id)
+                    .iter()
+                    .filter(|&&f| {
+                        label[f as usize].is_none() && !is_answered(f as usize, &answered)
+                    })
+                    .count();
+                if waiting[id] == 0 {
+                    queue.push(id);
+                }
+            }
+            while let Some(id) = queue.pop() {
+                if label[id].is_some() || is_answered(id, &answered) && self.heap(id).is_none() {
+                    continue;
+                }
+                label[id] = Some(m);
+                for &before in &predecessors[id] {
+                    let before = before as usize;
+                    // The follower's value m counts once towards `before`.
+                    if last_counted[before] != Some(m) {
+                        last_counted[before] = Some(m);
+                        if distinct[before] == m {
+                            distinct[before] = m + 1;
+                            bucket(&mut buckets, m + 1, before);
+                        }
+                    }
+                    if answered[before] == stamp {
+                        continue;
+                    }
+                    answered[before] = stamp;
+                    if label[before].is_some() {
+                        continue;
+                    }
+                    for &earlier in &predecessors[before] {
+                        let earlier = earlier as usize;
+                        if candidate[earlier] == stamp && label[earlier].is_none() {
+                            waiting[earlier] -= 1;
+                            if waiting[earlier] == 0 {
+                                queue.push(earlier);
+                            }
+                        }
+                    }
+                }
+            }
+            m += 1;
+        }
         // The distinct values among a node's labelled followers, in order.
         let follower_labels = |id: usize, label: &[Option<Grundy>]| {
             let mut values: Vec<Grundy> = followers(id)
@@ -274,68 +387,6 @@ impl<P: Clone + Eq + Hash> Graph<P> {
             values.dedup();
             values
         };
-        let mut label: Vec<Option<Grundy>> = vec![None; count];
-        let max_heap = (0..count).filter_map(|id| self.heap(id)).max();
-        for m in 0.. {
-            let mut candidate = vec![false; count];
-            let mut answered = vec![false; count];
-            let mut waiting = vec![0usize; count];
-            let mut queue = Vec::new();
-            for id in 0..count {
-                if label[id].is_some() {
-                    continue;
-                }
-                if let Some(heap) = self.heap(id) {
-                    match heap == m {
-                        true => queue.push(id),
-                        false => answered[id] = true,
-                    }
-                    continue;
-                }
-                // Every label so far is below m: m distinct ones are 0..m.
-                candidate[id] = follower_labels(id, &label).len() as Grundy == m;
-            }
-            let any_candidate = candidate.iter().any(|&is| is);
-            if !any_candidate && max_heap.is_none_or(|heap| heap < m) {
-                break;
-            }
-            for id in 0..count {
-                if candidate[id] {
-                    waiting[id] = followers(id)
-                        .iter()
-                        .filter(|&&f| label[f as usize].is_none() && !answered[f as usize])
-                        .count();
-                    if waiting[id] == 0 {
-                        queue.push(id);
-                    }
-                }
-            }
-            while let Some(id) = queue.pop() {
-                if label[id].is_some() || answered[id] {
-                    continue;
-                }
-                label[id] = Some(m);
-                for &before in &predecessors[id] {
-                    let before = before as usize;
-                    if answered[before] {
-                        continue;
-                    }
-                    answered[before] = true;
-                    if label[before].is_some() {
-                        continue;
-                    }
-                    for &earlier in &predecessors[before] {
-                        let earlier = earlier as usize;
-                        if candidate[earlier] && label[earlier].is_none() {
-                            waiting[earlier] -= 1;
-                            if waiting[earlier] == 0 {
-                                queue.push(earlier);
-                            }
-                        }
-                    }
-                }
-            }
-        }
         (0..count)
             .map(|id| match label[id] {
                 Some(value) => Gamma::Finite(value),

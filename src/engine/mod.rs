@@ -297,6 +297,8 @@ pub enum EngineError<P, E> {
         count: u64,
         position: P,
     },
+    /// Labelling a loopy game would look at more moves than the limit.
+    TooManyMoves { limit: usize, expanding: P },
     /// The positions run off without end (see [`Rules::runs_off`]): the
     /// first positions of the chain and the deepest ones.
     RunsOff { start: Vec<P>, deepest: Vec<P> },
@@ -477,8 +479,43 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
     }
 
-    /// The Grundy value of a single component.
+    /// The Grundy value of a single component. A component that reaches a
+    /// cycle fails with the cycle, from the component into it.
     pub fn grundy<R>(&mut self, rules: &R, position: &P) -> Result<Grundy, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let value = self.grundy_or_loopy(rules, position);
+        value.map_err(|error| self.whole_cycle(rules, error))
+    }
+
+    /// A loopy error whose cycle was cut short (a position known to reach a
+    /// cycle stands for it) with the cycle found and shown in full.
+    fn whole_cycle<R>(
+        &mut self,
+        rules: &R,
+        error: EngineError<P, R::Error>,
+    ) -> EngineError<P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        match error {
+            EngineError::Loopy { cycle } if cycle.len() <= 2 => {
+                let mut whole: Vec<P> = cycle[..cycle.len() - 1].to_vec();
+                whole.extend(self.cycle_from(rules, &cycle[cycle.len() - 1]));
+                EngineError::Loopy { cycle: whole }
+            }
+            error => error,
+        }
+    }
+
+    /// [`Engine::grundy`], with the cycle of a loopy component cut short:
+    /// the loopy solver asks this of many components, and needs no cycle.
+    pub(crate) fn grundy_or_loopy<R>(
+        &mut self,
+        rules: &R,
+        position: &P,
+    ) -> Result<Grundy, P, R::Error>
     where
         R: Rules<Position = P>,
     {
@@ -507,7 +544,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if let Some(n) = rules.as_heap(position) {
             return Ok(n);
         }
-        let root = self.solved(rules, position)?;
+        let root = match self.solved(rules, position) {
+            Ok(root) => root,
+            Err(error) => return Err(self.whole_cycle(rules, error)),
+        };
         // Solved positions reach no cycle, so this walk ends. A position is
         // done once every part of every option is; until then its parts
         // wait above it on the stack.
@@ -685,7 +725,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .intern(rules, position, position)
             .and_then(|key| match self.value(key) {
                 LOOPY => Err(EngineError::Loopy {
-                    cycle: self.cycle_from(rules, position),
+                    cycle: vec![position.clone()],
                 }),
                 value if value >= EXPANDING => self.solve(rules, key).map(|()| key),
                 _ => Ok(key),
@@ -807,8 +847,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 match self.value(part_key) {
                     EXPANDING => return Err(self.cycle(rules, stack, part_key)),
                     LOOPY => {
-                        let mut cycle = vec![position.clone()];
-                        cycle.extend(self.cycle_from(rules, part));
+                        let cycle = vec![position.clone(), part.clone()];
                         return Err(EngineError::Loopy { cycle });
                     }
                     UNSOLVED | QUEUED => {
@@ -930,6 +969,21 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
         }
         vec![start.clone()]
+    }
+
+    /// Whether a position is marked as reaching a cycle.
+    fn marked_loopy<R>(&self, rules: &R, position: &P) -> bool
+    where
+        R: Rules<Position = P>,
+    {
+        let value = match rules.dense(position) {
+            Some(address) => self.dense.get(address),
+            None => self
+                .positions
+                .get_index_of(position)
+                .map_or(UNSOLVED, |id| self.values[id]),
+        };
+        value == LOOPY
     }
 
     /// Whether a position has a value kept: it reaches no cycle.

@@ -212,6 +212,22 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error(
+        "more than {limit} moves to look at while valuing the loopy positions {position} reaches"
+    )]
+    #[diagnostic(
+        code(sprague::eval::too_many_moves),
+        help(
+            "`--max-states N` bounds the moves looked at as well as the positions: raise it, or ask about a smaller position"
+        )
+    )]
+    TooManyMoves {
+        limit: usize,
+        position: String,
+        #[label("valuing this needs more moves")]
+        span: SourceSpan,
+    },
+
     #[error("more than {limit} distinct positions while expanding {position} of game `{game}`")]
     #[diagnostic(
         code(sprague::eval::too_many_states),
@@ -242,6 +258,7 @@ impl EvalError {
             EvalError::Loopy { .. }
             | EvalError::RunsOff { .. }
             | EvalError::TooManyRows { .. }
+            | EvalError::TooManyMoves { .. }
             | EvalError::TooManyStates { .. }
             | EvalError::Interrupted { .. }
             | EvalError::SearchTooLarge { .. }

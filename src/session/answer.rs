@@ -449,6 +449,11 @@ pub(super) fn engine_error(
             span,
         },
         EngineError::Interrupted => EvalError::Interrupted { span },
+        EngineError::TooManyMoves { limit, expanding } => EvalError::TooManyMoves {
+            limit,
+            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
+            span,
+        },
         EngineError::RunsOff { start, deepest } => {
             let (game, i) = interp
                 .falling_parameter(&deepest)
