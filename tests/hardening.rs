@@ -441,3 +441,17 @@ fn a_loopy_game_with_many_moves_meets_its_work_limit() {
         stderr(&output)
     );
 }
+
+#[test]
+fn moves_under_misere_play_name_the_misere_value() {
+    let output = sprague(&["run", "-"], "moves misere *2 + *1");
+    // Misère values: *1 alone is 0 (its mover must take the last token),
+    // *1 + *1 is 1, *2 is 2.
+    assert_eq!(
+        stdout(&output),
+        "moves misere *2 + *1 = 3 moves\n  \
+         1. *2 -> *0, leaving *0 + *1: misère grundy 0, winning\n  \
+         2. *2 -> *1, leaving *1 + *1: misère grundy 1\n  \
+         3. *1 -> *0, leaving *2 + *0: misère grundy 2\n"
+    );
+}

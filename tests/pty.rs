@@ -155,3 +155,25 @@ fn lines_typed_ahead_are_all_evaluated() {
     session.send_control('d').unwrap();
     session.exp_eof().unwrap();
 }
+
+/// Ctrl-D at a continuation prompt abandons the unfinished entry; the
+/// session goes on.
+#[test]
+fn ctrl_d_at_a_continuation_prompt_abandons_the_entry() {
+    let data = tempfile::tempdir().unwrap();
+    let mut session = repl(data.path());
+    session.send_line("game Half {").unwrap();
+    session.exp_string("...>").unwrap();
+    sleep(Duration::from_millis(200));
+    session.send_control('d').unwrap();
+    ready(&mut session);
+    session.send_line("grundy *5 + *1").unwrap();
+    session.exp_string("grundy *5 + *1 = 4").unwrap();
+    // Half was never declared.
+    session.send_line(":games").unwrap();
+    session.send_line("grundy *0").unwrap();
+    let before = session.exp_string("grundy *0 = 0").unwrap();
+    assert!(!before.contains("game Half"), "{before}");
+    session.send_control('d').unwrap();
+    session.exp_eof().unwrap();
+}
