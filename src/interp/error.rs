@@ -118,7 +118,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("the move graph has {count} nodes, over the limit of {limit}")]
+    #[error("the move graph has {count}, over the limit of {limit} nodes")]
     #[diagnostic(
         code(sprague::eval::draw_too_large),
         help("draw a smaller position, or raise the limit with `--max-draw N`")

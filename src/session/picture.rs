@@ -54,11 +54,12 @@ pub(super) fn move_graph(
         )
         .map_err(error)?;
         total += shape.keys.len();
-        if total > limit {
-            // Count on, to say how large the graph is.
-            let count = match shape.complete {
-                true => total.to_string(),
-                false => format!("more than {}", limit + COUNT_PAST),
+        if total > limit || shape.moves_capped {
+            // Counted on past the limit, to say how large the graph is.
+            let count = match (shape.complete, shape.moves_capped) {
+                (true, _) => format!("{total} nodes"),
+                (false, false) => format!("at least {total} nodes"),
+                (false, true) => format!("at least {total} nodes and more than {MOVES_CAP} moves"),
             };
             return Err(EvalError::DrawTooLarge { count, limit, span });
         }
@@ -118,7 +119,13 @@ struct Shape {
     edges: Vec<(usize, usize, bool)>,
     /// Whether every position was reached within the cap.
     complete: bool,
+    /// Whether the moves listed passed [`MOVES_CAP`] (a big Nim heap has
+    /// a move to every smaller one), which ends the count too.
+    moves_capped: bool,
 }
+
+/// The most moves listed while a move graph is gathered or counted.
+const MOVES_CAP: usize = 2_000_000;
 
 fn reach(
     engine: &mut Engine<Component>,
@@ -138,12 +145,14 @@ fn reach(
                 keys.len() - 1
             })
         };
+    let mut listed = 0usize;
     while let Some(id) = queue.pop_front() {
         if keys.len() > cap {
             return Ok(Shape {
                 keys,
                 edges,
                 complete: false,
+                moves_capped: false,
             });
         }
         let key = keys[id].clone();
@@ -154,14 +163,23 @@ fn reach(
             // its count then passes.
             [single] => match interp.as_heap(single) {
                 Some(n) => {
-                    let listed = n.min(cap as u64 + 1);
-                    let heaps = (0..listed).map(|k| vec![Component::Heap(k)]).collect();
+                    let shown = n.min(cap as u64 + 1);
+                    let heaps = (0..shown).map(|k| vec![Component::Heap(k)]).collect();
                     (heaps, false)
                 }
                 None => (engine.options(interp, single)?, false),
             },
             parts => (parts.iter().map(|part| vec![part.clone()]).collect(), true),
         };
+        listed += options.len();
+        if listed > MOVES_CAP {
+            return Ok(Shape {
+                keys,
+                edges,
+                complete: false,
+                moves_capped: true,
+            });
+        }
         for mut option in options {
             option.sort();
             let to = id_of(option, &mut keys, &mut queue);
@@ -173,6 +191,7 @@ fn reach(
                     keys,
                     edges,
                     complete: false,
+                    moves_capped: false,
                 });
             }
         }
@@ -181,6 +200,7 @@ fn reach(
         keys,
         edges,
         complete: true,
+        moves_capped: false,
     })
 }
 

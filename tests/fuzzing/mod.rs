@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 /// a few seconds.
 pub const LIMITS: &[&str] = &[
     "--max-states",
-    "20000",
+    "5000",
     "--max-search",
-    "20000",
+    "5000",
     "--max-rows",
     "2000",
     "--max-draw",
