@@ -36,6 +36,18 @@ pub enum EvalError {
         context: String,
     },
 
+    #[error("{what} is not an integer{context}")]
+    #[diagnostic(
+        code(sprague::eval::not_an_integer),
+        help("values are integers: guard the rule so that this is not asked, e.g. `if x >= 0`")
+    )]
+    NotAnInteger {
+        what: &'static str,
+        #[label("this has no integer value")]
+        span: SourceSpan,
+        context: String,
+    },
+
     #[error("division by zero{context}")]
     #[diagnostic(
         code(sprague::eval::division_by_zero),
@@ -249,6 +261,7 @@ impl EvalError {
         match &mut self {
             EvalError::Overflow { context, .. }
             | EvalError::DivisionByZero { context, .. }
+            | EvalError::NotAnInteger { context, .. }
             | EvalError::NegativeHeap { context, .. }
             | EvalError::TooManyOptions { context, .. } => {
                 if context.is_empty() {

@@ -738,18 +738,38 @@ where
             } else {
                 end.checked_sub(1)
             };
-            match last {
-                Some(last) if start <= last => {
+            match (last, &binding.stop) {
+                (Some(last), None) if start <= last => {
                     budget.afford((last as i128 - start as i128 + 1) as u128, binding.span)?;
                     (start..=last).try_for_each(|value| assign(env, value))
+                }
+                // With `while`, the values stop at the first that fails it.
+                (Some(last), Some(stop)) if start <= last => {
+                    for value in start..=last {
+                        env[binding.slot] = value;
+                        if eval(stop, env)? == 0 {
+                            break;
+                        }
+                        assign(env, value)?;
+                    }
+                    Ok(())
                 }
                 _ => Ok(()),
             }
         }
-        Domain::Set(elements) => elements.iter().try_for_each(|element| {
-            let value = eval(element, env)?;
-            assign(env, value)
-        }),
+        Domain::Set(elements) => {
+            for element in elements {
+                let value = eval(element, env)?;
+                if let Some(stop) = &binding.stop {
+                    env[binding.slot] = value;
+                    if eval(stop, env)? == 0 {
+                        break;
+                    }
+                }
+                assign(env, value)?;
+            }
+            Ok(())
+        }
     }
 }
 
@@ -758,6 +778,9 @@ where
 /// 0..=10` are counted before one is tried.
 pub fn fixed_count(bindings: &[Binding]) -> Option<u128> {
     bindings.iter().try_fold(1u128, |total, binding| {
+        if binding.stop.is_some() {
+            return None;
+        }
         let count = match &binding.domain {
             Domain::Range {
                 start,
@@ -815,6 +838,7 @@ fn quick(expr: &Expr, env: &[i64]) -> Option<i64> {
         ExprKind::Neg(operand) => quick(operand, env)?.checked_neg()?,
         ExprKind::Not(operand) => (quick(operand, env)? == 0) as i64,
         ExprKind::Abs(operand) => quick(operand, env)?.checked_abs()?,
+        ExprKind::Isqrt(operand) => u64::try_from(quick(operand, env)?).ok()?.isqrt() as i64,
         ExprKind::Min(args) => quick_fold(args, env, i64::min)?,
         ExprKind::Max(args) => quick_fold(args, env, i64::max)?,
         ExprKind::Chain(chain) => chain_value(chain, env)?,
@@ -858,6 +882,16 @@ fn explain(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
         ExprKind::Abs(operand) => eval(operand, env)?
             .checked_abs()
             .ok_or_else(|| overflow("abs"))?,
+        ExprKind::Isqrt(operand) => match u64::try_from(eval(operand, env)?) {
+            Ok(value) => value.isqrt() as i64,
+            Err(_) => {
+                return Err(EvalError::NotAnInteger {
+                    what: "the square root of a negative number",
+                    span: expr.span,
+                    context: String::new(),
+                });
+            }
+        },
         ExprKind::Min(args) => fold(args, env, i64::min)?,
         ExprKind::Max(args) => fold(args, env, i64::max)?,
         ExprKind::Chain(chain) => explain(&chain.tree, env)?,
@@ -871,6 +905,13 @@ fn explain(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
             let (a, b) = (eval(lhs, env)?, eval(rhs, env)?);
             if matches!(op, BinaryOp::Div | BinaryOp::Rem) && b == 0 {
                 return Err(EvalError::DivisionByZero {
+                    span: rhs.span,
+                    context: String::new(),
+                });
+            }
+            if *op == BinaryOp::Pow && b < 0 {
+                return Err(EvalError::NotAnInteger {
+                    what: "a power with a negative exponent",
                     span: rhs.span,
                     context: String::new(),
                 });
@@ -893,6 +934,13 @@ fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
         BinaryOp::Add => a.checked_add(b)?,
         BinaryOp::Sub => a.checked_sub(b)?,
         BinaryOp::Mul => a.checked_mul(b)?,
+        BinaryOp::Pow => match (a, u32::try_from(b)) {
+            (_, Ok(b)) => a.checked_pow(b)?,
+            // Past u32 exponents only 0, 1 and -1 do not overflow.
+            (0 | 1, Err(_)) if b > 0 => a,
+            (-1, Err(_)) if b > 0 => 1 - 2 * (b % 2),
+            _ => return None,
+        },
         BinaryOp::Div => {
             let (q, r) = (a.checked_div(b)?, a.checked_rem(b)?);
             if r != 0 && (r < 0) != (b < 0) {

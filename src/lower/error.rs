@@ -54,7 +54,7 @@ pub enum CheckError {
     #[error("unknown function `{name}`")]
     #[diagnostic(
         code(sprague::check::unknown_function),
-        help("the functions are `min(a, b, …)`, `max(a, b, …)` and `abs(a)`")
+        help("the functions are `min(a, b, …)`, `max(a, b, …)`, `abs(a)` and `isqrt(a)`")
     )]
     UnknownFunction {
         name: String,
@@ -139,6 +139,16 @@ pub enum CheckError {
         components: String,
         limit: u128,
         #[label("this sum is too large")]
+        span: SourceSpan,
+    },
+
+    #[error("an open range needs a `while` to end it")]
+    #[diagnostic(
+        code(sprague::check::open_range),
+        help("write the end (`k in 1..=n`), or stop early: `k in 1.. while k * k <= n`")
+    )]
+    OpenRange {
+        #[label("this binding has no end")]
         span: SourceSpan,
     },
 

@@ -159,7 +159,7 @@ pub struct Sweep {
 impl Sweep {
     fn plan(target: &[Term], bindings: &[Binding], guard: Option<&Expr>) -> Option<Sweep> {
         let last = bindings.last()?;
-        if !matches!(last.domain, Domain::Range { .. }) {
+        if !matches!(last.domain, Domain::Range { .. }) || last.stop.is_some() {
             return None;
         }
         let slot = last.slot;
@@ -263,6 +263,8 @@ pub enum Target {
 pub struct Binding {
     pub slot: usize,
     pub domain: Domain,
+    /// `while COND`: the values stop at the first for which it fails.
+    pub stop: Option<Expr>,
     pub span: SourceSpan,
 }
 
@@ -333,6 +335,8 @@ pub enum ExprKind {
     Min(Vec<Expr>),
     Max(Vec<Expr>),
     Abs(Box<Expr>),
+    /// The integer square root, `isqrt(a)`.
+    Isqrt(Box<Expr>),
     /// `a ± b ± c …` over variables and constants, compiled to a flat list
     /// that is evaluated left to right as the tree would be.
     Chain(Box<Chain>),
@@ -401,9 +405,10 @@ impl Expr {
         match &self.kind {
             ExprKind::Const(_) => false,
             ExprKind::Slot(read) => *read == slot,
-            ExprKind::Neg(operand) | ExprKind::Not(operand) | ExprKind::Abs(operand) => {
-                operand.mentions(slot)
-            }
+            ExprKind::Neg(operand)
+            | ExprKind::Not(operand)
+            | ExprKind::Abs(operand)
+            | ExprKind::Isqrt(operand) => operand.mentions(slot),
             ExprKind::Binary(_, lhs, rhs) => lhs.mentions(slot) || rhs.mentions(slot),
             ExprKind::Min(args) | ExprKind::Max(args) => args.iter().any(|arg| arg.mentions(slot)),
             ExprKind::Chain(chain) => chain.tree.mentions(slot),

@@ -399,13 +399,31 @@ impl Lowerer {
                 let domain = match &binding.domain {
                     ast::Domain::Range {
                         start,
-                        end,
+                        end: Some(end),
                         inclusive,
                     } => Domain::Range {
                         start: self.int(start, scope),
                         end: self.int(end, scope),
                         inclusive: *inclusive,
                     },
+                    // An open range runs as far as its `while` lets it.
+                    ast::Domain::Range {
+                        start, end: None, ..
+                    } => {
+                        if binding.stop.is_none() {
+                            self.errors.push(CheckError::OpenRange {
+                                span: binding.var.span,
+                            });
+                        }
+                        Domain::Range {
+                            start: self.int(start, scope),
+                            end: Expr {
+                                kind: ExprKind::Const(i64::MAX),
+                                span: binding.var.span,
+                            },
+                            inclusive: true,
+                        }
+                    }
                     ast::Domain::Set(elements) => Domain::Set(
                         elements
                             .iter()
@@ -413,9 +431,15 @@ impl Lowerer {
                             .collect(),
                     ),
                 };
+                let slot = self.bind(scope, &binding.var);
+                let stop = binding
+                    .stop
+                    .as_ref()
+                    .map(|stop| self.condition(stop, scope));
                 Binding {
-                    slot: self.bind(scope, &binding.var),
+                    slot,
                     domain,
+                    stop,
                     span: binding.var.span,
                 }
             })
@@ -745,6 +769,7 @@ impl Lowerer {
             "min" => (ExprKind::Min as fn(Vec<Expr>) -> ExprKind, 1, usize::MAX),
             "max" => (ExprKind::Max as fn(Vec<Expr>) -> ExprKind, 1, usize::MAX),
             "abs" => (abs as fn(Vec<Expr>) -> ExprKind, 1, 1),
+            "isqrt" => (isqrt as fn(Vec<Expr>) -> ExprKind, 1, 1),
             _ => {
                 self.errors.push(CheckError::UnknownFunction {
                     name: function.name.clone(),
@@ -776,18 +801,25 @@ impl Lowerer {
     }
 }
 
-const BUILTINS: &str = "`min(a, b, …)`, `max(a, b, …)`, `abs(a)`";
+const BUILTINS: &str = "`min(a, b, …)`, `max(a, b, …)`, `abs(a)`, `isqrt(a)`";
 
 fn abs(mut args: Vec<Expr>) -> ExprKind {
     ExprKind::Abs(Box::new(args.remove(0)))
 }
 
+fn isqrt(mut args: Vec<Expr>) -> ExprKind {
+    ExprKind::Isqrt(Box::new(args.remove(0)))
+}
+
 /// The operand and result types of a binary operator.
 fn operator_types(op: BinaryOp) -> (Type, Type) {
     match op {
-        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
-            (Type::Int, Type::Int)
-        }
+        BinaryOp::Add
+        | BinaryOp::Sub
+        | BinaryOp::Mul
+        | BinaryOp::Pow
+        | BinaryOp::Div
+        | BinaryOp::Rem => (Type::Int, Type::Int),
         BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
             (Type::Int, Type::Bool)
         }

@@ -21,6 +21,7 @@ pub const KEYWORDS: &[&str] = &[
     "let",
     "for",
     "in",
+    "while",
     "if",
     "and",
     "or",
@@ -48,6 +49,7 @@ pub const KEYWORDS: &[&str] = &[
     "min",
     "max",
     "abs",
+    "isqrt",
 ];
 
 /// The REPL's commands.

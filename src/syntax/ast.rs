@@ -71,14 +71,16 @@ pub struct MoveRule {
 pub struct Binding {
     pub var: Ident,
     pub domain: Domain,
+    /// `while COND`: the values stop at the first for which it fails.
+    pub stop: Option<Expr>,
 }
 
 #[derive(Debug, Clone)]
 pub enum Domain {
-    /// `start..end` or `start..=end`.
+    /// `start..end`, `start..=end`, or `start..` (open: a `while` ends it).
     Range {
         start: Expr,
-        end: Expr,
+        end: Option<Expr>,
         inclusive: bool,
     },
     /// `{e1, e2, …}`.
@@ -259,6 +261,8 @@ pub enum BinaryOp {
     Add,
     Sub,
     Mul,
+    /// `**`, raising to a power.
+    Pow,
     Div,
     Rem,
     Eq,
@@ -278,6 +282,7 @@ impl BinaryOp {
             BinaryOp::Add => "+",
             BinaryOp::Sub => "-",
             BinaryOp::Mul => "*",
+            BinaryOp::Pow => "**",
             BinaryOp::Div => "/",
             BinaryOp::Rem => "%",
             BinaryOp::Eq => "==",

@@ -106,6 +106,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::div, Assoc::Left)
             | Op::infix(Rule::rem, Assoc::Left))
         .op(Op::prefix(Rule::neg))
+        .op(Op::infix(Rule::pow, Assoc::Right))
 });
 
 /// Builds syntax nodes from pairs, shifting spans by the source's offset.
@@ -244,7 +245,11 @@ impl Builder {
             Rule::range => self.range(domain)?,
             _ => self.set(domain)?,
         };
-        Ok(Binding { var, domain })
+        let stop = inner
+            .next()
+            .map(|stop| self.expr(children(stop).next().expect("`while` has a condition")))
+            .transpose()?;
+        Ok(Binding { var, domain, stop })
     }
 
     fn range(&self, pair: Pair<Rule>) -> Built<Domain> {
@@ -252,7 +257,7 @@ impl Builder {
         let start = self.expr(inner.next().expect("a range has a start"))?;
         let inclusive =
             inner.next().expect("a range has an operator").as_rule() == Rule::range_inclusive;
-        let end = self.expr(inner.next().expect("a range has an end"))?;
+        let end = inner.next().map(|end| self.expr(end)).transpose()?;
         Ok(Domain::Range {
             start,
             end,
@@ -511,6 +516,7 @@ fn binary_op(rule: Rule) -> BinaryOp {
         Rule::add => BinaryOp::Add,
         Rule::sub => BinaryOp::Sub,
         Rule::mul => BinaryOp::Mul,
+        Rule::pow => BinaryOp::Pow,
         Rule::div => BinaryOp::Div,
         Rule::rem => BinaryOp::Rem,
         Rule::eq => BinaryOp::Eq,
@@ -599,7 +605,7 @@ fn name(rule: Rule) -> Name {
         Rule::binding => Phrase("a binding `x in …`"),
         Rule::domain => Phrase("a range or a set"),
         Rule::range => Phrase("a range"),
-        Rule::range_op => Phrase("`..` or `..=`"),
+        Rule::stop => Phrase("a `while` condition"),
         Rule::set => Phrase("a set"),
         Rule::guard => Phrase("an `if` condition"),
         Rule::sum | Rule::term => Phrase("a position"),
@@ -618,6 +624,8 @@ fn name(rule: Rule) -> Name {
         Rule::neg | Rule::sub => Token("-"),
         Rule::add | Rule::plus => Token("+"),
         Rule::mul | Rule::star => Token("*"),
+        Rule::pow => Token("**"),
+        Rule::kw_while => Token("while"),
         Rule::div => Token("/"),
         Rule::rem => Token("%"),
         Rule::eq => Token("=="),

@@ -1,0 +1,87 @@
+//! The integer language beyond `+ - * / %`: `**`, `isqrt` and bindings
+//! that stop early with `while`, checked against the definitions.
+
+mod common;
+
+use common::{grundy_values, sprague};
+
+/// Subtract-a-square by the definition: the mex of the values n - k² for
+/// 1 ≤ k² ≤ n.
+fn subtract_a_square(last: usize) -> Vec<u64> {
+    let mut values = vec![0u64; last + 1];
+    for n in 0..=last {
+        let mut seen = vec![false; 64];
+        let mut k = 1;
+        while k * k <= n {
+            let value = values[n - k * k] as usize;
+            if value >= seen.len() {
+                seen.resize(value + 1, false);
+            }
+            seen[value] = true;
+            k += 1;
+        }
+        values[n] = seen.iter().position(|&was| !was).unwrap_or(seen.len()) as u64;
+    }
+    values
+}
+
+#[test]
+fn subtract_a_square_with_while_agrees_with_its_definition() {
+    let found = grundy_values(
+        "game Squares(n) { move Squares(n - k * k) for k in 1.. while k * k <= n }
+         grundy Squares(n) for n in 0..=2000",
+    );
+    assert_eq!(found, subtract_a_square(2000));
+    // The losing positions begin as published (OEIS A030193).
+    let losses: Vec<usize> = (0..=40).filter(|&n| found[n] == 0).collect();
+    assert_eq!(losses, [0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39]);
+}
+
+#[test]
+fn while_stops_at_the_first_value_that_fails_it() {
+    // Without the stop, k would run on to the guard for every value.
+    let values = grundy_values(
+        "grundy *k for k in 0.. while k < 4
+         grundy *k for k in {5, 1, 9, 2} while k != 9",
+    );
+    assert_eq!(values, [0, 1, 2, 3, 5, 1]);
+    // A while that holds from the start of a bounded range is no stop.
+    assert_eq!(
+        grundy_values("grundy *k for k in 1..=3 while k < 100"),
+        [1, 2, 3]
+    );
+}
+
+#[test]
+fn powers_and_square_roots() {
+    let values = grundy_values(
+        "grundy *(2 ** 10)
+         grundy *(2 ** 3 ** 2)
+         grundy *(-2 ** 2 + 5)
+         grundy *(isqrt(99))
+         grundy *(isqrt(100))
+         grundy *((-1) ** 4000000001 + 1)
+         grundy *(isqrt(9223372036854775807))",
+    );
+    // ** is right-associative and binds tighter than unary minus.
+    assert_eq!(values, [1024, 512, 1, 9, 10, 0, 3_037_000_499]);
+}
+
+#[test]
+fn bad_integers_are_errors_with_their_codes() {
+    for (source, code) in [
+        ("grundy *(2 ** 63)", "overflow"),
+        ("grundy *(2 ** -1)", "not_an_integer"),
+        ("grundy *(isqrt(-4))", "not_an_integer"),
+        (
+            "game A(n) { move A(n - k) for k in 1.. }\ngrundy A(3)",
+            "open_range",
+        ),
+        ("grundy *(isqrt(1, 2))", "arity"),
+    ] {
+        let output = sprague(&["run", "-"], source);
+        assert_eq!(output.status.code(), Some(1), "{source}");
+        let report = String::from_utf8_lossy(&output.stderr);
+        assert!(report.contains(code), "{source}: {report}");
+    }
+}
