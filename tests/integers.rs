@@ -85,3 +85,20 @@ fn bad_integers_are_errors_with_their_codes() {
         assert!(report.contains(code), "{source}: {report}");
     }
 }
+
+#[test]
+fn graph_nodes_named_by_an_expression_and_nodes_alone() {
+    // 1 -> 2, 3 and 2 -> 3: G.3 is terminal (0), G.2 moves to it (1), G.1
+    // reaches both (mex {1, 0} = 2); 7 is declared alone, with no moves.
+    let source = "graph G { 1 -> 2, 3  2 -> 3  7 -> }
+                  grundy G.(x) for x in 1..=3
+                  grundy G.(3 + 4)
+                  game Walk(x) { move Walk(x - 1) + G.(x) if x > 1 }
+                  grundy Walk(3)";
+    // Walk(3) -> Walk(2) + G.3; Walk(2) -> Walk(1) + G.2; Walk(1) is
+    // terminal: Walk(2) = mex {0 ^ 1} = 0, Walk(3) = mex {0 ^ 0} = 1.
+    assert_eq!(grundy_values(source), [2, 1, 0, 0, 1]);
+    let output = sprague(&["run", "-"], "graph G { 1 -> 2 }\ngrundy G.(5)");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no_such_node"));
+}

@@ -48,6 +48,20 @@ pub enum EvalError {
         context: String,
     },
 
+    #[error("graph `{graph}` has no node `{node}`")]
+    #[diagnostic(
+        code(sprague::eval::no_such_node),
+        help(
+            "`Graph.(x)` names the node whose name is the number x; guard the query or rule so that x names one"
+        )
+    )]
+    NoSuchNode {
+        graph: String,
+        node: String,
+        #[label("no node has this number")]
+        span: SourceSpan,
+    },
+
     #[error("division by zero{context}")]
     #[diagnostic(
         code(sprague::eval::division_by_zero),
@@ -269,6 +283,7 @@ impl EvalError {
                 }
             }
             EvalError::Loopy { .. }
+            | EvalError::NoSuchNode { .. }
             | EvalError::RunsOff { .. }
             | EvalError::TooManyRows { .. }
             | EvalError::TooManyMoves { .. }

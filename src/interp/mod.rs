@@ -477,6 +477,10 @@ impl<'p> Interpreter<'p> {
             Term::Let { id, .. } => {
                 self.option_value(&self.program.let_value(*id).value, env, solved)?
             }
+            Term::NodeAt { graph, index, span } => {
+                let node = self.node_at(*graph, index, *span, env)?;
+                solved.part(self, &Component::Node(*graph, node))
+            }
         })
     }
 
@@ -497,6 +501,9 @@ impl<'p> Interpreter<'p> {
                 ),
                 Term::Heap { size, .. } => Component::Heap(heap_size(size, env)?),
                 Term::Node { graph, node } => Component::Node(*graph, *node),
+                Term::NodeAt { graph, index, span } => {
+                    Component::Node(*graph, self.node_at(*graph, index, *span, env)?)
+                }
                 Term::Let { id, .. } => {
                     self.position(&self.program.let_value(*id).value, env, each)?;
                     continue;
@@ -549,6 +556,26 @@ impl<'p> Interpreter<'p> {
                     .map(|arg| arg.span),
                 _ => None,
             })
+    }
+
+    /// The node of a graph named by the value of an expression.
+    fn node_at(
+        &self,
+        graph: GraphId,
+        index: &Expr,
+        span: SourceSpan,
+        env: &[i64],
+    ) -> Result<NodeId, EvalError> {
+        let name = eval(index, env)?.to_string();
+        let graph = self.program.graph(graph);
+        match graph.nodes.get_index_of(&name) {
+            Some(node) => Ok(NodeId(node as u32)),
+            None => Err(EvalError::NoSuchNode {
+                graph: graph.name.clone(),
+                node: name,
+                span,
+            }),
+        }
     }
 
     /// A sum as it is written in the language.

@@ -185,6 +185,7 @@ impl Sweep {
                 Term::Node { .. } => Some(Vec::new()),
                 // A `let` in a target is summed term by term, not swept.
                 Term::Let { .. } => None,
+                Term::NodeAt { index, .. } => (!index.mentions(slot)).then(Vec::new),
             })
             .collect::<Option<Vec<_>>>()?;
         Some(Sweep { slot, steps })
@@ -294,6 +295,12 @@ pub enum Term {
         graph: GraphId,
         node: NodeId,
     },
+    /// `Graph.(e)`: the node named by the value of e.
+    NodeAt {
+        graph: GraphId,
+        index: Expr,
+        span: SourceSpan,
+    },
     /// A `let`'s sum, by reference: a chain of `let`s, each using the one
     /// before, costs its length, not the square of it.
     Let {
@@ -312,7 +319,9 @@ impl Program {
             .iter()
             .map(|term| match term {
                 Term::Let { id, .. } => self.let_value(*id).components,
-                Term::Game { .. } | Term::Heap { .. } | Term::Node { .. } => 1,
+                Term::Game { .. } | Term::Heap { .. } | Term::Node { .. } | Term::NodeAt { .. } => {
+                    1
+                }
             })
             .fold(0u128, u128::saturating_add)
     }

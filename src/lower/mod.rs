@@ -67,7 +67,9 @@ pub fn references(statement: &ast::Statement) -> Vec<&str> {
         for term in &sum.terms {
             match term {
                 ast::Term::Game { name, .. } | ast::Term::Name(name) => names.push(&name.name),
-                ast::Term::Node { graph, .. } => names.push(&graph.name),
+                ast::Term::Node { graph, .. } | ast::Term::NodeAt { graph, .. } => {
+                    names.push(&graph.name)
+                }
                 ast::Term::Group(inner) => walk(inner, names),
                 ast::Term::Heap { .. } => {}
             }
@@ -501,6 +503,16 @@ impl Lowerer {
                     terms.push(term);
                 }
             }
+            ast::Term::NodeAt { graph, index, span } => {
+                let index = self.int(index, scope);
+                if let Some(graph) = self.graph_named(graph) {
+                    terms.push(Term::NodeAt {
+                        graph,
+                        index,
+                        span: *span,
+                    });
+                }
+            }
             ast::Term::Name(name) => self.name_ref(name, terms),
             ast::Term::Group(sum) => {
                 for term in &sum.terms {
@@ -529,23 +541,7 @@ impl Lowerer {
     }
 
     fn node_ref(&mut self, graph: &ast::Ident, node: &ast::Ident) -> Option<Term> {
-        let Some(declaration) = self.program.names.get(&graph.name).copied() else {
-            let help = self
-                .suggest(&graph.name, |kind| {
-                    matches!(kind, DeclarationKind::Graph(_))
-                })
-                .unwrap_or_else(|| format!("declare it with `graph {} {{ a -> b }}`", graph.name));
-            self.errors.push(CheckError::UnknownGraph {
-                name: graph.name.clone(),
-                span: graph.span,
-                help,
-            });
-            return None;
-        };
-        let DeclarationKind::Graph(id) = declaration.kind else {
-            self.wrong_kind(graph, declaration, "a graph");
-            return None;
-        };
+        let id = self.graph_named(graph)?;
         let nodes = &self.program.graph(id).nodes;
         match nodes.get_index_of(&node.name) {
             Some(index) => Some(Term::Node {
@@ -574,6 +570,28 @@ impl Lowerer {
                 None
             }
         }
+    }
+
+    /// The graph a name stands for; an error if it stands for none.
+    fn graph_named(&mut self, graph: &ast::Ident) -> Option<GraphId> {
+        let Some(declaration) = self.program.names.get(&graph.name).copied() else {
+            let help = self
+                .suggest(&graph.name, |kind| {
+                    matches!(kind, DeclarationKind::Graph(_))
+                })
+                .unwrap_or_else(|| format!("declare it with `graph {} {{ a -> b }}`", graph.name));
+            self.errors.push(CheckError::UnknownGraph {
+                name: graph.name.clone(),
+                span: graph.span,
+                help,
+            });
+            return None;
+        };
+        let DeclarationKind::Graph(id) = declaration.kind else {
+            self.wrong_kind(graph, declaration, "a graph");
+            return None;
+        };
+        Some(id)
     }
 
     /// A bare name: a `let` (inlined) or a game without parameters.

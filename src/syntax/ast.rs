@@ -223,6 +223,12 @@ pub enum Term {
     Heap { size: Expr, span: SourceSpan },
     /// `Graph.node`.
     Node { graph: Ident, node: Ident },
+    /// `Graph.(e)`: the node named by the value of e.
+    NodeAt {
+        graph: Ident,
+        index: Expr,
+        span: SourceSpan,
+    },
     /// A bare name: a `let` or a game without parameters.
     Name(Ident),
     /// `(A + B)`.

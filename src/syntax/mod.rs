@@ -419,8 +419,21 @@ impl Builder {
             Rule::node_ref => {
                 let mut inner = children(pair);
                 let graph = self.ident(inner.next().expect("a node reference names its graph"));
-                let node = self.node(inner.next().expect("a node reference names its node"));
-                Term::Node { graph, node }
+                let node = inner.next().expect("a node reference names its node");
+                match node.as_rule() {
+                    Rule::node_at => {
+                        let index = children(node).next().expect("`.(…)` holds an expression");
+                        Term::NodeAt {
+                            graph,
+                            index: self.expr(index)?,
+                            span,
+                        }
+                    }
+                    _ => Term::Node {
+                        graph,
+                        node: self.node(node),
+                    },
+                }
             }
             Rule::group => {
                 Term::Group(self.sum(children(pair).next().expect("a group holds a sum"))?)
@@ -588,6 +601,7 @@ fn name(rule: Rule) -> Name {
         Rule::graph_decl => Phrase("a graph declaration"),
         Rule::edges => Phrase("an edge"),
         Rule::node => Phrase("a node name"),
+        Rule::node_at => Phrase("a node named by an expression, `.(x)`"),
         Rule::let_decl => Phrase("a `let` declaration"),
         Rule::query | Rule::query_kind => Phrase("a query"),
         Rule::period_query => Phrase("a `period` query"),

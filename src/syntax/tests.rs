@@ -71,6 +71,8 @@ fn statements() {
     assert!(consumes(Rule::graph_decl, "graph G { a -> b, c\n b -> c }"));
     // A forgotten comma is an error, not a node standing alone.
     assert!(!consumes(Rule::graph_decl, "graph G { a -> b c }"));
+    // A node with no moves may be declared alone, with an arrow to nothing.
+    assert!(consumes(Rule::graph_decl, "graph G { a -> b\n c ->\n}"));
     assert!(consumes(Rule::let_decl, "let heaps = Nim(3) + Nim(4)"));
     assert!(consumes(Rule::query, "wins? Wythoff(3, 5)"));
     assert!(consumes(
@@ -140,7 +142,7 @@ fn errors_name_tokens_in_words() {
     else {
         panic!("expected a syntax error, got {error:?}");
     };
-    assert_eq!(expected, "a node name");
+    assert_eq!(expected, "a node name or `}`");
     assert_eq!(found, "`;`");
 }
 
