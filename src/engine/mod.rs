@@ -976,14 +976,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let value = match rules.dense(position) {
-            Some(address) => self.dense.get(address),
-            None => self
-                .positions
-                .get_index_of(position)
-                .map_or(UNSOLVED, |id| self.values[id]),
-        };
-        value == LOOPY
+        self.kept(rules, position) == LOOPY
     }
 
     /// Whether a position has a value kept: it reaches no cycle.
@@ -991,14 +984,24 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let value = match rules.dense(position) {
-            Some(address) => self.dense.get(address),
-            None => self
+        self.kept(rules, position) < LOOPY
+    }
+
+    /// What is kept for a position (a value, or a memo state), without
+    /// storing it.
+    fn kept<R>(&self, rules: &R, position: &P) -> Grundy
+    where
+        R: Rules<Position = P>,
+    {
+        // A position with a dense address is interned when its table had
+        // no room for it.
+        match rules.dense(position).map(|address| self.dense.get(address)) {
+            Some(kept) if kept != UNSOLVED => kept,
+            _ => self
                 .positions
                 .get_index_of(position)
                 .map_or(UNSOLVED, |id| self.values[id]),
-        };
-        value < LOOPY
+        }
     }
 
     /// Tells the watcher of progress now and then; it may stop the search.
