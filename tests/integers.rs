@@ -102,3 +102,38 @@ fn graph_nodes_named_by_an_expression_and_nodes_alone() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("no_such_node"));
 }
+
+#[test]
+fn divisors_as_a_domain() {
+    assert_eq!(
+        grundy_values("grundy *d for d in divisors(36)"),
+        [1, 2, 3, 4, 6, 9, 12, 18, 36]
+    );
+    assert_eq!(
+        grundy_values("grundy *d for d in divisors(0)"),
+        Vec::<u64>::new()
+    );
+    // Subtract a proper divisor: the player to move wins exactly from the
+    // even numbers (from an odd n every move leaves an even one; from an
+    // even n, taking 1 leaves an odd one). The same game written with a
+    // guard over every d gives the same values.
+    let by_divisors = grundy_values(
+        "game D(n) { move D(n - d) for d in divisors(n) if d < n }
+         grundy D(n) for n in 1..=300",
+    );
+    let by_guard = grundy_values(
+        "game D(n) { move D(n - d) for d in 1..n if n % d == 0 }
+         grundy D(n) for n in 1..=300",
+    );
+    assert_eq!(by_divisors, by_guard);
+    for (n, value) in (1..=300).zip(&by_divisors) {
+        assert_eq!(*value != 0, n % 2 == 0, "D({n})");
+    }
+    // Finding the divisors of a huge number is refused, not ground out.
+    let output = sprague(
+        &["run", "-"],
+        "grundy *d for d in divisors(9223372036854775807)",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("too_many_rows"));
+}

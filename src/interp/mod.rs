@@ -784,6 +784,23 @@ where
                 _ => Ok(()),
             }
         }
+        Domain::Divisors(n) => {
+            let n = eval(n, env)?;
+            // Finding them tries every number up to √n: that is the work.
+            if n > 0 {
+                budget.afford(u128::from((n as u64).isqrt()), binding.span)?;
+            }
+            for value in divisors(n) {
+                if let Some(stop) = &binding.stop {
+                    env[binding.slot] = value;
+                    if eval(stop, env)? == 0 {
+                        break;
+                    }
+                }
+                assign(env, value)?;
+            }
+            Ok(())
+        }
         Domain::Set(elements) => {
             for element in elements {
                 let value = eval(element, env)?;
@@ -821,9 +838,28 @@ pub fn fixed_count(bindings: &[Binding]) -> Option<u128> {
                 _ => return None,
             },
             Domain::Set(elements) => elements.len() as u128,
+            Domain::Divisors(_) => return None,
         };
         Some(total.saturating_mul(count))
     })
+}
+
+/// The positive divisors of n in increasing order, found up to √n; none
+/// for n of 0 or less.
+fn divisors(n: i64) -> Vec<i64> {
+    let (mut small, mut large) = (Vec::new(), Vec::new());
+    let mut d = 1;
+    while n > 0 && d <= n / d {
+        if n % d == 0 {
+            small.push(d);
+            if d != n / d {
+                large.push(n / d);
+            }
+        }
+        d += 1;
+    }
+    small.extend(large.into_iter().rev());
+    small
 }
 
 /// Evaluates an expression; conditions give 0 or 1.

@@ -277,6 +277,8 @@ pub enum Domain {
         inclusive: bool,
     },
     Set(Vec<Expr>),
+    /// The positive divisors of a number, in increasing order.
+    Divisors(Expr),
 }
 
 /// One term of a sum, with its arguments still to evaluate.

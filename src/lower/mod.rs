@@ -426,6 +426,7 @@ impl Lowerer {
                             inclusive: true,
                         }
                     }
+                    ast::Domain::Divisors(n) => Domain::Divisors(self.int(n, scope)),
                     ast::Domain::Set(elements) => Domain::Set(
                         elements
                             .iter()

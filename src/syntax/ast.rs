@@ -85,6 +85,8 @@ pub enum Domain {
     },
     /// `{e1, e2, …}`.
     Set(Vec<Expr>),
+    /// `divisors(n)`: the positive divisors of n, in increasing order.
+    Divisors(Expr),
 }
 
 /// `graph Name { a -> b, c }`

@@ -243,6 +243,9 @@ impl Builder {
         let domain = inner.next().expect("a binding has a domain");
         let domain = match domain.as_rule() {
             Rule::range => self.range(domain)?,
+            Rule::divisors => Domain::Divisors(
+                self.expr(children(domain).next().expect("`divisors` has an argument"))?,
+            ),
             _ => self.set(domain)?,
         };
         let stop = inner
@@ -618,6 +621,7 @@ fn name(rule: Rule) -> Name {
         Rule::bindings => Phrase("`for` bindings"),
         Rule::binding => Phrase("a binding `x in …`"),
         Rule::domain => Phrase("a range or a set"),
+        Rule::divisors => Phrase("`divisors(n)`"),
         Rule::range => Phrase("a range"),
         Rule::stop => Phrase("a `while` condition"),
         Rule::set => Phrase("a set"),
