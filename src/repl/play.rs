@@ -30,6 +30,11 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
         "playing {}: you move first; {PLAY_HELP}",
         repl.session.show(&position)
     );
+    // Parts with no move are left out of what is shown from the start.
+    match repl.session.unfinished(&position, span) {
+        Ok(left) => position = left,
+        Err(report) => return repl.report(&report),
+    }
     loop {
         let Some(moves) = list_moves(repl, &position, span) else {
             return;
