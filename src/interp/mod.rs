@@ -770,17 +770,13 @@ where
                     budget.afford((last as i128 - start as i128 + 1) as u128, binding.span)?;
                     (start..=last).try_for_each(|value| assign(env, value))
                 }
-                // With `while`, the values stop at the first that fails it.
-                (Some(last), Some(stop)) if start <= last => {
-                    for value in start..=last {
-                        env[binding.slot] = value;
-                        if eval(stop, env)? == 0 {
-                            break;
-                        }
-                        assign(env, value)?;
-                    }
-                    Ok(())
-                }
+                (Some(last), Some(_)) if start <= last => until_stop(
+                    binding,
+                    env,
+                    start..=last,
+                    |value, _| Ok(value),
+                    &mut assign,
+                ),
                 _ => Ok(()),
             }
         }
@@ -790,31 +786,36 @@ where
             if n > 0 {
                 budget.afford(u128::from((n as u64).isqrt()), binding.span)?;
             }
-            for value in divisors(n) {
-                if let Some(stop) = &binding.stop {
-                    env[binding.slot] = value;
-                    if eval(stop, env)? == 0 {
-                        break;
-                    }
-                }
-                assign(env, value)?;
-            }
-            Ok(())
+            until_stop(binding, env, divisors(n), |value, _| Ok(value), &mut assign)
         }
         Domain::Set(elements) => {
-            for element in elements {
-                let value = eval(element, env)?;
-                if let Some(stop) = &binding.stop {
-                    env[binding.slot] = value;
-                    if eval(stop, env)? == 0 {
-                        break;
-                    }
-                }
-                assign(env, value)?;
-            }
-            Ok(())
+            // Elements are evaluated one by one, after the values before
+            // them are assigned: a `while` may stop before one that fails.
+            until_stop(binding, env, elements, eval, &mut assign)
         }
     }
+}
+
+/// Assigns the values of a domain in turn (each found by `value`), up to
+/// the first for which the binding's `while`, if it has one, fails.
+fn until_stop<T>(
+    binding: &Binding,
+    env: &mut [i64],
+    domain: impl IntoIterator<Item = T>,
+    value: impl Fn(T, &[i64]) -> Result<i64, EvalError>,
+    assign: &mut impl FnMut(&mut [i64], i64) -> Result<(), EvalError>,
+) -> Result<(), EvalError> {
+    for item in domain {
+        let value = value(item, env)?;
+        if let Some(stop) = &binding.stop {
+            env[binding.slot] = value;
+            if eval(stop, env)? == 0 {
+                break;
+            }
+        }
+        assign(env, value)?;
+    }
+    Ok(())
 }
 
 /// How many assignments the bindings have at most, when every domain is

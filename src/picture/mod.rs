@@ -117,6 +117,17 @@ pub fn render_dot(dot: String, path: &str) -> Result<(Vec<u8>, &'static str), Pi
     }
 }
 
+/// A plot as the file name asks for it: plots are SVG only, so any other
+/// extension is refused.
+pub fn render_svg(svg: String, path: &str) -> Result<(Vec<u8>, &'static str), PictureError> {
+    match Path::new(path).extension() {
+        Some(extension) if !extension.eq_ignore_ascii_case("svg") => Err(PictureError::Format(
+            extension.to_string_lossy().into_owned(),
+        )),
+        _ => Ok((svg.into_bytes(), "svg")),
+    }
+}
+
 /// Runs `dot -Tsvg` on a graph.
 pub fn graphviz_svg(dot: &str) -> Result<String, PictureError> {
     graphviz(dot, "svg").map(|svg| String::from_utf8_lossy(&svg).into_owned())

@@ -306,15 +306,7 @@ impl Session {
         let svg = picture::plot(&plot).map_err(|error| picture_error(error, "", span))?;
         finish(
             svg,
-            |svg, path| match std::path::Path::new(path).extension() {
-                Some(extension) if extension.eq_ignore_ascii_case("svg") => {
-                    Ok((svg.into_bytes(), "svg"))
-                }
-                Some(extension) => Err(picture::PictureError::Format(
-                    extension.to_string_lossy().into_owned(),
-                )),
-                None => Ok((svg.into_bytes(), "svg")),
-            },
+            picture::render_svg,
             query.to.as_ref(),
             plot.points.len(),
             "svg",
