@@ -48,6 +48,43 @@ pub enum EvalError {
         context: String,
     },
 
+    #[error("expected {expected}, found {found}{context}")]
+    #[diagnostic(
+        code(sprague::eval::wrong_type),
+        help(
+            "a parameter holds whatever its positions are given: an integer, a set `{{…}}`, a list `[…]` or a region such as `Grid(3, 4)`"
+        )
+    )]
+    WrongType {
+        expected: &'static str,
+        found: &'static str,
+        #[label("this is {found}")]
+        span: SourceSpan,
+        context: String,
+    },
+
+    #[error("{what}{context}")]
+    #[diagnostic(code(sprague::eval::out_of_range), help("{help}"))]
+    OutOfRange {
+        what: String,
+        help: &'static str,
+        #[label("out of range")]
+        span: SourceSpan,
+        context: String,
+    },
+
+    #[error("a board of {nodes} nodes is larger than {limit}")]
+    #[diagnostic(
+        code(sprague::eval::board_too_large),
+        help("boards have at most {limit} nodes; the games studied on boards are solved on far smaller ones")
+    )]
+    BoardTooLarge {
+        nodes: u128,
+        limit: usize,
+        #[label("this board")]
+        span: SourceSpan,
+    },
+
     #[error("graph `{graph}` has no node `{node}`")]
     #[diagnostic(
         code(sprague::eval::no_such_node),
@@ -277,6 +314,8 @@ impl EvalError {
             | EvalError::DivisionByZero { context, .. }
             | EvalError::NotAnInteger { context, .. }
             | EvalError::NegativeHeap { context, .. }
+            | EvalError::WrongType { context, .. }
+            | EvalError::OutOfRange { context, .. }
             | EvalError::TooManyOptions { context, .. } => {
                 if context.is_empty() {
                     *context = text;
@@ -284,6 +323,7 @@ impl EvalError {
             }
             EvalError::Loopy { .. }
             | EvalError::NoSuchNode { .. }
+            | EvalError::BoardTooLarge { .. }
             | EvalError::RunsOff { .. }
             | EvalError::TooManyRows { .. }
             | EvalError::TooManyMoves { .. }

@@ -2,8 +2,11 @@
 //! of a position, for the engine. Integer arithmetic is checked: overflow and
 //! division by zero are errors with the span of the operation.
 
+mod board;
 mod error;
+mod evaluate;
 mod sweep;
+mod value;
 
 use std::fmt;
 
@@ -22,9 +25,12 @@ use crate::lower::ir::*;
 use crate::octal::Table;
 pub use error::EvalError;
 use sweep::{Count, Sweep};
+pub use board::GraphBoard;
+pub use evaluate::value;
+pub use value::{Board, Region, Set, SetOp, Value};
 
 /// A game's arguments, kept inline for up to two (most games have one).
-pub type Args = SmallVec<[i64; 2]>;
+pub type Args = SmallVec<[Value; 2]>;
 
 /// A position of one game: what the engine interns and memoises.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -155,7 +161,7 @@ impl Rules for Interpreter<'_> {
                     mex,
                     limit,
                 ),
-                Moves::Code(_) => self.fold_listed(position, solved, mex, limit),
+                Moves::Code(_) | Moves::Alias(_) => self.fold_listed(position, solved, mex, limit),
             },
             Component::Heap(_) | Component::Node(..) => {
                 self.fold_listed(position, solved, mex, limit)
@@ -189,7 +195,7 @@ impl Rules for Interpreter<'_> {
         let Component::Game(game, args) = position else {
             return None;
         };
-        let arg = |index: usize| u32::try_from(args[index]).ok();
+        let arg = |index: usize| u32::try_from(args[index].int()?).ok();
         let (row, col) = match args.len() {
             1 => (0, arg(0)?),
             2 => (arg(0)?, arg(1)?),
@@ -210,8 +216,8 @@ impl Rules for Interpreter<'_> {
         let (row, col) = (i64::from(address.row), i64::from(address.col));
         let params = self.program.games.get(game.0 as usize);
         match (params.map(|game| game.params.len()), row) {
-            (Some(1), _) | (None, 0) => Component::Game(game, smallvec::smallvec![col]),
-            _ => Component::Game(game, smallvec::smallvec![row, col]),
+            (Some(1), _) | (None, 0) => Component::Game(game, smallvec::smallvec![col.into()]),
+            _ => Component::Game(game, smallvec::smallvec![row.into(), col.into()]),
         }
     }
 
@@ -227,6 +233,20 @@ impl Rules for Interpreter<'_> {
             None => self.by_table(position, limit, watch),
         }
     }
+}
+
+fn push_option_iter(
+    options: &mut Options<Component>,
+    option: impl IntoIterator<Item = Component>,
+) -> Result<(), EvalError> {
+    options
+        .push(option)
+        .map_err(|too_many| EvalError::TooManyOptions {
+            limit: too_many.limit,
+            what: "options",
+            span: SourceSpan::new(0.into(), 0),
+            context: String::new(),
+        })
 }
 
 fn push_option<const N: usize>(
@@ -269,7 +289,7 @@ impl<'p> Interpreter<'p> {
         let Component::Game(game, args) = position else {
             return None;
         };
-        let n = u64::try_from(*args.first()?).ok()?;
+        let n = u64::try_from(args.first()?.int()?).ok()?;
         if let Some(known) = self.periods?.get(game) {
             return (n >= known.values.len() as u64)
                 .then(|| known.period.grundy(&known.values, n))
@@ -304,7 +324,7 @@ impl<'p> Interpreter<'p> {
         let (Some(n), Some(tables)) = (args.first(), self.tables) else {
             return Ok(None);
         };
-        let Ok(n) = usize::try_from(*n) else {
+        let Some(Ok(n)) = n.int().map(usize::try_from) else {
             return Ok(None);
         };
         let mut tables = tables.borrow_mut();
@@ -315,12 +335,17 @@ impl<'p> Interpreter<'p> {
     fn game_options(
         &self,
         id: GameId,
-        args: &[i64],
+        args: &[Value],
         options: &mut Options<Component>,
     ) -> Result<(), EvalError> {
         let game = self.program.game(id);
         let rules = match &game.moves {
             Moves::Rules(rules) => rules,
+            Moves::Alias(terms) => {
+                let mut env = vec![Value::Int(0); game.slots];
+                env[..args.len()].clone_from_slice(args);
+                return self.alias_options(terms, &env, options);
+            }
             Moves::Code(code) => {
                 let too_many = |too_many: TooManyOptions| EvalError::TooManyOptions {
                     limit: too_many.limit,
@@ -328,11 +353,14 @@ impl<'p> Interpreter<'p> {
                     span: game.span,
                     context: String::new(),
                 };
-                return take_break_options(code, id, args[0], options).map_err(too_many);
+                let Some(n) = args[0].int() else {
+                    return Ok(());
+                };
+                return take_break_options(code, id, n, options).map_err(too_many);
             }
         };
-        let mut env = vec![0; game.slots];
-        env[..args.len()].copy_from_slice(args);
+        let mut env = vec![Value::Int(0); game.slots];
+        env[..args.len()].clone_from_slice(args);
         for rule in rules {
             let budget = Budget::new(options.limit());
             assignments(
@@ -383,13 +411,13 @@ impl<'p> Interpreter<'p> {
         &self,
         rules: &[Rule],
         slots: usize,
-        args: &[i64],
+        args: &[Value],
         solved: &mut Solved<'_, Component>,
         mex: &mut Mex,
         limit: usize,
     ) -> Result<(), EvalError> {
-        let mut env: SmallVec<[i64; 8]> = SmallVec::from_elem(0, slots);
-        env[..args.len()].copy_from_slice(args);
+        let mut env: SmallVec<[Value; 8]> = SmallVec::from_elem(Value::Int(0), slots);
+        env[..args.len()].clone_from_slice(args);
         let mut count = Count { done: 0, limit };
         for rule in rules {
             let budget = Budget::new(limit);
@@ -429,7 +457,7 @@ impl<'p> Interpreter<'p> {
     fn option_value(
         &self,
         target: &[Term],
-        env: &[i64],
+        env: &[Value],
         solved: &mut Solved<'_, Component>,
     ) -> Result<Option<Grundy>, EvalError> {
         let (mut value, mut known) = (0, true);
@@ -447,7 +475,7 @@ impl<'p> Interpreter<'p> {
     fn term_value(
         &self,
         term: &Term,
-        env: &[i64],
+        env: &[Value],
         solved: &mut Solved<'_, Component>,
     ) -> Result<Option<Grundy>, EvalError> {
         Ok(match term {
@@ -455,8 +483,13 @@ impl<'p> Interpreter<'p> {
             // A heap of a one-parameter game is found by its dense address,
             // without building the position.
             Term::Game { game, args, .. } if args.len() == 1 => {
-                let n = eval(&args[0], env)?;
-                let part = || Component::Game(*game, smallvec::smallvec![n]);
+                let n = match value(&args[0], env)? {
+                    Value::Int(n) => n,
+                    other => {
+                        return self.parts_value(*game, smallvec::smallvec![other], args[0].span, solved);
+                    }
+                };
+                let part = || Component::Game(*game, smallvec::smallvec![n.into()]);
                 match u32::try_from(n) {
                     Ok(col) => solved.at(
                         Address {
@@ -469,9 +502,21 @@ impl<'p> Interpreter<'p> {
                     Err(_) => solved.part(self, &part()),
                 }
             }
-            Term::Game { game, args, .. } => {
-                let part = Component::Game(*game, evaluate_args(args, env)?);
-                solved.part(self, &part)
+            Term::Game { game, args, span } => {
+                return self.parts_value(*game, evaluate_args(args, env)?, *span, solved);
+            }
+            Term::Over(over) => {
+                let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
+                let (mut value, mut known) = (0, true);
+                let budget = Budget::new(MAX_SUM_COMPONENTS as usize);
+                assignments(&over.bindings, over.guard.as_ref(), &mut env, &budget, &mut |env| {
+                    match self.option_value(&over.terms, env, solved)? {
+                        Some(part) => value ^= part,
+                        None => known = false,
+                    }
+                    Ok(())
+                })?;
+                known.then_some(value)
             }
             Term::Node { graph, node } => solved.part(self, &Component::Node(*graph, *node)),
             Term::Let { id, .. } => {
@@ -488,17 +533,23 @@ impl<'p> Interpreter<'p> {
     pub fn position(
         &self,
         terms: &[Term],
-        env: &[i64],
+        env: &[Value],
         each: &mut dyn FnMut(Component),
     ) -> Result<(), EvalError> {
         for term in terms {
             each(match term {
-                Term::Game { game, args, .. } => Component::Game(
-                    *game,
-                    args.iter()
-                        .map(|arg| eval(arg, env))
-                        .collect::<Result<_, _>>()?,
-                ),
+                Term::Game { game, args, span } => {
+                    self.game_parts(*game, evaluate_args(args, env)?, *span, each)?;
+                    continue;
+                }
+                Term::Over(over) => {
+                    let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
+                    let budget = Budget::new(MAX_SUM_COMPONENTS as usize);
+                    assignments(&over.bindings, over.guard.as_ref(), &mut env, &budget, &mut |env| {
+                        self.position(&over.terms, env, each)
+                    })?;
+                    continue;
+                }
                 Term::Heap { size, .. } => Component::Heap(heap_size(size, env)?),
                 Term::Node { graph, node } => Component::Node(*graph, *node),
                 Term::NodeAt { graph, index, span } => {
@@ -509,6 +560,74 @@ impl<'p> Interpreter<'p> {
                     continue;
                 }
             });
+        }
+        Ok(())
+    }
+
+    /// Passes on a game's position: itself, or for a game that splits, the
+    /// connected parts of its region, each moved to a board of its shape.
+    pub fn game_parts(
+        &self,
+        game: GameId,
+        args: Args,
+        span: SourceSpan,
+        each: &mut dyn FnMut(Component),
+    ) -> Result<(), EvalError> {
+        let Some(splits) = self.program.game(game).splits else {
+            each(Component::Game(game, args));
+            return Ok(());
+        };
+        let region = match args.first() {
+            Some(Value::Region(region)) => region,
+            other => {
+                let found = other.cloned().unwrap_or(Value::Int(0));
+                return Err(evaluate::wrong_type("a region of a board", &found, span));
+            }
+        };
+        region.parts(splits.symmetric, &mut |part| {
+            let mut args = args.clone();
+            args[0] = Value::Region(part);
+            each(Component::Game(game, args));
+        });
+        Ok(())
+    }
+
+    /// The value of a game's position, [`Interpreter::game_parts`] summed.
+    fn parts_value(
+        &self,
+        game: GameId,
+        args: Args,
+        span: SourceSpan,
+        solved: &mut Solved<'_, Component>,
+    ) -> Result<Option<Grundy>, EvalError> {
+        if self.program.game(game).splits.is_none() {
+            return Ok(solved.part(self, &Component::Game(game, args)));
+        }
+        let (mut value, mut known) = (0, true);
+        self.game_parts(game, args, span, &mut |part| match solved.part(self, &part) {
+            Some(part) => value ^= part,
+            None => known = false,
+        })?;
+        Ok(known.then_some(value))
+    }
+
+    /// The options of a position of a game declared `= POSITION`: the sum
+    /// it stands for, with a move in one of its components.
+    fn alias_options(
+        &self,
+        terms: &[Term],
+        env: &[Value],
+        options: &mut Options<Component>,
+    ) -> Result<(), EvalError> {
+        let mut sum = Vec::new();
+        self.position(terms, env, &mut |component| sum.push(component))?;
+        for (i, component) in sum.iter().enumerate() {
+            let mut moved = Options::new(options.limit());
+            self.options(component, &mut moved)?;
+            for option in moved.iter() {
+                let rest = sum[..i].iter().chain(&sum[i + 1..]).cloned();
+                push_option_iter(options, rest.chain(option.iter().cloned()))?;
+            }
         }
         Ok(())
     }
@@ -531,9 +650,12 @@ impl<'p> Interpreter<'p> {
                 _ => return None,
             }
         }
+        let int = |position: &Args, i: usize| position[i].int().unwrap_or(0);
         let falls = |i: usize| {
-            args.iter().all(|position| position[i] < 0)
-                && args.windows(2).all(|pair| pair[1][i] < pair[0][i])
+            args.iter().all(|position| int(position, i) < 0)
+                && args
+                    .windows(2)
+                    .all(|pair| int(pair[1], i) < int(pair[0], i))
         };
         (0..first.len()).find(|&i| falls(i)).map(|i| (*game, i))
     }
@@ -564,7 +686,7 @@ impl<'p> Interpreter<'p> {
         graph: GraphId,
         index: &Expr,
         span: SourceSpan,
-        env: &[i64],
+        env: &[Value],
     ) -> Result<NodeId, EvalError> {
         let name = eval(index, env)?.to_string();
         let graph = self.program.graph(graph);
@@ -599,7 +721,7 @@ fn take_break_options(
     let Ok(n) = usize::try_from(n) else {
         return Ok(());
     };
-    let heap = |size: usize| Component::Game(game, smallvec::smallvec![size as i64]);
+    let heap = |size: usize| Component::Game(game, smallvec::smallvec![Value::Int(size as i64)]);
     let last = code.largest_removal().map_or(n, |largest| largest.min(n));
     for k in 0..=last {
         let digit = code.digit(k);
@@ -704,16 +826,16 @@ impl Budget {
 
 /// A game's arguments, evaluated in a plain loop: the search's inner loop
 /// runs through here for every part of every option.
-fn evaluate_args(args: &[Expr], env: &[i64]) -> Result<Args, EvalError> {
+fn evaluate_args(args: &[Expr], env: &[Value]) -> Result<Args, EvalError> {
     let mut values = Args::new();
     for arg in args {
-        values.push(eval(arg, env)?);
+        values.push(value(arg, env)?);
     }
     Ok(values)
 }
 
 /// The size of a heap `*size`, which may not be negative.
-fn heap_size(size: &Expr, env: &[i64]) -> Result<u64, EvalError> {
+fn heap_size(size: &Expr, env: &[Value]) -> Result<u64, EvalError> {
     let n = eval(size, env)?;
     u64::try_from(n).map_err(|_| EvalError::NegativeHeap {
         size: n,
@@ -730,12 +852,12 @@ fn heap_size(size: &Expr, env: &[i64]) -> Result<u64, EvalError> {
 pub fn assignments<F>(
     bindings: &[Binding],
     guard: Option<&Expr>,
-    env: &mut [i64],
+    env: &mut [Value],
     budget: &Budget,
     each: &mut F,
 ) -> Result<(), EvalError>
 where
-    F: FnMut(&[i64]) -> Result<(), EvalError> + ?Sized,
+    F: FnMut(&[Value]) -> Result<(), EvalError> + ?Sized,
 {
     let Some((binding, rest)) = bindings.split_first() else {
         let holds = match guard {
@@ -744,7 +866,7 @@ where
         };
         return if holds { each(env) } else { Ok(()) };
     };
-    let mut assign = |env: &mut [i64], value: i64| {
+    let mut assign = |env: &mut [Value], value: Value| {
         budget.spend(binding.span)?;
         env[binding.slot] = value;
         match rest.is_empty() && guard.is_none() {
@@ -768,13 +890,13 @@ where
             match (last, &binding.stop) {
                 (Some(last), None) if start <= last => {
                     budget.afford((last as i128 - start as i128 + 1) as u128, binding.span)?;
-                    (start..=last).try_for_each(|value| assign(env, value))
+                    (start..=last).try_for_each(|value| assign(env, Value::Int(value)))
                 }
                 (Some(last), Some(_)) if start <= last => until_stop(
                     binding,
                     env,
                     start..=last,
-                    |value, _| Ok(value),
+                    |value, _| Ok(Value::Int(value)),
                     &mut assign,
                 ),
                 _ => Ok(()),
@@ -786,12 +908,114 @@ where
             if n > 0 {
                 budget.afford(u128::from((n as u64).isqrt()), binding.span)?;
             }
-            until_stop(binding, env, divisors(n), |value, _| Ok(value), &mut assign)
+            until_stop(
+                binding,
+                env,
+                divisors(n),
+                |value, _| Ok(Value::Int(value)),
+                &mut assign,
+            )
         }
         Domain::Set(elements) => {
             // Elements are evaluated one by one, after the values before
             // them are assigned: a `while` may stop before one that fails.
-            until_stop(binding, env, elements, eval, &mut assign)
+            until_stop(
+                binding,
+                env,
+                elements,
+                |element, env| eval(element, env).map(Value::Int),
+                &mut assign,
+            )
+        }
+        Domain::Each(collection) => {
+            let values = evaluate::elements(&value(collection, env)?, collection.span)?;
+            budget.afford(values.len() as u128, binding.span)?;
+            until_stop(
+                binding,
+                env,
+                values,
+                |value, _| Ok(Value::Int(value)),
+                &mut assign,
+            )
+        }
+        Domain::Subsets(set, size) => {
+            let set = match value(set, env)? {
+                Value::Set(set) => set,
+                other => return Err(evaluate::wrong_type("a set", &other, set.span)),
+            };
+            let elements: Vec<i64> = set.iter().collect();
+            let largest = match size {
+                Some(size) => usize::try_from(eval(size, env)?.max(0)).unwrap_or(usize::MAX),
+                None => elements.len(),
+            }
+            .min(elements.len());
+            budget.afford(subsets_count(elements.len(), largest), binding.span)?;
+            let subsets = (0..=largest).flat_map(|size| {
+                itertools::Itertools::combinations(elements.iter().copied(), size)
+            });
+            until_stop(
+                binding,
+                env,
+                subsets,
+                |subset, _| Ok(Value::Set(Set::from_values(subset))),
+                &mut assign,
+            )
+        }
+        Domain::Under(list) => {
+            let list = match value(list, env)? {
+                Value::List(values) => values,
+                other => return Err(evaluate::wrong_type("a list", &other, list.span)),
+            };
+            let count = list.iter().try_fold(1u128, |count, &bound| {
+                u128::try_from(bound.max(-1) + 1)
+                    .ok()
+                    .map(|choices| count.saturating_mul(choices))
+            });
+            budget.afford(count.unwrap_or(0), binding.span)?;
+            let bounds: Vec<i64> = list.to_vec();
+            let lists = bounds
+                .into_iter()
+                .map(|bound| 0..=bound)
+                .multi_cartesian_product_or_unit();
+            until_stop(
+                binding,
+                env,
+                lists,
+                |values, _| Ok(Value::list(values)),
+                &mut assign,
+            )
+        }
+    }
+}
+
+/// How many subsets of at most `largest` elements a set of `n` has.
+fn subsets_count(n: usize, largest: usize) -> u128 {
+    let mut total = 0u128;
+    let mut choose = 1u128;
+    for size in 0..=largest {
+        total = total.saturating_add(choose);
+        choose = choose.saturating_mul((n - size) as u128) / (size as u128 + 1);
+    }
+    total
+}
+
+/// The cartesian product of ranges, in lexicographic order; for no ranges,
+/// the one empty list.
+trait Product {
+    fn multi_cartesian_product_or_unit(self) -> Box<dyn Iterator<Item = Vec<i64>>>;
+}
+
+impl<I> Product for I
+where
+    I: Iterator<Item = std::ops::RangeInclusive<i64>> + 'static,
+{
+    fn multi_cartesian_product_or_unit(self) -> Box<dyn Iterator<Item = Vec<i64>>> {
+        let ranges: Vec<_> = self.collect();
+        match ranges.is_empty() {
+            true => Box::new(std::iter::once(Vec::new())),
+            false => Box::new(itertools::Itertools::multi_cartesian_product(
+                ranges.into_iter(),
+            )),
         }
     }
 }
@@ -800,15 +1024,15 @@ where
 /// the first for which the binding's `while`, if it has one, fails.
 fn until_stop<T>(
     binding: &Binding,
-    env: &mut [i64],
+    env: &mut [Value],
     domain: impl IntoIterator<Item = T>,
-    value: impl Fn(T, &[i64]) -> Result<i64, EvalError>,
-    assign: &mut impl FnMut(&mut [i64], i64) -> Result<(), EvalError>,
+    value: impl Fn(T, &[Value]) -> Result<Value, EvalError>,
+    assign: &mut impl FnMut(&mut [Value], Value) -> Result<(), EvalError>,
 ) -> Result<(), EvalError> {
     for item in domain {
         let value = value(item, env)?;
         if let Some(stop) = &binding.stop {
-            env[binding.slot] = value;
+            env[binding.slot] = value.clone();
             if eval(stop, env)? == 0 {
                 break;
             }
@@ -839,7 +1063,9 @@ pub fn fixed_count(bindings: &[Binding]) -> Option<u128> {
                 _ => return None,
             },
             Domain::Set(elements) => elements.len() as u128,
-            Domain::Divisors(_) => return None,
+            Domain::Divisors(_) | Domain::Each(_) | Domain::Subsets(..) | Domain::Under(_) => {
+                return None;
+            }
         };
         Some(total.saturating_mul(count))
     })
@@ -865,10 +1091,10 @@ fn divisors(n: i64) -> Vec<i64> {
 
 /// Evaluates an expression; conditions give 0 or 1.
 #[inline]
-pub fn eval(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
+pub fn eval(expr: &Expr, env: &[Value]) -> Result<i64, EvalError> {
     // Variables and chains, the arguments of most rules, inline.
     let value = match &expr.kind {
-        ExprKind::Slot(slot) => return Ok(env[*slot]),
+        ExprKind::Slot(slot) => env[*slot].int(),
         ExprKind::Const(value) => return Ok(*value),
         ExprKind::Chain(chain) => chain_value(chain, env),
         _ => quick(expr, env),
@@ -880,12 +1106,12 @@ pub fn eval(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
 }
 
 #[inline]
-fn chain_value(chain: &Chain, env: &[i64]) -> Option<i64> {
-    let mut value = chain.start.get(env);
+fn chain_value(chain: &Chain, env: &[Value]) -> Option<i64> {
+    let mut value = chain.start.get(env)?;
     for &(add, operand) in &chain.steps {
         value = match add {
-            true => value.checked_add(operand.get(env))?,
-            false => value.checked_sub(operand.get(env))?,
+            true => value.checked_add(operand.get(env)?)?,
+            false => value.checked_sub(operand.get(env)?)?,
         };
     }
     Some(value)
@@ -895,10 +1121,10 @@ fn chain_value(chain: &Chain, env: &[i64]) -> Option<i64> {
 /// The search's inner loop runs through here: an `Option` is cheap to pass
 /// back where a spanned error is not, and [`explain`] finds the error only
 /// when there is one.
-fn quick(expr: &Expr, env: &[i64]) -> Option<i64> {
+fn quick(expr: &Expr, env: &[Value]) -> Option<i64> {
     Some(match &expr.kind {
         ExprKind::Const(value) => *value,
-        ExprKind::Slot(slot) => env[*slot],
+        ExprKind::Slot(slot) => env[*slot].int()?,
         ExprKind::Neg(operand) => quick(operand, env)?.checked_neg()?,
         ExprKind::Not(operand) => (quick(operand, env)? == 0) as i64,
         ExprKind::Abs(operand) => quick(operand, env)?.checked_abs()?,
@@ -906,6 +1132,14 @@ fn quick(expr: &Expr, env: &[i64]) -> Option<i64> {
         ExprKind::Min(args) => quick_fold(args, env, i64::min)?,
         ExprKind::Max(args) => quick_fold(args, env, i64::max)?,
         ExprKind::Chain(chain) => chain_value(chain, env)?,
+        ExprKind::Binary(BinaryOp::In, ..)
+        | ExprKind::Value(_)
+        | ExprKind::If(_)
+        | ExprKind::SetOf(_)
+        | ExprKind::ListOf(_)
+        | ExprKind::Comprehension(_)
+        | ExprKind::Index(..)
+        | ExprKind::Call(..) => value(expr, env).ok()?.int()?,
         ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
             (quick(lhs, env)? != 0 && quick(rhs, env)? != 0) as i64
         }
@@ -922,7 +1156,7 @@ fn quick(expr: &Expr, env: &[i64]) -> Option<i64> {
     })
 }
 
-fn quick_fold(args: &[Expr], env: &[i64], pick: fn(i64, i64) -> i64) -> Option<i64> {
+fn quick_fold(args: &[Expr], env: &[Value], pick: fn(i64, i64) -> i64) -> Option<i64> {
     let (first, rest) = args.split_first()?;
     rest.iter().try_fold(quick(first, env)?, |acc, arg| {
         Some(pick(acc, quick(arg, env)?))
@@ -930,7 +1164,7 @@ fn quick_fold(args: &[Expr], env: &[i64], pick: fn(i64, i64) -> i64) -> Option<i
 }
 
 /// Evaluates an expression step by step, to say what failed and where.
-fn explain(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
+fn explain(expr: &Expr, env: &[Value]) -> Result<i64, EvalError> {
     let overflow = |op| EvalError::Overflow {
         op,
         span: expr.span,
@@ -938,7 +1172,17 @@ fn explain(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
     };
     Ok(match &expr.kind {
         ExprKind::Const(value) => *value,
-        ExprKind::Slot(slot) => env[*slot],
+        ExprKind::Slot(slot) => match &env[*slot] {
+            Value::Int(value) => *value,
+            other => {
+                return Err(EvalError::WrongType {
+                    expected: "an integer",
+                    found: other.noun(),
+                    span: expr.span,
+                    context: String::new(),
+                });
+            }
+        },
         ExprKind::Neg(operand) => eval(operand, env)?
             .checked_neg()
             .ok_or_else(|| overflow("-"))?,
@@ -956,9 +1200,20 @@ fn explain(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
                 });
             }
         },
+        ExprKind::Min(args) | ExprKind::Max(args) if args.len() == 1 => {
+            evaluate::int(value(expr, env)?, expr.span)?
+        }
         ExprKind::Min(args) => fold(args, env, i64::min)?,
         ExprKind::Max(args) => fold(args, env, i64::max)?,
         ExprKind::Chain(chain) => explain(&chain.tree, env)?,
+        ExprKind::Binary(BinaryOp::In, ..)
+        | ExprKind::Value(_)
+        | ExprKind::If(_)
+        | ExprKind::SetOf(_)
+        | ExprKind::ListOf(_)
+        | ExprKind::Comprehension(_)
+        | ExprKind::Index(..)
+        | ExprKind::Call(..) => evaluate::int(value(expr, env)?, expr.span)?,
         ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
             (eval(lhs, env)? != 0 && eval(rhs, env)? != 0) as i64
         }
@@ -966,7 +1221,13 @@ fn explain(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
             (eval(lhs, env)? != 0 || eval(rhs, env)? != 0) as i64
         }
         ExprKind::Binary(op, lhs, rhs) => {
-            let (a, b) = (eval(lhs, env)?, eval(rhs, env)?);
+            let (a, b) = match (value(lhs, env)?, value(rhs, env)?) {
+                (Value::Int(a), Value::Int(b)) => (a, b),
+                (a, b) => {
+                    let result = evaluate::combine(*op, a, b, lhs.span, rhs.span)?;
+                    return evaluate::int(result, expr.span);
+                }
+            };
             if matches!(op, BinaryOp::Div | BinaryOp::Rem) && b == 0 {
                 return Err(EvalError::DivisionByZero {
                     span: rhs.span,
@@ -985,7 +1246,7 @@ fn explain(expr: &Expr, env: &[i64]) -> Result<i64, EvalError> {
     })
 }
 
-fn fold(args: &[Expr], env: &[i64], pick: fn(i64, i64) -> i64) -> Result<i64, EvalError> {
+fn fold(args: &[Expr], env: &[Value], pick: fn(i64, i64) -> i64) -> Result<i64, EvalError> {
     let mut values = args.iter().map(|arg| eval(arg, env));
     let first = values.next().expect("the checker requires an argument")?;
     values.try_fold(first, |acc, value| Ok(pick(acc, value?)))
@@ -1030,6 +1291,10 @@ fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
         BinaryOp::Ge => (a >= b) as i64,
         BinaryOp::And => (a != 0 && b != 0) as i64,
         BinaryOp::Or => (a != 0 || b != 0) as i64,
+        BinaryOp::BitAnd => a & b,
+        BinaryOp::BitOr => a | b,
+        BinaryOp::BitXor => a ^ b,
+        BinaryOp::In => return None,
     })
 }
 
@@ -1063,7 +1328,7 @@ impl fmt::Display for Show<'_> {
                             if i > 0 {
                                 f.write_str(", ")?;
                             }
-                            write_int(f, *arg)?;
+                            write!(f, "{arg}")?;
                         }
                         f.write_str(")")?;
                     }
@@ -1071,15 +1336,6 @@ impl fmt::Display for Show<'_> {
             }
         }
         Ok(())
-    }
-}
-
-/// An integer as a literal that parses back to it; the least i64 has no
-/// literal of its own.
-fn write_int(f: &mut fmt::Formatter<'_>, value: i64) -> fmt::Result {
-    match value {
-        i64::MIN => write!(f, "(-{} - 1)", i64::MAX),
-        _ => write!(f, "{value}"),
     }
 }
 

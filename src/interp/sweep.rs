@@ -12,7 +12,7 @@
 use miette::SourceSpan;
 use smallvec::SmallVec;
 
-use super::{Budget, Component, EvalError, Interpreter, assignments, eval};
+use super::{Budget, Component, EvalError, Interpreter, Value, assignments, eval};
 use crate::engine::{Grundy, Mex, Solved};
 use crate::lower::ir::{self, Binding, Domain, Rule, Term};
 
@@ -80,7 +80,7 @@ impl Interpreter<'_> {
     pub(super) fn sweep(
         &self,
         sweep: &Sweep,
-        env: &[i64],
+        env: &[Value],
         budget: &Budget,
         count: &mut Count,
         solved: &mut Solved<'_, Component>,
@@ -91,7 +91,7 @@ impl Interpreter<'_> {
             plan,
             binding,
         } = *sweep;
-        let mut env: SmallVec<[i64; 8]> = SmallVec::from_slice(env);
+        let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
         let env = env.as_mut_slice();
         let Domain::Range {
             start,
@@ -119,7 +119,7 @@ impl Interpreter<'_> {
         let Some(length) = length else {
             return self.option_by_option(sweep, env, budget, count, solved, mex);
         };
-        env[plan.slot] = first;
+        env[plan.slot] = Value::Int(first);
         if let Some(guard) = &rule.guard {
             match eval(guard, env) {
                 Ok(0) => return budget.spend_many(length, binding.span),
@@ -129,13 +129,13 @@ impl Interpreter<'_> {
         }
         let lines = self.lines(rule, plan, env, (first, last), length, solved);
         let Some((fixed, lines)) = lines else {
-            env[plan.slot] = first;
+            env[plan.slot] = Value::Int(first);
             return self.option_by_option(sweep, env, budget, count, solved, mex);
         };
         budget.spend_many(length, binding.span)?;
         count.add(length, rule.span)?;
         let mut slow = |i: isize, mex: &mut Mex| {
-            env[plan.slot] = first + i as i64;
+            env[plan.slot] = Value::Int(first + i as i64);
             if let Some(value) = self.option_value(&rule.target, env, solved)? {
                 mex.add(value);
             }
@@ -167,7 +167,7 @@ impl Interpreter<'_> {
     fn option_by_option(
         &self,
         sweep: &Sweep,
-        env: &mut [i64],
+        env: &mut [Value],
         budget: &Budget,
         count: &mut Count,
         solved: &mut Solved<'_, Component>,
@@ -191,7 +191,7 @@ impl Interpreter<'_> {
         &self,
         rule: &Rule,
         plan: &ir::Sweep,
-        env: &mut [i64],
+        env: &mut [Value],
         (first, last): (i64, i64),
         length: usize,
         solved: &mut Solved<'a, Component>,
@@ -210,7 +210,7 @@ impl Interpreter<'_> {
             // steadily, so both ends in a table puts every option there.
             let mut ends = [[0i64; 2]; 2];
             for (end, at) in ends.iter_mut().zip([first, last]) {
-                env[plan.slot] = at;
+                env[plan.slot] = Value::Int(at);
                 for (value, arg) in end.iter_mut().zip(args) {
                     *value = eval(arg, env).ok()?;
                 }

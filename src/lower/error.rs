@@ -231,6 +231,25 @@ pub enum CheckError {
         span: SourceSpan,
         help: &'static str,
     },
+
+    #[error("a game that splits needs a parameter for its region")]
+    #[diagnostic(
+        code(sprague::check::splits_without_region),
+        help("declare the region first, `game NodeKayles(s) splits {{ … }}`: a position splits into the connected parts of its first argument")
+    )]
+    SplitsWithoutRegion {
+        #[label("this game has no parameters")]
+        span: SourceSpan,
+    },
+
+    #[error("the value of `{name}` cannot be worked out")]
+    #[diagnostic(code(sprague::check::bad_value))]
+    BadValue {
+        name: String,
+        #[source]
+        #[diagnostic_source]
+        error: crate::interp::EvalError,
+    },
 }
 
 /// Every error found in one source, reported together.

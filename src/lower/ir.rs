@@ -18,6 +18,9 @@ pub struct NodeId(pub u32);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LetId(pub u32);
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConstId(pub u32);
+
 /// Every declaration of a session, in one namespace.
 #[derive(Debug, Clone, Default)]
 pub struct Program {
@@ -25,6 +28,7 @@ pub struct Program {
     pub games: Vec<Game>,
     pub graphs: Vec<Graph>,
     pub lets: Vec<Let>,
+    pub constants: Vec<Constant>,
 }
 
 /// What a name stands for, and where it was declared.
@@ -39,6 +43,7 @@ pub enum DeclarationKind {
     Game(GameId),
     Graph(GraphId),
     Let(LetId),
+    Constant(ConstId),
 }
 
 impl DeclarationKind {
@@ -48,6 +53,7 @@ impl DeclarationKind {
             DeclarationKind::Game(_) => "a game",
             DeclarationKind::Graph(_) => "a graph",
             DeclarationKind::Let(_) => "a `let` name",
+            DeclarationKind::Constant(_) => "a `let` value",
         }
     }
 }
@@ -60,7 +66,17 @@ pub struct Game {
     pub moves: Moves,
     /// Slots a rule needs: the parameters first, then the rule's bindings.
     pub slots: usize,
+    /// Whether a position is the sum of the connected parts of its first
+    /// argument, a region.
+    pub splits: Option<Splits>,
     pub span: SourceSpan,
+}
+
+/// How the parts of a region are told apart: by their shape up to
+/// translation, or up to the board's symmetries too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Splits {
+    pub symmetric: bool,
 }
 
 /// How a game's options are found.
@@ -70,6 +86,9 @@ pub enum Moves {
     Rules(Vec<Rule>),
     /// A heap game given by a take-and-break code.
     Code(TakeBreak),
+    /// `= POSITION`: a position is a sum of other games' positions, over
+    /// the parameters in slots `0..params`.
+    Alias(Vec<Term>),
 }
 
 /// A take-and-break code: `digits[k]` says how a heap may lose k tokens,
@@ -184,7 +203,7 @@ impl Sweep {
                 Term::Heap { size, .. } => (!size.mentions(slot)).then(Vec::new),
                 Term::Node { .. } => Some(Vec::new()),
                 // A `let` in a target is summed term by term, not swept.
-                Term::Let { .. } => None,
+                Term::Let { .. } | Term::Over(_) => None,
                 Term::NodeAt { index, .. } => (!index.mentions(slot)).then(Vec::new),
             })
             .collect::<Option<Vec<_>>>()?;
@@ -199,6 +218,8 @@ pub struct Graph {
     pub nodes: IndexSet<String>,
     /// The successors of each node, in the order written.
     pub moves: Vec<Vec<NodeId>>,
+    /// The graph as a board, its edges undirected.
+    pub board: std::sync::Arc<crate::interp::GraphBoard>,
     pub span: SourceSpan,
 }
 
@@ -209,6 +230,14 @@ pub struct Let {
     pub value: Vec<Term>,
     /// How many components the value has, `let`s in it expanded.
     pub components: u128,
+    pub span: SourceSpan,
+}
+
+/// `let K = VALUE`: a name for a value, with no free variables.
+#[derive(Debug, Clone)]
+pub struct Constant {
+    pub name: String,
+    pub value: Expr,
     pub span: SourceSpan,
 }
 
@@ -225,6 +254,9 @@ pub struct Query {
     pub guard: Option<Expr>,
     /// The names of the bindings, in slot order, for table rows.
     pub names: Vec<String>,
+    /// The slots its expressions need: the bindings', then those of
+    /// comprehensions and sums over bindings.
+    pub slots: usize,
     pub span: SourceSpan,
     pub target_span: SourceSpan,
 }
@@ -279,6 +311,14 @@ pub enum Domain {
     Set(Vec<Expr>),
     /// The positive divisors of a number, in increasing order.
     Divisors(Expr),
+    /// The elements of a set (increasing), a list (in order) or a region
+    /// (its nodes, increasing).
+    Each(Expr),
+    /// The subsets of a set, of at most so many elements when a size is
+    /// given, smallest first.
+    Subsets(Expr, Option<Expr>),
+    /// Every list m as long as l with 0 <= m[i] <= l[i].
+    Under(Expr),
 }
 
 /// One term of a sum, with its arguments still to evaluate.
@@ -309,6 +349,16 @@ pub enum Term {
         id: LetId,
         span: SourceSpan,
     },
+    /// `(G(i) for i in 1..n if …)`: the terms once per assignment.
+    Over(Box<Over>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Over {
+    pub terms: Vec<Term>,
+    pub bindings: Vec<Binding>,
+    pub guard: Option<Expr>,
+    pub span: SourceSpan,
 }
 
 /// The most components one sum may have.
@@ -321,9 +371,11 @@ impl Program {
             .iter()
             .map(|term| match term {
                 Term::Let { id, .. } => self.let_value(*id).components,
-                Term::Game { .. } | Term::Heap { .. } | Term::Node { .. } | Term::NodeAt { .. } => {
-                    1
-                }
+                Term::Game { .. }
+                | Term::Heap { .. }
+                | Term::Node { .. }
+                | Term::NodeAt { .. }
+                | Term::Over(_) => 1,
             })
             .fold(0u128, u128::saturating_add)
     }
@@ -351,6 +403,81 @@ pub enum ExprKind {
     /// `a ± b ± c …` over variables and constants, compiled to a flat list
     /// that is evaluated left to right as the tree would be.
     Chain(Box<Chain>),
+    /// A value known when the program is checked: a region of a declared
+    /// graph, a set or list `let`.
+    Value(crate::interp::Value),
+    /// `if c then a else b`.
+    If(Box<[Expr; 3]>),
+    /// `{a, b, …}`.
+    SetOf(Vec<Expr>),
+    /// `[a, b, …]`.
+    ListOf(Vec<Expr>),
+    /// `{e for …}` or `[e for …]`.
+    Comprehension(Box<Comprehension>),
+    /// `l[i]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// A built-in function of sets, lists and boards.
+    Call(Builtin, Vec<Expr>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Comprehension {
+    pub list: bool,
+    pub element: Expr,
+    pub bindings: Vec<Binding>,
+    pub guard: Option<Expr>,
+}
+
+/// The built-in functions beyond integers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    /// `len(x)`: the elements of a set, list or region.
+    Len,
+    /// `sum(l)`: the sum of a list's or set's elements.
+    Sum,
+    /// `sort(l)`: a list (or a set's elements) in increasing order.
+    Sort,
+    /// `replace(l, i, v)`: l with its element at i replaced by v.
+    Replace,
+    /// `nodes(r)`: the nodes of a region, as a set.
+    Nodes,
+    /// `neighbours(r, v)`: the nodes of r next to v.
+    Neighbours,
+    /// `closed(r, v)`: v and the nodes of r next to it.
+    Closed,
+    /// `grounded(r, g)`: the elements of r joined to the nodes g through r.
+    Grounded,
+    /// `Grid(r, c)`, `Path(n)`, `Cycle(n)`: every node of a board.
+    Grid,
+    Path,
+    Cycle,
+    /// `Edges(G)`: every edge of a declared graph, as a region.
+    Edges,
+}
+
+impl Builtin {
+    /// The name, and how many arguments it takes.
+    pub const ALL: [(&'static str, Builtin, usize); 12] = [
+        ("len", Builtin::Len, 1),
+        ("sum", Builtin::Sum, 1),
+        ("sort", Builtin::Sort, 1),
+        ("replace", Builtin::Replace, 3),
+        ("nodes", Builtin::Nodes, 1),
+        ("neighbours", Builtin::Neighbours, 2),
+        ("closed", Builtin::Closed, 2),
+        ("grounded", Builtin::Grounded, 2),
+        ("Grid", Builtin::Grid, 2),
+        ("Path", Builtin::Path, 1),
+        ("Cycle", Builtin::Cycle, 1),
+        ("Edges", Builtin::Edges, 1),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Builtin::ALL
+            .iter()
+            .find(|(_, builtin, _)| *builtin == self)
+            .map_or("?", |(name, ..)| name)
+    }
 }
 
 /// A chain of additions and subtractions, and the tree it was compiled
@@ -371,10 +498,10 @@ pub enum Operand {
 
 impl Operand {
     #[inline]
-    pub fn get(self, env: &[i64]) -> i64 {
+    pub fn get(self, env: &[crate::interp::Value]) -> Option<i64> {
         match self {
-            Operand::Const(value) => value,
-            Operand::Slot(slot) => env[slot],
+            Operand::Const(value) => Some(value),
+            Operand::Slot(slot) => env[slot].int(),
         }
     }
 }
@@ -414,8 +541,15 @@ impl Expr {
     /// Whether the value of a slot is read.
     pub fn mentions(&self, slot: usize) -> bool {
         match &self.kind {
-            ExprKind::Const(_) => false,
+            ExprKind::Const(_) | ExprKind::Value(_) => false,
             ExprKind::Slot(read) => *read == slot,
+            ExprKind::If(parts) => parts.iter().any(|part| part.mentions(slot)),
+            ExprKind::SetOf(args) | ExprKind::ListOf(args) | ExprKind::Call(_, args) => {
+                args.iter().any(|arg| arg.mentions(slot))
+            }
+            ExprKind::Index(lhs, rhs) => lhs.mentions(slot) || rhs.mentions(slot),
+            // Conservatively: a comprehension may read any slot.
+            ExprKind::Comprehension(_) => true,
             ExprKind::Neg(operand)
             | ExprKind::Not(operand)
             | ExprKind::Abs(operand)
@@ -470,5 +604,9 @@ impl Program {
 
     pub fn let_value(&self, id: LetId) -> &Let {
         &self.lets[id.0 as usize]
+    }
+
+    pub fn constant(&self, id: ConstId) -> &Constant {
+        &self.constants[id.0 as usize]
     }
 }

@@ -24,8 +24,14 @@ pub fn lower(
     let mut lowerer = Lowerer::new(program);
     let declared = lowerer.declare_all(statements);
     for (statement, kind) in statements.iter().zip(&declared) {
-        if let (ast::Statement::Let(decl), Some(DeclarationKind::Let(id))) = (statement, kind) {
-            lowerer.let_decl(decl, *id);
+        match (statement, kind) {
+            (ast::Statement::Let(decl), Some(DeclarationKind::Let(id))) => {
+                lowerer.let_decl(decl, *id)
+            }
+            (ast::Statement::Let(decl), Some(DeclarationKind::Constant(id))) => {
+                lowerer.constant(decl, *id)
+            }
+            _ => {}
         }
     }
     for (statement, kind) in statements.iter().zip(&declared) {
@@ -61,30 +67,99 @@ pub fn declared_name(statement: &ast::Statement) -> Option<&ast::Ident> {
 }
 
 /// The declared names a declaration refers to: the games, graphs and
-/// `let`s its positions mention.
+/// `let`s its positions and expressions mention.
 pub fn references(statement: &ast::Statement) -> Vec<&str> {
     fn walk<'a>(sum: &'a ast::Sum, names: &mut Vec<&'a str>) {
         for term in &sum.terms {
             match term {
-                ast::Term::Game { name, .. } | ast::Term::Name(name) => names.push(&name.name),
-                ast::Term::Node { graph, .. } | ast::Term::NodeAt { graph, .. } => {
-                    names.push(&graph.name)
+                ast::Term::Game { name, args, .. } => {
+                    names.push(&name.name);
+                    args.iter().for_each(|arg| expr(arg, names));
+                }
+                ast::Term::Name(name) => names.push(&name.name),
+                ast::Term::Node { graph, .. } => names.push(&graph.name),
+                ast::Term::NodeAt { graph, index, .. } => {
+                    names.push(&graph.name);
+                    expr(index, names);
                 }
                 ast::Term::Group(inner) => walk(inner, names),
-                ast::Term::Heap { .. } => {}
+                ast::Term::Over {
+                    sum,
+                    bindings,
+                    guard,
+                    ..
+                } => {
+                    walk(sum, names);
+                    rest(bindings, guard.as_ref(), names);
+                }
+                ast::Term::Heap { size, .. } => expr(size, names),
+            }
+        }
+    }
+    fn rest<'a>(bindings: &'a [ast::Binding], guard: Option<&'a ast::Expr>, names: &mut Vec<&'a str>) {
+        for binding in bindings {
+            match &binding.domain {
+                ast::Domain::Range { start, end, .. } => {
+                    expr(start, names);
+                    end.iter().for_each(|end| expr(end, names));
+                }
+                ast::Domain::Set(elements) => elements.iter().for_each(|arg| expr(arg, names)),
+                ast::Domain::Divisors(arg) | ast::Domain::Each(arg) | ast::Domain::Under(arg) => {
+                    expr(arg, names)
+                }
+                ast::Domain::Subsets(set, size) => {
+                    expr(set, names);
+                    size.iter().for_each(|size| expr(size, names));
+                }
+            }
+            binding.stop.iter().for_each(|stop| expr(stop, names));
+        }
+        guard.iter().for_each(|guard| expr(guard, names));
+    }
+    fn expr<'a>(e: &'a ast::Expr, names: &mut Vec<&'a str>) {
+        match &e.kind {
+            ast::ExprKind::Int(_) | ast::ExprKind::Bool(_) => {}
+            ast::ExprKind::Var(var) => names.push(&var.name),
+            ast::ExprKind::Node { graph, .. } => names.push(&graph.name),
+            ast::ExprKind::Call { args, .. } | ast::ExprKind::Elements { elements: args, .. } => {
+                args.iter().for_each(|arg| expr(arg, names))
+            }
+            ast::ExprKind::Unary(_, operand) => expr(operand, names),
+            ast::ExprKind::Binary(_, a, b) | ast::ExprKind::Index(a, b) => {
+                expr(a, names);
+                expr(b, names);
+            }
+            ast::ExprKind::If(a, b, c) => [a, b, c].iter().for_each(|part| expr(part, names)),
+            ast::ExprKind::Comprehension {
+                element,
+                bindings,
+                guard,
+                ..
+            } => {
+                expr(element, names);
+                rest(bindings, guard.as_deref(), names);
             }
         }
     }
     let mut names = Vec::new();
     match statement {
-        ast::Statement::Game(decl) => {
-            if let ast::GameBody::Rules(rules) = &decl.body {
-                rules.iter().for_each(|rule| walk(&rule.target, &mut names));
-            }
-        }
-        ast::Statement::Let(decl) => walk(&decl.value, &mut names),
+        ast::Statement::Game(decl) => match &decl.body {
+            ast::GameBody::Rules { rules, .. } => rules.iter().for_each(|rule| {
+                walk(&rule.target, &mut names);
+                rest(&rule.bindings, rule.guard.as_ref(), &mut names);
+            }),
+            ast::GameBody::Alias(sum) => walk(sum, &mut names),
+            ast::GameBody::Code(_) => {}
+        },
+        ast::Statement::Let(decl) => match &decl.value {
+            ast::LetValue::Position(sum) => walk(sum, &mut names),
+            ast::LetValue::Value(value) => expr(value, &mut names),
+        },
         ast::Statement::Query(query) => match &query.target {
-            ast::Target::Position(sum) => walk(sum, &mut names),
+            ast::Target::Position(sum) => {
+                walk(sum, &mut names);
+                rest(&query.bindings, query.guard.as_ref(), &mut names);
+            }
             ast::Target::Positions(a, b) => {
                 walk(a, &mut names);
                 walk(b, &mut names);
@@ -97,10 +172,16 @@ pub fn references(statement: &ast::Statement) -> Vec<&str> {
     names
 }
 
+/// What an expression gives, as far as checking can tell: a game's
+/// parameters may hold any value but a condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Type {
     Int,
     Bool,
+    Set,
+    List,
+    Region,
+    Any,
 }
 
 impl Type {
@@ -108,14 +189,31 @@ impl Type {
         match self {
             Type::Int => "an integer",
             Type::Bool => "a condition",
+            Type::Set => "a set",
+            Type::List => "a list",
+            Type::Region => "a region of a board",
+            Type::Any => "a value",
         }
+    }
+
+    /// Whether a value of this type may stand where `expected` is asked.
+    fn fits(self, expected: Type) -> bool {
+        self == expected
+            || (self == Type::Any && expected != Type::Bool)
+            || (expected == Type::Any && self != Type::Bool)
+    }
+
+    /// Whether it holds integers one may iterate over.
+    fn is_collection(self) -> bool {
+        matches!(self, Type::Set | Type::List | Type::Region | Type::Any)
     }
 }
 
-/// The variables in scope, in slot order.
-#[derive(Default)]
+/// The variables in scope, in slot order, with their types.
+#[derive(Default, Clone)]
 struct Scope {
     vars: Vec<ast::Ident>,
+    types: Vec<Type>,
 }
 
 impl Scope {
@@ -129,6 +227,8 @@ struct Lowerer {
     errors: Vec<CheckError>,
     /// `let`s of this source whose value is not lowered yet.
     unlowered_lets: HashSet<u32>,
+    /// The most slots a scope has used since this was last reset.
+    max_slots: usize,
 }
 
 impl Lowerer {
@@ -137,6 +237,7 @@ impl Lowerer {
             program: program.clone(),
             errors: Vec::new(),
             unlowered_lets: HashSet::new(),
+            max_slots: 0,
         }
     }
 
@@ -158,7 +259,10 @@ impl Lowerer {
                 let (name, kind) = match statement {
                     ast::Statement::Game(decl) => (&decl.name, self.declare_game(decl)),
                     ast::Statement::Graph(decl) => (&decl.name, self.declare_graph(decl)),
-                    ast::Statement::Let(decl) => (&decl.name, self.declare_let(decl)),
+                    ast::Statement::Let(decl) => match self.is_value(decl) {
+                        true => (&decl.name, self.declare_constant(decl)),
+                        false => (&decl.name, self.declare_let(decl)),
+                    },
                     ast::Statement::Query(_) => return None,
                 };
                 if let Some(first) = self.program.names.get(&name.name) {
@@ -181,14 +285,119 @@ impl Lowerer {
 
     fn declare_game(&mut self, decl: &ast::GameDecl) -> DeclarationKind {
         let id = GameId(self.program.games.len() as u32);
+        let splits = match &decl.body {
+            ast::GameBody::Rules {
+                splits: Some(splits),
+                ..
+            } => {
+                if decl.params.is_empty() {
+                    self.errors.push(CheckError::SplitsWithoutRegion { span: splits.span });
+                }
+                Some(Splits {
+                    symmetric: splits.symmetric,
+                })
+            }
+            _ => None,
+        };
         self.program.games.push(Game {
             name: decl.name.name.clone(),
             params: decl.params.iter().map(|param| param.name.clone()).collect(),
             moves: Moves::Rules(Vec::new()),
             slots: decl.params.len(),
+            splits,
             span: decl.span,
         });
         DeclarationKind::Game(id)
+    }
+
+    /// Whether a `let` names a value rather than a position: an expression
+    /// that is no position, or a call of a built-in function (`Grid(3, 4)`)
+    /// or a name of a value (`let T = K`), which parse as positions.
+    fn is_value(&self, decl: &ast::LetDecl) -> bool {
+        let sum = match &decl.value {
+            ast::LetValue::Value(_) => return true,
+            ast::LetValue::Position(sum) => sum,
+        };
+        let [term] = sum.terms.as_slice() else {
+            return false;
+        };
+        match term {
+            ast::Term::Game { name, .. } => {
+                !self.program.names.contains_key(&name.name) && builtin(&name.name).is_some()
+            }
+            ast::Term::Name(name) => matches!(
+                self.program.names.get(&name.name).map(|declared| declared.kind),
+                Some(DeclarationKind::Constant(_) | DeclarationKind::Graph(_))
+            ),
+            _ => false,
+        }
+    }
+
+    fn declare_constant(&mut self, decl: &ast::LetDecl) -> DeclarationKind {
+        let id = ConstId(self.program.constants.len() as u32);
+        self.program.constants.push(Constant {
+            name: decl.name.name.clone(),
+            value: Expr {
+                kind: ExprKind::Const(0),
+                span: decl.span,
+            },
+            span: decl.span,
+        });
+        DeclarationKind::Constant(id)
+    }
+
+    /// Lowers a `let` of a value; it may use the values declared before it.
+    fn constant(&mut self, decl: &ast::LetDecl, id: ConstId) {
+        let expr = match &decl.value {
+            ast::LetValue::Value(expr) => expr.clone(),
+            ast::LetValue::Position(sum) => match sum.terms.as_slice() {
+                [ast::Term::Game { name, args, span }] => ast::Expr {
+                    kind: ast::ExprKind::Call {
+                        function: name.clone(),
+                        args: args.clone(),
+                    },
+                    span: *span,
+                    depth: args.iter().map(|arg| arg.depth).max().unwrap_or(0) + 1,
+                },
+                [ast::Term::Name(name)] => ast::Expr {
+                    kind: ast::ExprKind::Var(name.clone()),
+                    span: name.span,
+                    depth: 1,
+                },
+                _ => return,
+            },
+        };
+        self.max_slots = 0;
+        let errors = self.errors.len();
+        let (value, ty) = self.expr(&expr, &Scope::default());
+        if ty == Type::Bool {
+            self.errors.push(CheckError::TypeMismatch {
+                expected: "a value",
+                found: ty.noun(),
+                span: expr.span,
+                help: "a `let` names a position, an integer, a set, a list or a region",
+            });
+        }
+        if self.errors.len() > errors {
+            return;
+        }
+        // A value has no variables: it is worked out once, here.
+        let env = vec![crate::interp::Value::Int(0); self.max_slots];
+        let kind = match crate::interp::value(&value.compiled(), &env) {
+            Ok(crate::interp::Value::Int(value)) => ExprKind::Const(value),
+            Ok(value) => ExprKind::Value(value),
+            Err(error) => {
+                self.errors.push(CheckError::BadValue {
+                    name: decl.name.name.clone(),
+                    error,
+                });
+                return;
+            }
+        };
+        self.program.constants[id.0 as usize].value = Expr {
+            kind,
+            span: expr.span,
+        };
     }
 
     fn declare_graph(&mut self, decl: &ast::GraphDecl) -> DeclarationKind {
@@ -197,15 +406,27 @@ impl Lowerer {
             name: decl.name.name.clone(),
             nodes: Default::default(),
             moves: Vec::new(),
+            board: Default::default(),
             span: decl.span,
         };
-        for edges in &decl.edges {
-            let from = node_id(&mut graph, &edges.from.name);
-            for to in &edges.to {
+        let mut edges = Vec::new();
+        for line in &decl.edges {
+            let from = node_id(&mut graph, &line.from.name);
+            for to in &line.to {
                 let to = node_id(&mut graph, &to.name);
                 graph.moves[from.0 as usize].push(to);
+                if line.undirected && to != from {
+                    graph.moves[to.0 as usize].push(from);
+                }
+                edges.push((from.0, to.0));
             }
         }
+        graph.board = std::sync::Arc::new(crate::interp::GraphBoard::new(
+            id,
+            graph.name.clone(),
+            graph.nodes.len(),
+            edges,
+        ));
         self.program.graphs.push(graph);
         DeclarationKind::Graph(id)
     }
@@ -223,7 +444,10 @@ impl Lowerer {
     }
 
     fn let_decl(&mut self, decl: &ast::LetDecl, id: LetId) {
-        let value = self.sum(&decl.value, &Scope::default());
+        let ast::LetValue::Position(sum) = &decl.value else {
+            return;
+        };
+        let value = self.sum(sum, &Scope::default());
         let components = self.program.components(&value);
         let lowered = &mut self.program.lets[id.0 as usize];
         (lowered.value, lowered.components) = (value, components);
@@ -231,8 +455,20 @@ impl Lowerer {
     }
 
     fn game_decl(&mut self, decl: &ast::GameDecl, id: GameId) {
+        let mut params = Scope::default();
+        for param in &decl.params {
+            self.bind(&mut params, param, Type::Any);
+        }
         let rules = match &decl.body {
-            ast::GameBody::Rules(rules) => rules,
+            ast::GameBody::Rules { rules, .. } => rules,
+            ast::GameBody::Alias(sum) => {
+                self.max_slots = 0;
+                let terms = self.sum(sum, &params);
+                let game = &mut self.program.games[id.0 as usize];
+                game.moves = Moves::Alias(terms);
+                game.slots = self.max_slots.max(params.vars.len());
+                return;
+            }
             ast::GameBody::Code(code) => {
                 let lowered = match code {
                     ast::Code::TakeBreak {
@@ -249,33 +485,38 @@ impl Lowerer {
                 return;
             }
         };
-        let mut params = Scope::default();
-        for param in &decl.params {
-            self.bind(&mut params, param);
-        }
-        let mut slots = params.vars.len();
+        self.max_slots = params.vars.len();
         let rules = rules
             .iter()
             .map(|rule| {
-                let mut scope = Scope {
-                    vars: params.vars.clone(),
-                };
+                let mut scope = params.clone();
                 let bindings = self.bindings(&rule.bindings, &mut scope);
                 let guard = rule
                     .guard
                     .as_ref()
                     .map(|guard| self.condition(guard, &scope));
                 let target = self.sum(&rule.target, &scope);
-                slots = slots.max(scope.vars.len());
                 Rule::new(target, bindings, guard, rule.span)
             })
             .collect();
+        let slots = self.max_slots;
         let game = &mut self.program.games[id.0 as usize];
         game.moves = Moves::Rules(rules);
         game.slots = slots;
     }
 
     fn query(&mut self, query: &ast::Query) -> Query {
+        self.max_slots = 0;
+        for binding in &query.bindings {
+            if let ast::Domain::Subsets(set, _) | ast::Domain::Under(set) = &binding.domain {
+                self.errors.push(CheckError::TypeMismatch {
+                    expected: "integers",
+                    found: "sets or lists",
+                    span: set.span,
+                    help: "a query's table has a row per integer: `subsets` and `under` are domains of rules and comprehensions",
+                });
+            }
+        }
         let mut scope = Scope::default();
         let bindings = self.bindings(&query.bindings, &mut scope);
         let guard = query
@@ -366,6 +607,7 @@ impl Lowerer {
             bindings,
             guard,
             names: scope.vars.iter().map(|var| var.name.clone()).collect(),
+            slots: self.max_slots,
             span: query.span,
             target_span: query.target.span(),
         }
@@ -398,7 +640,31 @@ impl Lowerer {
         bindings
             .iter()
             .map(|binding| {
+                let mut ty = Type::Int;
                 let domain = match &binding.domain {
+                    ast::Domain::Each(collection) => {
+                        let (lowered, found) = self.expr(collection, scope);
+                        if !found.is_collection() {
+                            self.errors.push(CheckError::TypeMismatch {
+                                expected: "a range, a set, a list or a region",
+                                found: found.noun(),
+                                span: collection.span,
+                                help: "a variable ranges over `a..b`, `a..=b`, a set `{…}`, a list `[…]`, a region, `divisors(n)`, `subsets(s, k)` or `under(l)`",
+                            });
+                        }
+                        Domain::Each(lowered.compiled())
+                    }
+                    ast::Domain::Subsets(set, size) => {
+                        ty = Type::Set;
+                        Domain::Subsets(
+                            self.typed(set, scope, Type::Set).compiled(),
+                            size.as_ref().map(|size| self.int(size, scope)),
+                        )
+                    }
+                    ast::Domain::Under(list) => {
+                        ty = Type::List;
+                        Domain::Under(self.typed(list, scope, Type::List).compiled())
+                    }
                     ast::Domain::Range {
                         start,
                         end: Some(end),
@@ -434,7 +700,7 @@ impl Lowerer {
                             .collect(),
                     ),
                 };
-                let slot = self.bind(scope, &binding.var);
+                let slot = self.bind(scope, &binding.var, ty);
                 let stop = binding
                     .stop
                     .as_ref()
@@ -450,7 +716,7 @@ impl Lowerer {
     }
 
     /// Adds a variable to the scope and returns its slot.
-    fn bind(&mut self, scope: &mut Scope, var: &ast::Ident) -> usize {
+    fn bind(&mut self, scope: &mut Scope, var: &ast::Ident, ty: Type) -> usize {
         if let Some(slot) = scope.lookup(&var.name) {
             self.errors.push(CheckError::DuplicateVariable {
                 name: var.name.clone(),
@@ -459,6 +725,8 @@ impl Lowerer {
             });
         }
         scope.vars.push(var.clone());
+        scope.types.push(ty);
+        self.max_slots = self.max_slots.max(scope.vars.len());
         scope.vars.len() - 1
     }
 
@@ -486,7 +754,10 @@ impl Lowerer {
     fn term(&mut self, term: &ast::Term, scope: &Scope, terms: &mut Vec<Term>) {
         match term {
             ast::Term::Game { name, args, span } => {
-                let args: Vec<Expr> = args.iter().map(|arg| self.int(arg, scope)).collect();
+                let args: Vec<Expr> = args
+                    .iter()
+                    .map(|arg| self.typed(arg, scope, Type::Any).compiled())
+                    .collect();
                 if let Some(game) = self.game_named(name, args.len(), *span) {
                     terms.push(Term::Game {
                         game,
@@ -519,6 +790,26 @@ impl Lowerer {
                 for term in &sum.terms {
                     self.term(term, scope, terms);
                 }
+            }
+            ast::Term::Over {
+                sum,
+                bindings,
+                guard,
+                span,
+            } => {
+                let mut inner = scope.clone();
+                let bindings = self.bindings(bindings, &mut inner);
+                let guard = guard.as_ref().map(|guard| self.condition(guard, &inner));
+                let mut over = Vec::new();
+                for term in &sum.terms {
+                    self.term(term, &inner, &mut over);
+                }
+                terms.push(Term::Over(Box::new(Over {
+                    terms: over,
+                    bindings,
+                    guard,
+                    span: *span,
+                })));
             }
         }
     }
@@ -631,7 +922,9 @@ impl Lowerer {
                     });
                 }
             }
-            DeclarationKind::Graph(_) => self.wrong_kind(name, declaration, "a position"),
+            DeclarationKind::Graph(_) | DeclarationKind::Constant(_) => {
+                self.wrong_kind(name, declaration, "a position")
+            }
         }
     }
 
@@ -647,6 +940,10 @@ impl Lowerer {
             DeclarationKind::Let(_) => {
                 format!("`{}` is a position already: write it alone", name.name)
             }
+            DeclarationKind::Constant(_) => format!(
+                "`{}` is a value: use it in an argument, `G({})`",
+                name.name, name.name
+            ),
         };
         self.errors.push(CheckError::WrongKind {
             name: name.name.clone(),
@@ -669,7 +966,7 @@ impl Lowerer {
         let similar = self.closest_name(name, fits)?;
         let arity = match self.program.names[similar].kind {
             DeclarationKind::Game(game) => self.program.game(game).params.len(),
-            DeclarationKind::Graph(_) | DeclarationKind::Let(_) => 0,
+            DeclarationKind::Graph(_) | DeclarationKind::Let(_) | DeclarationKind::Constant(_) => 0,
         };
         Some(match arity {
             0 => format!("did you mean `{similar}`?"),
@@ -698,28 +995,101 @@ impl Lowerer {
 
     fn typed(&mut self, expr: &ast::Expr, scope: &Scope, expected: Type) -> Expr {
         let (lowered, found) = self.expr(expr, scope);
-        if found != expected {
+        if !found.fits(expected) {
             self.errors.push(CheckError::TypeMismatch {
                 expected: expected.noun(),
                 found: found.noun(),
                 span: expr.span,
                 help: match expected {
-                    Type::Int => "arguments, heap sizes and range bounds are integers",
-                    Type::Bool => "a condition compares integers, e.g. `k <= n`, or joins conditions with `and`, `or`, `not`",
+                    Type::Int => "heap sizes, range bounds, indices and arithmetic take integers",
+                    Type::Bool => "a condition compares values, e.g. `k <= n` or `v in s`, or joins conditions with `and`, `or`, `not`",
+                    Type::Any => "an argument is an integer, a set, a list or a region; a condition is none of these",
+                    Type::Set => "write a set as `{1, 2}` or `{e for x in …}`",
+                    Type::List => "write a list as `[1, 2]` or `[e for x in …]`",
+                    Type::Region => "a region is a board such as `Grid(3, 4)`, `Path(n)` or a graph, less some nodes",
                 },
             });
         }
         lowered
     }
 
+    /// Lowers the bindings and guard of a comprehension or a sum over
+    /// bindings, in a scope of their own.
+    fn comprehension(
+        &mut self,
+        list: bool,
+        element: &ast::Expr,
+        bindings: &[ast::Binding],
+        guard: Option<&ast::Expr>,
+        scope: &Scope,
+    ) -> ExprKind {
+        let mut inner = scope.clone();
+        let bindings = self.bindings(bindings, &mut inner);
+        let guard = guard.map(|guard| self.condition(guard, &inner));
+        let element = self.int(element, &inner);
+        ExprKind::Comprehension(Box::new(Comprehension {
+            list,
+            element,
+            bindings,
+            guard,
+        }))
+    }
+
     fn expr(&mut self, expr: &ast::Expr, scope: &Scope) -> (Expr, Type) {
         let (kind, ty) = match &expr.kind {
             ast::ExprKind::Int(value) => (ExprKind::Const(*value), Type::Int),
             ast::ExprKind::Bool(value) => (ExprKind::Const(*value as i64), Type::Bool),
-            ast::ExprKind::Var(var) => (self.var(var, scope), Type::Int),
-            ast::ExprKind::Call { function, args } => {
-                (self.call(function, args, expr.span, scope), Type::Int)
+            ast::ExprKind::Var(var) => self.var(var, scope),
+            ast::ExprKind::Call { function, args } => self.call(function, args, expr.span, scope),
+            ast::ExprKind::If(condition, then, otherwise) => {
+                let condition = self.condition(condition, scope);
+                let (then, a) = self.expr(then, scope);
+                let (otherwise, b) = self.expr(otherwise, scope);
+                let ty = match (a, b) {
+                    (a, b) if a == b => a,
+                    (Type::Any, other) | (other, Type::Any) if other != Type::Bool => Type::Any,
+                    _ => {
+                        self.errors.push(CheckError::TypeMismatch {
+                            expected: a.noun(),
+                            found: b.noun(),
+                            span: expr.span,
+                            help: "both branches of `if … then … else …` give the same kind of value",
+                        });
+                        a
+                    }
+                };
+                (
+                    ExprKind::If(Box::new([condition, then.compiled(), otherwise.compiled()])),
+                    ty,
+                )
             }
+            ast::ExprKind::Elements { list, elements } => {
+                let elements = elements.iter().map(|e| self.int(e, scope)).collect();
+                match list {
+                    true => (ExprKind::ListOf(elements), Type::List),
+                    false => (ExprKind::SetOf(elements), Type::Set),
+                }
+            }
+            ast::ExprKind::Comprehension {
+                list,
+                element,
+                bindings,
+                guard,
+            } => (
+                self.comprehension(*list, element, bindings, guard.as_deref(), scope),
+                if *list { Type::List } else { Type::Set },
+            ),
+            ast::ExprKind::Index(list, index) => (
+                ExprKind::Index(
+                    Box::new(self.typed(list, scope, Type::List).compiled()),
+                    Box::new(self.int(index, scope)),
+                ),
+                Type::Int,
+            ),
+            ast::ExprKind::Node { graph, node } => match self.node_ref(graph, node) {
+                Some(Term::Node { node, .. }) => (ExprKind::Const(i64::from(node.0)), Type::Int),
+                _ => (ExprKind::Const(0), Type::Int),
+            },
             ast::ExprKind::Unary(ast::UnaryOp::Neg, operand) => {
                 (ExprKind::Neg(Box::new(self.int(operand, scope))), Type::Int)
             }
@@ -727,12 +1097,7 @@ impl Lowerer {
                 ExprKind::Not(Box::new(self.condition(operand, scope))),
                 Type::Bool,
             ),
-            ast::ExprKind::Binary(op, lhs, rhs) => {
-                let (operands, result) = operator_types(*op);
-                let lhs = self.typed(lhs, scope, operands);
-                let rhs = self.typed(rhs, scope, operands);
-                (ExprKind::Binary(*op, Box::new(lhs), Box::new(rhs)), result)
-            }
+            ast::ExprKind::Binary(op, lhs, rhs) => self.binary(*op, lhs, rhs, scope),
         };
         (
             Expr {
@@ -743,7 +1108,117 @@ impl Lowerer {
         )
     }
 
-    fn var(&mut self, var: &ast::Ident, scope: &Scope) -> ExprKind {
+    /// A binary operation: on integers, or on sets, lists and regions
+    /// (`+` and `|` join, `-` removes, `&` keeps the common elements, `^`
+    /// the uncommon, `in` asks for membership).
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        scope: &Scope,
+    ) -> (ExprKind, Type) {
+        let kind = |lhs: Expr, rhs: Expr| ExprKind::Binary(op, Box::new(lhs), Box::new(rhs));
+        let collections = matches!(
+            op,
+            BinaryOp::Add
+                | BinaryOp::Sub
+                | BinaryOp::BitAnd
+                | BinaryOp::BitOr
+                | BinaryOp::BitXor
+                | BinaryOp::Eq
+                | BinaryOp::Ne
+        );
+        if op == BinaryOp::In {
+            let element = self.int(lhs, scope);
+            let (collection, found) = self.expr(rhs, scope);
+            if !found.is_collection() {
+                self.errors.push(CheckError::TypeMismatch {
+                    expected: "a set, a list or a region",
+                    found: found.noun(),
+                    span: rhs.span,
+                    help: "`x in s` asks whether s holds x",
+                });
+            }
+            return (kind(element, collection.compiled()), Type::Bool);
+        }
+        let (a, ta) = self.expr(lhs, scope);
+        let (b, tb) = self.expr(rhs, scope);
+        let (a, b) = (a.compiled(), b.compiled());
+        let result = |ty: Type| match op {
+            BinaryOp::Eq | BinaryOp::Ne => Type::Bool,
+            _ => ty,
+        };
+        let ty = match (ta, tb) {
+            (Type::Bool, Type::Bool) if matches!(op, BinaryOp::And | BinaryOp::Or) => Type::Bool,
+            (Type::Int, Type::Int) if !matches!(op, BinaryOp::And | BinaryOp::Or) => {
+                operator_types(op).1
+            }
+            // What a parameter holds is known only when the rule runs.
+            (Type::Any, other) | (other, Type::Any)
+                if other != Type::Bool
+                    && !matches!(op, BinaryOp::And | BinaryOp::Or)
+                    && (collections || other == Type::Int) =>
+            {
+                match other {
+                    Type::Int if !collections => operator_types(op).1,
+                    Type::Region if !matches!(op, BinaryOp::Eq | BinaryOp::Ne) => Type::Region,
+                    _ => result(Type::Any),
+                }
+            }
+            (Type::Set, Type::Set) if collections => result(Type::Set),
+            (Type::List, Type::List) if matches!(op, BinaryOp::Add | BinaryOp::Eq | BinaryOp::Ne) => {
+                result(Type::List)
+            }
+            (Type::Region, Type::Set | Type::Region) if collections => result(Type::Region),
+            _ => {
+                let (operands, _) = operator_types(op);
+                let (found, span) = match ta.fits(operands) && ta != Type::Any {
+                    true => (tb, rhs.span),
+                    false => (ta, lhs.span),
+                };
+                self.errors.push(CheckError::TypeMismatch {
+                    expected: match (op, ta) {
+                        (_, Type::Set | Type::Region) if collections => "a set",
+                        (_, Type::List) if collections => "a list",
+                        _ => operands.noun(),
+                    },
+                    found: found.noun(),
+                    span,
+                    help: match op {
+                        BinaryOp::And | BinaryOp::Or => "`and` and `or` join conditions, e.g. `k <= n and k % 2 == 0`",
+                        _ if collections => "`+`, `-`, `&`, `|`, `^` work on integers, or on two sets (a region and a set); `+` joins two lists",
+                        _ => "arithmetic and `<`, `<=`, `>`, `>=` take integers",
+                    },
+                });
+                operator_types(op).1
+            }
+        };
+        (kind(a, b), ty)
+    }
+
+    fn var(&mut self, var: &ast::Ident, scope: &Scope) -> (ExprKind, Type) {
+        match scope.lookup(&var.name) {
+            Some(slot) => (ExprKind::Slot(slot), scope.types[slot]),
+            None => match self.program.names.get(&var.name).map(|declared| declared.kind) {
+                Some(DeclarationKind::Constant(id)) => {
+                    let value = self.program.constant(id).value.clone();
+                    let ty = constant_type(&value);
+                    (value.kind, ty)
+                }
+                Some(DeclarationKind::Graph(id)) => {
+                    let board = self.program.graph(id).board.clone();
+                    (
+                        ExprKind::Value(crate::interp::Value::Region(board.whole())),
+                        Type::Region,
+                    )
+                }
+                _ => (self.unknown_var(var, scope), Type::Int),
+            },
+        }
+    }
+
+    fn unknown_var(&mut self, var: &ast::Ident, scope: &Scope) -> ExprKind {
         match scope.lookup(&var.name) {
             Some(slot) => ExprKind::Slot(slot),
             None => {
@@ -777,6 +1252,68 @@ impl Lowerer {
     }
 
     fn call(
+        &mut self,
+        function: &ast::Ident,
+        args: &[ast::Expr],
+        span: SourceSpan,
+        scope: &Scope,
+    ) -> (ExprKind, Type) {
+        if let Some((builtin, arity)) = builtin(&function.name) {
+            return self.builtin(function, builtin, arity, args, span, scope);
+        }
+        // `min(s)` and `max(s)`: the least and greatest element.
+        if let ("min" | "max", [collection]) = (function.name.as_str(), args) {
+            let (lowered, found) = self.expr(collection, scope);
+            if found.is_collection() && found != Type::Int {
+                let lowered = vec![lowered.compiled()];
+                return match function.name.as_str() {
+                    "min" => (ExprKind::Min(lowered), Type::Int),
+                    _ => (ExprKind::Max(lowered), Type::Int),
+                };
+            }
+        }
+        (self.integer_call(function, args, span, scope), Type::Int)
+    }
+
+    /// A call of a function of sets, lists and boards.
+    fn builtin(
+        &mut self,
+        function: &ast::Ident,
+        builtin: Builtin,
+        arity: usize,
+        args: &[ast::Expr],
+        span: SourceSpan,
+        scope: &Scope,
+    ) -> (ExprKind, Type) {
+        if args.len() != arity {
+            let mut error = arity_error(&function.name, arity, args.len(), span, None);
+            if let CheckError::Arity { help, .. } = &mut error {
+                *help = format!("`{}` is built in: {}", function.name, COLLECTION_BUILTINS);
+            }
+            self.errors.push(error);
+            return (ExprKind::Const(0), Type::Any);
+        }
+        let (inputs, output): (&[Type], Type) = match builtin {
+            Builtin::Len => (&[Type::Any], Type::Int),
+            Builtin::Sum => (&[Type::Any], Type::Int),
+            Builtin::Sort => (&[Type::Any], Type::List),
+            Builtin::Replace => (&[Type::List, Type::Int, Type::Int], Type::List),
+            Builtin::Nodes => (&[Type::Region], Type::Set),
+            Builtin::Neighbours | Builtin::Closed => (&[Type::Region, Type::Int], Type::Set),
+            Builtin::Grounded => (&[Type::Region, Type::Set], Type::Region),
+            Builtin::Grid => (&[Type::Int, Type::Int], Type::Region),
+            Builtin::Path | Builtin::Cycle => (&[Type::Int], Type::Region),
+            Builtin::Edges => (&[Type::Region], Type::Region),
+        };
+        let lowered = args
+            .iter()
+            .zip(inputs)
+            .map(|(arg, ty)| self.typed(arg, scope, *ty).compiled())
+            .collect();
+        (ExprKind::Call(builtin, lowered), output)
+    }
+
+    fn integer_call(
         &mut self,
         function: &ast::Ident,
         args: &[ast::Expr],
@@ -822,6 +1359,26 @@ impl Lowerer {
 
 const BUILTINS: &str = "`min(a, b, …)`, `max(a, b, …)`, `abs(a)`, `isqrt(a)`";
 
+const COLLECTION_BUILTINS: &str = "`len(x)`, `sum(l)`, `sort(l)`, `replace(l, i, v)`, `nodes(r)`, `neighbours(r, v)`, `closed(r, v)`, `grounded(r, g)`, `Grid(r, c)`, `Path(n)`, `Cycle(n)`, `Edges(G)`";
+
+/// A built-in function of sets, lists and boards, and its arity.
+fn builtin(name: &str) -> Option<(Builtin, usize)> {
+    Builtin::ALL
+        .iter()
+        .find(|(builtin, ..)| *builtin == name)
+        .map(|&(_, builtin, arity)| (builtin, arity))
+}
+
+/// The type of a `let`'s value, worked out when it was declared.
+fn constant_type(value: &Expr) -> Type {
+    match &value.kind {
+        ExprKind::Value(crate::interp::Value::Region(_)) => Type::Region,
+        ExprKind::Value(crate::interp::Value::Set(_)) => Type::Set,
+        ExprKind::Value(crate::interp::Value::List(_)) => Type::List,
+        _ => Type::Int,
+    }
+}
+
 fn abs(mut args: Vec<Expr>) -> ExprKind {
     ExprKind::Abs(Box::new(args.remove(0)))
 }
@@ -843,6 +1400,8 @@ fn operator_types(op: BinaryOp) -> (Type, Type) {
             (Type::Int, Type::Bool)
         }
         BinaryOp::And | BinaryOp::Or => (Type::Bool, Type::Bool),
+        BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor => (Type::Int, Type::Int),
+        BinaryOp::In => (Type::Int, Type::Bool),
     }
 }
 

@@ -127,7 +127,7 @@ impl Session {
     pub(super) fn period(&mut self, game: GameId, span: SourceSpan) -> Result<Answer, EvalError> {
         let proof = match &self.program.game(game).moves {
             Moves::Code(code) => analysis::proof_for(code),
-            Moves::Rules(_) => Proof::None,
+            Moves::Rules(_) | Moves::Alias(_) => Proof::None,
         };
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let mut values: Vec<Grundy> = Vec::new();
@@ -135,7 +135,7 @@ impl Session {
         let mut size = 256;
         while found.is_none() && values.len() < PERIOD_SEARCH {
             for n in values.len()..size.min(PERIOD_SEARCH) {
-                let heap = Component::Game(game, smallvec::smallvec![n as i64]);
+                let heap = Component::Game(game, smallvec::smallvec![(n as i64).into()]);
                 values.push(
                     self.engine
                         .grundy(&interp, &heap)
@@ -183,7 +183,7 @@ impl Session {
             rows: Vec::new(),
         };
         each_row(query, &Budget::rows(self.max_rows), &mut |env| {
-            let args = crate::interp::Args::from_slice(&env[..query.bindings.len()]);
+            let args: crate::interp::Args = env[..query.bindings.len()].iter().cloned().collect();
             let mut value = |game| {
                 engine
                     .grundy(&interp, &Component::Game(game, args.clone()))
@@ -219,12 +219,12 @@ impl Session {
 pub(super) fn each_row(
     query: &Query,
     budget: &Budget,
-    each: &mut dyn FnMut(&[i64]) -> Result<(), EvalError>,
+    each: &mut dyn FnMut(&[crate::interp::Value]) -> Result<(), EvalError>,
 ) -> Result<(), EvalError> {
     if let (Some(count), Some(first)) = (fixed_count(&query.bindings), query.bindings.first()) {
         budget.afford(count, first.span)?;
     }
-    let mut env = vec![0; query.names.len()];
+    let mut env = vec![crate::interp::Value::Int(0); query.slots.max(query.names.len())];
     assignments(
         &query.bindings,
         query.guard.as_ref(),
@@ -237,7 +237,7 @@ pub(super) fn each_row(
 fn evaluate(
     interp: &Interpreter,
     terms: &[crate::lower::ir::Term],
-    env: &[i64],
+    env: &[crate::interp::Value],
 ) -> Result<Vec<Component>, EvalError> {
     let mut sum = Vec::new();
     interp.position(terms, env, &mut |component| sum.push(component))?;
@@ -245,14 +245,14 @@ fn evaluate(
 }
 
 /// The bindings of a table row, or none for a query without `for`.
-fn bindings(query: &Query, env: &[i64]) -> Vec<(String, i64)> {
+fn bindings(query: &Query, env: &[crate::interp::Value]) -> Vec<(String, i64)> {
     match query.bindings.is_empty() {
         true => Vec::new(),
         false => query
             .names
             .iter()
             .cloned()
-            .zip(env.iter().copied())
+            .zip(env.iter().map(|value| value.int().unwrap_or_default()))
             .collect(),
     }
 }

@@ -511,7 +511,7 @@ impl Session {
         let span = self.program.game(game).span;
         let value = self
             .engine
-            .grundy(&interp, &Component::Game(game, args.into()))
+            .grundy(&interp, &Component::Game(game, args.iter().map(|&arg| arg.into()).collect()))
             .map_err(|error| engine_error(&interp, error, span));
         value.map_err(|error| self.report(error))
     }
@@ -542,6 +542,15 @@ impl Session {
                     kind: "graph",
                     name: name.clone(),
                     detail: format!(" ({} nodes)", self.program.graph(id).nodes.len()),
+                },
+                DeclarationKind::Constant(id) => Listing {
+                    kind: "let",
+                    name: name.clone(),
+                    detail: match &self.program.constant(id).value.kind {
+                        crate::lower::ir::ExprKind::Const(value) => format!(" = {value}"),
+                        crate::lower::ir::ExprKind::Value(value) => format!(" = {value}"),
+                        _ => String::new(),
+                    },
                 },
                 DeclarationKind::Let(id) => {
                     let mut sum = Vec::new();
@@ -658,7 +667,7 @@ fn ids_of(program: &Program, names: &HashSet<String>) -> (HashSet<u32>, HashSet<
             Some(DeclarationKind::Graph(id)) => {
                 graphs.insert(id.0);
             }
-            Some(DeclarationKind::Let(_)) | None => {}
+            Some(DeclarationKind::Let(_) | DeclarationKind::Constant(_)) | None => {}
         }
     }
     (games, graphs)

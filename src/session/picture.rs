@@ -269,14 +269,15 @@ impl Session {
                     span,
                 });
             }
-            let args = crate::interp::Args::from_slice(&env[..query.bindings.len()]);
+            let args: crate::interp::Args = env[..query.bindings.len()].iter().cloned().collect();
             let position = Component::Game(game, args);
             match engine
                 .gamma(&interp, &position)
                 .map_err(|error| engine_error(&interp, error, span))?
             {
                 Gamma::Finite(value) => {
-                    points.push((env[0], env.get(1).copied(), value));
+                    let int = |value: &crate::interp::Value| value.int().unwrap_or_default();
+                    points.push((int(&env[0]), env.get(1).map(int), value));
                     Ok(())
                 }
                 infinite => Err(EvalError::PlotInfinite {

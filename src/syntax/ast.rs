@@ -35,8 +35,20 @@ pub struct GameDecl {
 
 #[derive(Debug, Clone)]
 pub enum GameBody {
-    Rules(Vec<MoveRule>),
+    Rules {
+        rules: Vec<MoveRule>,
+        splits: Option<Splits>,
+    },
     Code(Code),
+    /// `= POSITION`: each position is a sum of other games' positions.
+    Alias(Sum),
+}
+
+/// `splits` or `splits up to symmetry`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Splits {
+    pub symmetric: bool,
+    pub span: SourceSpan,
 }
 
 /// A heap game given by a code; its one parameter is the heap size.
@@ -87,6 +99,12 @@ pub enum Domain {
     Set(Vec<Expr>),
     /// `divisors(n)`: the positive divisors of n, in increasing order.
     Divisors(Expr),
+    /// The elements of a set, list or region.
+    Each(Expr),
+    /// `subsets(s)` or `subsets(s, k)`.
+    Subsets(Expr, Option<Expr>),
+    /// `under(l)`.
+    Under(Expr),
 }
 
 /// `graph Name { a -> b, c }`
@@ -102,14 +120,22 @@ pub struct GraphDecl {
 pub struct Edges {
     pub from: Ident,
     pub to: Vec<Ident>,
+    /// `--`: the edges go both ways.
+    pub undirected: bool,
 }
 
 /// `let name = POSITION`
 #[derive(Debug, Clone)]
 pub struct LetDecl {
     pub name: Ident,
-    pub value: Sum,
+    pub value: LetValue,
     pub span: SourceSpan,
+}
+
+#[derive(Debug, Clone)]
+pub enum LetValue {
+    Position(Sum),
+    Value(Expr),
 }
 
 /// What a query asks of a position.
@@ -235,6 +261,13 @@ pub enum Term {
     Name(Ident),
     /// `(A + B)`.
     Group(Sum),
+    /// `(G(i) for i in 1..n)`: the sum over the bindings' assignments.
+    Over {
+        sum: Sum,
+        bindings: Vec<Binding>,
+        guard: Option<Expr>,
+        span: SourceSpan,
+    },
 }
 
 /// An integer or condition expression.
@@ -256,6 +289,21 @@ pub enum ExprKind {
     Call { function: Ident, args: Vec<Expr> },
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `{a, b}` (a set) or `[a, b]` (a list).
+    Elements { list: bool, elements: Vec<Expr> },
+    /// `{e for x in D if c}` or `[e for …]`.
+    Comprehension {
+        list: bool,
+        element: Box<Expr>,
+        bindings: Vec<Binding>,
+        guard: Option<Box<Expr>>,
+    },
+    /// `l[i]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// `G.a`: the number of a node.
+    Node { graph: Ident, node: Ident },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -281,6 +329,10 @@ pub enum BinaryOp {
     Ge,
     And,
     Or,
+    BitAnd,
+    BitOr,
+    BitXor,
+    In,
 }
 
 impl BinaryOp {
@@ -301,6 +353,10 @@ impl BinaryOp {
             BinaryOp::Ge => ">=",
             BinaryOp::And => "and",
             BinaryOp::Or => "or",
+            BinaryOp::BitAnd => "&",
+            BinaryOp::BitOr => "|",
+            BinaryOp::BitXor => "^",
+            BinaryOp::In => "in",
         }
     }
 }

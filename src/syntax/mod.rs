@@ -101,12 +101,17 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::le, Assoc::Left)
             | Op::infix(Rule::gt, Assoc::Left)
             | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::infix(Rule::kw_in, Assoc::Left))
+        .op(Op::infix(Rule::bit_or, Assoc::Left))
+        .op(Op::infix(Rule::bit_xor, Assoc::Left))
+        .op(Op::infix(Rule::bit_and, Assoc::Left))
         .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
         .op(Op::infix(Rule::mul, Assoc::Left)
             | Op::infix(Rule::div, Assoc::Left)
             | Op::infix(Rule::rem, Assoc::Left))
         .op(Op::prefix(Rule::neg))
         .op(Op::infix(Rule::pow, Assoc::Right))
+        .op(Op::postfix(Rule::index))
 });
 
 /// Builds syntax nodes from pairs, shifting spans by the source's offset.
@@ -159,13 +164,28 @@ impl Builder {
             Some(params) => children(params).map(|pair| self.ident(pair)).collect(),
             None => Vec::new(),
         };
+        if let Some(alias) = inner.next_if(|pair| pair.as_rule() == Rule::alias) {
+            let sum = self.sum(children(alias).next().expect("`=` is followed by a position"))?;
+            return Ok(GameDecl {
+                name,
+                params,
+                body: GameBody::Alias(sum),
+                span,
+            });
+        }
+        let splits = inner
+            .next_if(|pair| pair.as_rule() == Rule::splits)
+            .map(|pair| Splits {
+                span: self.span(&pair),
+                symmetric: pair.into_inner().any(|pair| pair.as_rule() == Rule::up_to_symmetry),
+            });
         let rules = inner
             .map(|pair| self.move_rule(pair))
             .collect::<Built<_>>()?;
         Ok(GameDecl {
             name,
             params,
-            body: GameBody::Rules(rules),
+            body: GameBody::Rules { rules, splits },
             span,
         })
     }
@@ -246,7 +266,17 @@ impl Builder {
             Rule::divisors => Domain::Divisors(
                 self.expr(children(domain).next().expect("`divisors` has an argument"))?,
             ),
-            _ => self.set(domain)?,
+            Rule::subsets => {
+                let mut args = children(domain);
+                let set = self.expr(args.next().expect("`subsets` has an argument"))?;
+                let size = args.next().map(|size| self.expr(size)).transpose()?;
+                Domain::Subsets(set, size)
+            }
+            Rule::under => {
+                Domain::Under(self.expr(children(domain).next().expect("`under` has an argument"))?)
+            }
+            Rule::set => self.set(domain)?,
+            _ => Domain::Each(self.expr(domain)?),
         };
         let stop = inner
             .next()
@@ -288,11 +318,18 @@ impl Builder {
     }
 
     fn edges(&self, pair: Pair<Rule>) -> Edges {
-        let mut nodes = children(pair).map(|pair| self.node(pair));
+        let undirected = pair
+            .clone()
+            .into_inner()
+            .any(|pair| pair.as_rule() == Rule::undirected);
+        let mut nodes = children(pair)
+            .filter(|pair| pair.as_rule() == Rule::node)
+            .map(|pair| self.node(pair));
         let from = nodes.next().expect("an edge line starts with a node");
         Edges {
             from,
             to: nodes.collect(),
+            undirected,
         }
     }
 
@@ -308,7 +345,11 @@ impl Builder {
         let span = self.span(&pair);
         let mut inner = children(pair);
         let name = self.ident(inner.next().expect("a let has a name"));
-        let value = self.sum(inner.next().expect("a let has a value"))?;
+        let value = inner.next().expect("a let has a value");
+        let value = match value.as_rule() {
+            Rule::sum => LetValue::Position(self.sum(value)?),
+            _ => LetValue::Value(self.expr(value)?),
+        };
         Ok(LetDecl { name, value, span })
     }
 
@@ -439,7 +480,18 @@ impl Builder {
                 }
             }
             Rule::group => {
-                Term::Group(self.sum(children(pair).next().expect("a group holds a sum"))?)
+                let mut inner = children(pair);
+                let sum = self.sum(inner.next().expect("a group holds a sum"))?;
+                let (bindings, guard) = self.bindings_and_guard(inner)?;
+                match bindings.is_empty() {
+                    true => Term::Group(sum),
+                    false => Term::Over {
+                        sum,
+                        bindings,
+                        guard,
+                        span,
+                    },
+                }
             }
             _ => Term::Name(self.ident(children(pair).next().expect("a name reference is a name"))),
         })
@@ -456,6 +508,12 @@ impl Builder {
                 };
                 let span = join(self.span(&op), operand.span);
                 nest(ExprKind::Unary(op_kind, Box::new(operand)), span)
+            })
+            .map_postfix(|operand, op| {
+                let operand = operand?;
+                let span = join(operand.span, self.span(&op));
+                let index = self.expr(children(op).next().expect("`[…]` holds an index"))?;
+                nest(ExprKind::Index(Box::new(operand), Box::new(index)), span)
             })
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);
@@ -482,6 +540,49 @@ impl Builder {
             }
             Rule::var => {
                 ExprKind::Var(self.ident(children(pair).next().expect("a variable is a name")))
+            }
+            Rule::if_expr => {
+                let mut parts = children(pair).map(|pair| self.expr(pair));
+                let mut next = || parts.next().expect("`if` has three parts");
+                let (condition, then, otherwise) = (next()?, next()?, next()?);
+                ExprKind::If(Box::new(condition), Box::new(then), Box::new(otherwise))
+            }
+            Rule::node_value => {
+                let mut inner = children(pair);
+                let graph = self.ident(inner.next().expect("a node names its graph"));
+                let node = self.node(inner.next().expect("a node has a name"));
+                ExprKind::Node { graph, node }
+            }
+            Rule::set_expr | Rule::list_expr => {
+                let list = pair.as_rule() == Rule::list_expr;
+                let mut inner = children(pair).peekable();
+                match inner.next() {
+                    None => ExprKind::Elements {
+                        list,
+                        elements: Vec::new(),
+                    },
+                    Some(first) => {
+                        let first = self.expr(first)?;
+                        match inner.peek().map(|pair| pair.as_rule()) {
+                            Some(Rule::bindings) => {
+                                let (bindings, guard) = self.bindings_and_guard(inner)?;
+                                ExprKind::Comprehension {
+                                    list,
+                                    element: Box::new(first),
+                                    bindings,
+                                    guard: guard.map(Box::new),
+                                }
+                            }
+                            _ => {
+                                let mut elements = vec![first];
+                                for pair in inner {
+                                    elements.push(self.expr(pair)?);
+                                }
+                                ExprKind::Elements { list, elements }
+                            }
+                        }
+                    }
+                }
             }
             _ => {
                 return self.expr(
@@ -515,7 +616,13 @@ impl Builder {
 /// [`MAX_NESTING`].
 fn nest(kind: ExprKind, span: SourceSpan) -> Built<Expr> {
     let operands = match &kind {
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Var(_) => 0,
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Var(_) | ExprKind::Node { .. } => 0,
+        ExprKind::If(a, b, c) => a.depth.max(b.depth).max(c.depth),
+        ExprKind::Elements { elements, .. } => {
+            elements.iter().map(|arg| arg.depth).max().unwrap_or(0)
+        }
+        ExprKind::Comprehension { element, .. } => element.depth,
+        ExprKind::Index(a, b) => a.depth.max(b.depth),
         ExprKind::Call { args, .. } => args.iter().map(|arg| arg.depth).max().unwrap_or(0),
         ExprKind::Unary(_, operand) => operand.depth,
         ExprKind::Binary(_, lhs, rhs) => lhs.depth.max(rhs.depth),
@@ -542,6 +649,10 @@ fn binary_op(rule: Rule) -> BinaryOp {
         Rule::gt => BinaryOp::Gt,
         Rule::ge => BinaryOp::Ge,
         Rule::kw_and => BinaryOp::And,
+        Rule::bit_and => BinaryOp::BitAnd,
+        Rule::bit_or => BinaryOp::BitOr,
+        Rule::bit_xor => BinaryOp::BitXor,
+        Rule::kw_in => BinaryOp::In,
         _ => BinaryOp::Or,
     }
 }
@@ -621,6 +732,26 @@ fn name(rule: Rule) -> Name {
         Rule::bindings => Phrase("`for` bindings"),
         Rule::binding => Phrase("a binding `x in …`"),
         Rule::domain => Phrase("a range or a set"),
+        Rule::subsets => Phrase("`subsets(s, k)`"),
+        Rule::under => Phrase("`under(l)`"),
+        Rule::alias => Phrase("`= POSITION`"),
+        Rule::splits => Phrase("`splits`"),
+        Rule::up_to_symmetry => Token("up to symmetry"),
+        Rule::statement_start => Phrase("the next statement"),
+        Rule::if_expr => Phrase("`if … then … else …`"),
+        Rule::node_value => Phrase("a graph node"),
+        Rule::set_expr => Phrase("a set"),
+        Rule::list_expr => Phrase("a list"),
+        Rule::postfix | Rule::index => Phrase("an index `[i]`"),
+        Rule::bit_and => Token("&"),
+        Rule::bit_or => Token("|"),
+        Rule::bit_xor => Token("^"),
+        Rule::kw_then => Token("then"),
+        Rule::kw_else => Token("else"),
+        Rule::kw_splits => Token("splits"),
+        Rule::undirected => Token("--"),
+        Rule::lbracket => Token("["),
+        Rule::rbracket => Token("]"),
         Rule::divisors => Phrase("`divisors(n)`"),
         Rule::range => Phrase("a range"),
         Rule::stop => Phrase("a `while` condition"),

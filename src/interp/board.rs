@@ -1,0 +1,476 @@
+//! Boards and their regions: the neighbours of a node, the connected parts
+//! of a region, and each part's shape up to translation (and, if asked, the
+//! board's symmetries), so that equal parts are one position. Regions of up
+//! to 128 nodes are bitsets, flooded a word at a time.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use super::value::{Board, Region, Set, write_elements};
+use crate::lower::ir::GraphId;
+
+/// The most nodes a board may have.
+pub const MAX_BOARD: usize = 1 << 20;
+
+/// A declared graph as a board: its nodes numbered in the order they first
+/// appear, its edges in the order written, each joining two nodes both
+/// ways.
+#[derive(Debug)]
+pub struct GraphBoard {
+    pub id: GraphId,
+    pub name: String,
+    pub nodes: usize,
+    pub edges: Vec<(u32, u32)>,
+    /// The nodes next to each node.
+    pub neighbours: Vec<Vec<u32>>,
+    /// The edges at each node.
+    pub incident: Vec<Vec<u32>>,
+}
+
+impl GraphBoard {
+    pub fn new(id: GraphId, name: String, nodes: usize, edges: Vec<(u32, u32)>) -> Self {
+        let mut neighbours = vec![Vec::new(); nodes];
+        let mut incident = vec![Vec::new(); nodes];
+        for (index, &(a, b)) in edges.iter().enumerate() {
+            if a != b {
+                neighbours[a as usize].push(b);
+                neighbours[b as usize].push(a);
+            }
+            incident[a as usize].push(index as u32);
+            if a != b {
+                incident[b as usize].push(index as u32);
+            }
+        }
+        for list in &mut neighbours {
+            list.sort_unstable();
+            list.dedup();
+        }
+        GraphBoard {
+            id,
+            name,
+            nodes,
+            edges,
+            neighbours,
+            incident,
+        }
+    }
+
+    /// Every node, as a region.
+    pub fn whole(self: &Arc<Self>) -> Region {
+        Region {
+            board: Board::Graph(self.clone()),
+            nodes: Set::from_values(0..self.nodes as i64),
+        }
+    }
+}
+
+impl Default for GraphBoard {
+    fn default() -> Self {
+        GraphBoard::new(GraphId(u32::MAX), String::new(), 0, Vec::new())
+    }
+}
+
+// A declared graph is known by its id: positions hash without reading its
+// edges.
+impl PartialEq for GraphBoard {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for GraphBoard {}
+
+impl Hash for GraphBoard {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.id.hash(state)
+    }
+}
+
+impl PartialOrd for GraphBoard {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for GraphBoard {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.id.cmp(&other.id)
+    }
+}
+
+impl Board {
+    /// How many nodes (for `Edges(G)`, edges) the board has.
+    pub fn size(&self) -> usize {
+        match self {
+            Board::Grid { rows, cols } => *rows as usize * *cols as usize,
+            Board::Path(n) | Board::Cycle(n) => *n as usize,
+            Board::Graph(graph) => graph.nodes,
+            Board::Edges(graph) => graph.edges.len(),
+        }
+    }
+
+    /// Every node, as a region.
+    pub fn whole(self) -> Region {
+        Region {
+            nodes: Set::from_values(0..self.size() as i64),
+            board: self,
+        }
+    }
+
+    /// Calls `each` with every node next to `v` (for `Edges(G)`, every
+    /// edge sharing an end with edge v).
+    pub fn neighbours(&self, v: u32, each: &mut dyn FnMut(u32)) {
+        match self {
+            Board::Grid { rows, cols } => {
+                let (r, c) = (v / cols, v % cols);
+                if r > 0 {
+                    each(v - cols);
+                }
+                if c > 0 {
+                    each(v - 1);
+                }
+                if c + 1 < *cols {
+                    each(v + 1);
+                }
+                if r + 1 < *rows {
+                    each(v + cols);
+                }
+            }
+            Board::Path(n) => {
+                if v > 0 {
+                    each(v - 1);
+                }
+                if v + 1 < *n {
+                    each(v + 1);
+                }
+            }
+            Board::Cycle(n) => match n {
+                0 | 1 => {}
+                2 => each(1 - v),
+                _ => {
+                    each((v + n - 1) % n);
+                    each((v + 1) % n);
+                }
+            },
+            Board::Graph(graph) => graph.neighbours[v as usize].iter().for_each(|&w| each(w)),
+            Board::Edges(graph) => {
+                let (a, b) = graph.edges[v as usize];
+                for end in [a, b] {
+                    for &edge in &graph.incident[end as usize] {
+                        if edge != v {
+                            each(edge);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The nodes next to any node of `bits`, for boards of at most 128
+    /// nodes: shifts for grids, paths and cycles.
+    fn spread(&self, bits: u128) -> u128 {
+        match self {
+            Board::Grid { rows, cols } => {
+                let cols = *cols;
+                let mut first = 0u128;
+                for r in 0..*rows {
+                    first |= 1 << (r * cols);
+                }
+                let last = first << (cols - 1);
+                (bits << cols) | (bits >> cols) | ((bits & !last) << 1) | ((bits & !first) >> 1)
+            }
+            Board::Path(_) => (bits << 1) | (bits >> 1),
+            _ => {
+                let mut spread = 0u128;
+                let mut rest = bits;
+                while rest != 0 {
+                    let v = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    self.neighbours(v, &mut |w| spread |= 1 << w);
+                }
+                spread
+            }
+        }
+    }
+}
+
+impl Region {
+    /// The connected parts of the region, each as one position: moved to a
+    /// board of its own shape where the board allows (a grid's part to the
+    /// grid of its bounding box, a path's or a cycle's arc to a path), and
+    /// with `symmetric`, to the least of its images under the board's
+    /// symmetries.
+    pub fn parts(&self, symmetric: bool, each: &mut dyn FnMut(Region)) {
+        let size = self.board.size();
+        match self.nodes.bits() {
+            Some(bits) if size <= 128 => {
+                let mut rest = bits;
+                while rest != 0 {
+                    let mut part = rest & rest.wrapping_neg();
+                    loop {
+                        let grown = (part | self.board.spread(part)) & rest;
+                        if grown == part {
+                            break;
+                        }
+                        part = grown;
+                    }
+                    rest &= !part;
+                    each(self.shaped(Set::from_bits(part), symmetric));
+                }
+            }
+            _ => {
+                let mut seen = std::collections::HashSet::new();
+                for start in self.nodes.iter() {
+                    if !seen.insert(start) {
+                        continue;
+                    }
+                    let (mut part, mut stack) = (vec![start], vec![start]);
+                    while let Some(v) = stack.pop() {
+                        self.board.neighbours(v as u32, &mut |w| {
+                            let w = i64::from(w);
+                            if self.nodes.contains(w) && seen.insert(w) {
+                                part.push(w);
+                                stack.push(w);
+                            }
+                        });
+                    }
+                    each(self.shaped(Set::from_values(part), symmetric));
+                }
+            }
+        }
+    }
+
+    /// A connected part, moved to a board of its own shape.
+    fn shaped(&self, part: Set, symmetric: bool) -> Region {
+        let count = part.len() as u32;
+        match &self.board {
+            Board::Path(_) => Board::Path(count).whole(),
+            Board::Cycle(n) if count == *n => self.board.clone().whole(),
+            Board::Cycle(_) => Board::Path(count).whole(),
+            Board::Grid { cols, .. } => {
+                let cells: Vec<(u32, u32)> = part
+                    .iter()
+                    .map(|v| (v as u32 / cols, v as u32 % cols))
+                    .collect();
+                let top = cells.iter().map(|cell| cell.0).min().unwrap_or(0);
+                let left = cells.iter().map(|cell| cell.1).min().unwrap_or(0);
+                let height = cells.iter().map(|cell| cell.0).max().unwrap_or(0) - top + 1;
+                let width = cells.iter().map(|cell| cell.1).max().unwrap_or(0) - left + 1;
+                let moved = cells.iter().map(|&(r, c)| (r - top, c - left));
+                let images: &[Symmetry] = match symmetric {
+                    true => &Symmetry::ALL,
+                    false => &[Symmetry::ALL[0]],
+                };
+                images
+                    .iter()
+                    .map(|symmetry| {
+                        let (rows, cols) = symmetry.shape(height, width);
+                        let cells = moved.clone().map(|(r, c)| {
+                            let (r, c) = symmetry.apply(r, c, height, width);
+                            i64::from(r * cols + c)
+                        });
+                        Region {
+                            board: Board::Grid { rows, cols },
+                            nodes: Set::from_values(cells),
+                        }
+                    })
+                    .min()
+                    .expect("a grid has the identity among its symmetries")
+            }
+            Board::Graph(_) | Board::Edges(_) => Region {
+                board: self.board.clone(),
+                nodes: part,
+            },
+        }
+    }
+
+    /// The elements of the region joined to the nodes `ground` through it:
+    /// for `Edges(G)`, the edges with a path of edges of the region to a
+    /// ground node; for nodes, those with a path of nodes of the region.
+    pub fn grounded(&self, ground: &Set) -> Region {
+        let board = &self.board;
+        let kept = match board {
+            Board::Edges(graph) => {
+                let mut reached = vec![false; graph.nodes];
+                let mut stack: Vec<u32> = ground
+                    .iter()
+                    .filter(|&v| (0..graph.nodes as i64).contains(&v))
+                    .map(|v| v as u32)
+                    .collect();
+                for &v in &stack {
+                    reached[v as usize] = true;
+                }
+                let mut kept = Vec::new();
+                while let Some(v) = stack.pop() {
+                    for &edge in &graph.incident[v as usize] {
+                        if !self.nodes.contains(i64::from(edge)) {
+                            continue;
+                        }
+                        let (a, b) = graph.edges[edge as usize];
+                        kept.push(i64::from(edge));
+                        for end in [a, b] {
+                            if !reached[end as usize] {
+                                reached[end as usize] = true;
+                                stack.push(end);
+                            }
+                        }
+                    }
+                }
+                Set::from_values(kept)
+            }
+            _ => {
+                let mut seen: Vec<i64> = ground
+                    .iter()
+                    .filter(|&v| self.nodes.contains(v))
+                    .collect();
+                let mut stack = seen.clone();
+                while let Some(v) = stack.pop() {
+                    board.neighbours(v as u32, &mut |w| {
+                        let w = i64::from(w);
+                        if self.nodes.contains(w) && !seen.contains(&w) {
+                            seen.push(w);
+                            stack.push(w);
+                        }
+                    });
+                }
+                Set::from_values(seen)
+            }
+        };
+        Region {
+            board: board.clone(),
+            nodes: kept,
+        }
+    }
+}
+
+/// One of the eight symmetries of a rectangle: a turn by `quarter` quarter
+/// turns after a reflection if `flip`.
+#[derive(Clone, Copy)]
+struct Symmetry {
+    flip: bool,
+    quarter: u8,
+}
+
+impl Symmetry {
+    const ALL: [Symmetry; 8] = [
+        Symmetry { flip: false, quarter: 0 },
+        Symmetry { flip: false, quarter: 1 },
+        Symmetry { flip: false, quarter: 2 },
+        Symmetry { flip: false, quarter: 3 },
+        Symmetry { flip: true, quarter: 0 },
+        Symmetry { flip: true, quarter: 1 },
+        Symmetry { flip: true, quarter: 2 },
+        Symmetry { flip: true, quarter: 3 },
+    ];
+
+    /// The rows and columns of the image of a `height` × `width` box.
+    fn shape(self, height: u32, width: u32) -> (u32, u32) {
+        match self.quarter % 2 {
+            0 => (height, width),
+            _ => (width, height),
+        }
+    }
+
+    /// Where cell (r, c) of a `height` × `width` box goes.
+    fn apply(self, r: u32, c: u32, height: u32, width: u32) -> (u32, u32) {
+        let (mut r, c, mut height, mut width) = (r, c, height, width);
+        let mut c = if self.flip { width - 1 - c } else { c };
+        for _ in 0..self.quarter {
+            // A quarter turn clockwise: (r, c) -> (c, height - 1 - r).
+            (r, c) = (c, height - 1 - r);
+            (height, width) = (width, height);
+        }
+        (r, c)
+    }
+}
+
+impl fmt::Display for Region {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.board {
+            Board::Grid { rows, cols } => write!(f, "Grid({rows}, {cols})")?,
+            Board::Path(n) => write!(f, "Path({n})")?,
+            Board::Cycle(n) => write!(f, "Cycle({n})")?,
+            Board::Graph(graph) => f.write_str(&graph.name)?,
+            Board::Edges(graph) => write!(f, "Edges({})", graph.name)?,
+        }
+        let size = self.board.size();
+        let present = self.nodes.len();
+        if present == size {
+            return Ok(());
+        }
+        // The shorter of what is gone and what is left.
+        match present < size - present {
+            true => {
+                f.write_str(" & ")?;
+                write_elements(f, ("{", "}"), self.nodes.iter())
+            }
+            false => {
+                f.write_str(" - ")?;
+                let gone = (0..size as i64).filter(|&v| !self.nodes.contains(v));
+                write_elements(f, ("{", "}"), gone)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: u32, cols: u32, cells: &[i64]) -> Region {
+        Region {
+            board: Board::Grid { rows, cols },
+            nodes: Set::from_values(cells.iter().copied()),
+        }
+    }
+
+    fn parts(region: &Region, symmetric: bool) -> Vec<Region> {
+        let mut found = Vec::new();
+        region.parts(symmetric, &mut |part| found.push(part));
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn a_grid_falls_apart_into_translated_parts() {
+        // 3 × 4 with the middle column pair gone:
+        // x x . x
+        // x . . x
+        // . . x x
+        let region = grid(3, 4, &[0, 1, 3, 4, 7, 10, 11]);
+        let found = parts(&region, false);
+        // {0, 1, 4}: an L in a 2 × 2 box; {3, 7, 10, 11}: an L in a 3 × 2 box.
+        assert_eq!(
+            found,
+            vec![grid(2, 2, &[0, 1, 2]), grid(3, 2, &[1, 3, 4, 5])]
+        );
+    }
+
+    #[test]
+    fn rows_do_not_join_across_the_edge_of_the_grid() {
+        // The last cell of row 0 and the first of row 1 are not neighbours.
+        let found = parts(&grid(2, 3, &[2, 3]), false);
+        assert_eq!(found, vec![grid(1, 1, &[0]), grid(1, 1, &[0])]);
+    }
+
+    #[test]
+    fn symmetric_images_are_one_part() {
+        // A 1 × 3 bar and a 3 × 1 bar are one shape up to symmetry.
+        let across = parts(&grid(3, 3, &[0, 1, 2]), true);
+        let down = parts(&grid(3, 3, &[0, 3, 6]), true);
+        assert_eq!(across, down);
+        // Up to translation only, they differ.
+        assert_ne!(parts(&grid(3, 3, &[0, 1, 2]), false), parts(&grid(3, 3, &[0, 3, 6]), false));
+    }
+
+    #[test]
+    fn cycles_open_into_paths() {
+        let cycle = Region {
+            board: Board::Cycle(6),
+            nodes: Set::from_values([0, 1, 3, 5]),
+        };
+        // 5-0-1 wraps round; 3 alone.
+        assert_eq!(parts(&cycle, false), vec![Board::Path(1).whole(), Board::Path(3).whole()]);
+    }
+}

@@ -1,0 +1,367 @@
+//! Evaluating expressions whose values are sets, lists and regions, and the
+//! built-in functions over them. Integer expressions keep their own fast
+//! path ([`super::eval`]); this one is taken where a value may be more than
+//! an integer: a game's arguments, comprehensions, set operations.
+
+use miette::SourceSpan;
+use smallvec::SmallVec;
+
+use super::board::MAX_BOARD;
+use super::value::{Board, Region, Set, SetOp, Value};
+use super::{Budget, EvalError, assignments, chain_value, eval, quick};
+use crate::lower::ir::{BinaryOp, Builtin, Comprehension, Expr, ExprKind};
+
+/// The most elements a comprehension may list.
+pub const MAX_ELEMENTS: usize = 1 << 20;
+
+/// Evaluates an expression to whatever value it has.
+pub fn value(expr: &Expr, env: &[Value]) -> Result<Value, EvalError> {
+    Ok(match &expr.kind {
+        ExprKind::Slot(slot) => env[*slot].clone(),
+        ExprKind::Const(value) => Value::Int(*value),
+        ExprKind::Value(value) => value.clone(),
+        ExprKind::Chain(chain) => match chain_value(chain, env) {
+            Some(value) => Value::Int(value),
+            None => value(&chain.tree, env)?,
+        },
+        ExprKind::Binary(BinaryOp::In, element, collection) => {
+            let element = eval(element, env)?;
+            Value::Int(contains(&value(collection, env)?, element, collection.span)? as i64)
+        }
+        ExprKind::Binary(op, lhs, rhs) if !matches!(op, BinaryOp::And | BinaryOp::Or) => {
+            if let Some(value) = quick(expr, env) {
+                return Ok(Value::Int(value));
+            }
+            match (value(lhs, env)?, value(rhs, env)?) {
+                (Value::Int(_), Value::Int(_)) => Value::Int(eval(expr, env)?),
+                (a, b) => combine(*op, a, b, lhs.span, rhs.span)?,
+            }
+        }
+        ExprKind::Min(args) | ExprKind::Max(args) if args.len() == 1 => {
+            let collection = value(&args[0], env)?;
+            if let Value::Int(value) = collection {
+                return Ok(Value::Int(value));
+            }
+            let values = elements(&collection, args[0].span)?;
+            let extreme = match expr.kind {
+                ExprKind::Min(_) => values.iter().min(),
+                _ => values.iter().max(),
+            };
+            match extreme {
+                Some(&extreme) => Value::Int(extreme),
+                None => {
+                    return Err(EvalError::NotAnInteger {
+                        what: "the least or greatest element of nothing",
+                        span: expr.span,
+                        context: String::new(),
+                    });
+                }
+            }
+        }
+        ExprKind::If(parts) => match eval(&parts[0], env)? {
+            0 => value(&parts[2], env)?,
+            _ => value(&parts[1], env)?,
+        },
+        ExprKind::SetOf(elements) => Value::Set(Set::from_values(
+            elements
+                .iter()
+                .map(|element| eval(element, env))
+                .collect::<Result<Vec<_>, _>>()?,
+        )),
+        ExprKind::ListOf(elements) => Value::list(
+            elements
+                .iter()
+                .map(|element| eval(element, env))
+                .collect::<Result<_, _>>()?,
+        ),
+        ExprKind::Comprehension(comprehension) => comprehend(comprehension, env)?,
+        ExprKind::Index(list, index) => {
+            let list = value(list, env)?;
+            let index = eval(index, env)?;
+            let Value::List(values) = &list else {
+                return Err(wrong_type("a list", &list, expr.span));
+            };
+            match usize::try_from(index).ok().and_then(|i| values.get(i)) {
+                Some(&element) => Value::Int(element),
+                None => {
+                    return Err(EvalError::OutOfRange {
+                        what: format!("index {index} of a list of {}", values.len()),
+                        help: "a list's indices run from 0 to len(l) - 1: guard with `if i < len(l)`",
+                        span: expr.span,
+                        context: String::new(),
+                    });
+                }
+            }
+        }
+        ExprKind::Call(builtin, args) => call(*builtin, args, env, expr.span)?,
+        _ => Value::Int(eval(expr, env)?),
+    })
+}
+
+/// An integer, or the error of a value that is none.
+pub fn int(value: Value, span: SourceSpan) -> Result<i64, EvalError> {
+    match value {
+        Value::Int(value) => Ok(value),
+        other => Err(wrong_type("an integer", &other, span)),
+    }
+}
+
+pub fn wrong_type(expected: &'static str, found: &Value, span: SourceSpan) -> EvalError {
+    EvalError::WrongType {
+        expected,
+        found: found.noun(),
+        span,
+        context: String::new(),
+    }
+}
+
+/// The integers a set, list or region holds, in order.
+pub fn elements(collection: &Value, span: SourceSpan) -> Result<Vec<i64>, EvalError> {
+    Ok(match collection {
+        Value::Set(set) => set.iter().collect(),
+        Value::List(values) => values.to_vec(),
+        Value::Region(region) => region.nodes.iter().collect(),
+        Value::Int(_) => return Err(wrong_type("a set, a list or a region", collection, span)),
+    })
+}
+
+fn contains(collection: &Value, element: i64, span: SourceSpan) -> Result<bool, EvalError> {
+    Ok(match collection {
+        Value::Set(set) => set.contains(element),
+        Value::List(values) => values.contains(&element),
+        Value::Region(region) => region.nodes.contains(element),
+        Value::Int(_) => return Err(wrong_type("a set, a list or a region", collection, span)),
+    })
+}
+
+/// A binary operation with a set, list or region on one side.
+pub fn combine(
+    op: BinaryOp,
+    a: Value,
+    b: Value,
+    a_span: SourceSpan,
+    b_span: SourceSpan,
+) -> Result<Value, EvalError> {
+    if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+        return Ok(Value::Int(((a == b) == (op == BinaryOp::Eq)) as i64));
+    }
+    let set_op = match op {
+        BinaryOp::Add | BinaryOp::BitOr => Some(SetOp::Union),
+        BinaryOp::Sub => Some(SetOp::Difference),
+        BinaryOp::BitAnd => Some(SetOp::Intersection),
+        BinaryOp::BitXor => Some(SetOp::SymmetricDifference),
+        _ => None,
+    };
+    let Some(set_op) = set_op else {
+        let (bad, span) = match a {
+            Value::Int(_) => (b, b_span),
+            _ => (a, a_span),
+        };
+        return Err(wrong_type("an integer", &bad, span));
+    };
+    Ok(match (a, b) {
+        (Value::Set(a), Value::Set(b)) => Value::Set(a.combine(&b, set_op)),
+        (Value::Set(a), Value::Region(b)) => Value::Set(a.combine(&b.nodes, set_op)),
+        (Value::List(a), Value::List(b)) if op == BinaryOp::Add => {
+            Value::list(a.iter().chain(b.iter()).copied().collect())
+        }
+        (Value::Region(a), Value::Set(b)) => {
+            let nodes = a.nodes.combine(&b, set_op);
+            on_board(&a.board, &nodes, b_span)?;
+            Value::Region(Region {
+                board: a.board,
+                nodes,
+            })
+        }
+        (Value::Region(a), Value::Region(b)) => {
+            if a.board != b.board {
+                return Err(EvalError::WrongType {
+                    expected: "a region of the same board",
+                    found: "a region of another board",
+                    span: b_span,
+                    context: String::new(),
+                });
+            }
+            Value::Region(Region {
+                nodes: a.nodes.combine(&b.nodes, set_op),
+                board: a.board,
+            })
+        }
+        (a @ Value::Int(_), _) => return Err(wrong_type("a set", &a, a_span)),
+        (a, b) => {
+            let expected = match a {
+                Value::List(_) => "a list",
+                _ => "a set",
+            };
+            return Err(wrong_type(expected, &b, b_span));
+        }
+    })
+}
+
+/// Refuses nodes outside a board.
+fn on_board(board: &Board, nodes: &Set, span: SourceSpan) -> Result<(), EvalError> {
+    let size = board.size() as i64;
+    match nodes.min().is_some_and(|min| min < 0) || nodes.max().is_some_and(|max| max >= size) {
+        true => Err(EvalError::OutOfRange {
+            what: format!("a node outside the board's {size}"),
+            help: "a board's nodes are numbered from 0 to its size less 1",
+            span,
+            context: String::new(),
+        }),
+        false => Ok(()),
+    }
+}
+
+/// `{e for …}` or `[e for …]`.
+fn comprehend(comprehension: &Comprehension, env: &[Value]) -> Result<Value, EvalError> {
+    let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
+    let mut found = Vec::new();
+    let budget = Budget::new(MAX_ELEMENTS);
+    assignments(
+        &comprehension.bindings,
+        comprehension.guard.as_ref(),
+        &mut env,
+        &budget,
+        &mut |env| {
+            found.push(eval(&comprehension.element, env)?);
+            Ok(())
+        },
+    )?;
+    Ok(match comprehension.list {
+        true => Value::list(found),
+        false => Value::Set(Set::from_values(found)),
+    })
+}
+
+fn call(builtin: Builtin, args: &[Expr], env: &[Value], span: SourceSpan) -> Result<Value, EvalError> {
+    let arg = |i: usize| value(&args[i], env);
+    let int_arg = |i: usize| eval(&args[i], env);
+    let region_arg = |i: usize| match arg(i)? {
+        Value::Region(region) => Ok(region),
+        other => Err(wrong_type("a region of a board", &other, args[i].span)),
+    };
+    Ok(match builtin {
+        Builtin::Len => {
+            let collection = arg(0)?;
+            Value::Int(match &collection {
+                Value::Set(set) => set.len(),
+                Value::List(values) => values.len(),
+                Value::Region(region) => region.nodes.len(),
+                Value::Int(_) => {
+                    return Err(wrong_type("a set, a list or a region", &collection, args[0].span));
+                }
+            } as i64)
+        }
+        Builtin::Sum => {
+            let collection = arg(0)?;
+            let values = elements(&collection, args[0].span)?;
+            let total = values.iter().try_fold(0i64, |total, &value| total.checked_add(value));
+            match total {
+                Some(total) => Value::Int(total),
+                None => {
+                    return Err(EvalError::Overflow {
+                        op: "sum",
+                        span,
+                        context: String::new(),
+                    });
+                }
+            }
+        }
+        Builtin::Sort => {
+            let mut values = elements(&arg(0)?, args[0].span)?;
+            values.sort_unstable();
+            Value::list(values)
+        }
+        Builtin::Replace => {
+            let list = arg(0)?;
+            let Value::List(values) = &list else {
+                return Err(wrong_type("a list", &list, args[0].span));
+            };
+            let (index, element) = (int_arg(1)?, int_arg(2)?);
+            let mut values = values.to_vec();
+            match usize::try_from(index).ok().and_then(|i| values.get_mut(i)) {
+                Some(slot) => *slot = element,
+                None => {
+                    return Err(EvalError::OutOfRange {
+                        what: format!("index {index} of a list of {}", values.len()),
+                        help: "a list's indices run from 0 to len(l) - 1",
+                        span: args[1].span,
+                        context: String::new(),
+                    });
+                }
+            }
+            Value::list(values)
+        }
+        Builtin::Nodes => Value::Set(region_arg(0)?.nodes),
+        Builtin::Neighbours | Builtin::Closed => {
+            let region = region_arg(0)?;
+            let v = int_arg(1)?;
+            let size = region.board.size();
+            let Some(v) = u32::try_from(v).ok().filter(|&v| (v as usize) < size) else {
+                return Err(EvalError::OutOfRange {
+                    what: format!("node {v} of a board of {size}"),
+                    help: "a board's nodes are numbered from 0 to its size less 1",
+                    span: args[1].span,
+                    context: String::new(),
+                });
+            };
+            let mut found: SmallVec<[i64; 8]> = SmallVec::new();
+            if builtin == Builtin::Closed {
+                found.push(i64::from(v));
+            }
+            region.board.neighbours(v, &mut |w| {
+                if region.nodes.contains(i64::from(w)) {
+                    found.push(i64::from(w));
+                }
+            });
+            Value::Set(Set::from_values(found))
+        }
+        Builtin::Grounded => {
+            let region = region_arg(0)?;
+            let ground = match arg(1)? {
+                Value::Set(set) => set,
+                other => return Err(wrong_type("a set", &other, args[1].span)),
+            };
+            Value::Region(region.grounded(&ground))
+        }
+        Builtin::Grid => {
+            let (rows, cols) = (int_arg(0)?.max(0), int_arg(1)?.max(0));
+            let (rows, cols) = match board_size(rows.saturating_mul(cols), span)? {
+                0 => (0, 0),
+                _ => (rows as u32, cols as u32),
+            };
+            Value::Region(Board::Grid { rows, cols }.whole())
+        }
+        Builtin::Path | Builtin::Cycle => {
+            let n = board_size(int_arg(0)?, span)?;
+            Value::Region(match builtin {
+                Builtin::Path => Board::Path(n).whole(),
+                _ => Board::Cycle(n).whole(),
+            })
+        }
+        Builtin::Edges => {
+            let region = region_arg(0)?;
+            let Board::Graph(graph) = region.board else {
+                return Err(EvalError::WrongType {
+                    expected: "a declared graph",
+                    found: "another board",
+                    span: args[0].span,
+                    context: String::new(),
+                });
+            };
+            Value::Region(Board::Edges(graph).whole())
+        }
+    })
+}
+
+/// A board's size, refused past [`MAX_BOARD`]; a negative size is empty.
+fn board_size(nodes: i64, span: SourceSpan) -> Result<u32, EvalError> {
+    match usize::try_from(nodes.max(0)) {
+        Ok(nodes) if nodes <= MAX_BOARD => Ok(nodes as u32),
+        _ => Err(EvalError::BoardTooLarge {
+            nodes: nodes as u128,
+            limit: MAX_BOARD,
+            span,
+        }),
+    }
+}
