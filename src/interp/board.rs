@@ -320,10 +320,8 @@ impl Region {
                 Set::from_values(kept)
             }
             _ => {
-                let mut seen: Vec<i64> = ground
-                    .iter()
-                    .filter(|&v| self.nodes.contains(v))
-                    .collect();
+                let mut seen: Vec<i64> =
+                    ground.iter().filter(|&v| self.nodes.contains(v)).collect();
                 let mut stack = seen.clone();
                 while let Some(v) = stack.pop() {
                     board.neighbours(v as u32, &mut |w| {
@@ -354,14 +352,38 @@ struct Symmetry {
 
 impl Symmetry {
     const ALL: [Symmetry; 8] = [
-        Symmetry { flip: false, quarter: 0 },
-        Symmetry { flip: false, quarter: 1 },
-        Symmetry { flip: false, quarter: 2 },
-        Symmetry { flip: false, quarter: 3 },
-        Symmetry { flip: true, quarter: 0 },
-        Symmetry { flip: true, quarter: 1 },
-        Symmetry { flip: true, quarter: 2 },
-        Symmetry { flip: true, quarter: 3 },
+        Symmetry {
+            flip: false,
+            quarter: 0,
+        },
+        Symmetry {
+            flip: false,
+            quarter: 1,
+        },
+        Symmetry {
+            flip: false,
+            quarter: 2,
+        },
+        Symmetry {
+            flip: false,
+            quarter: 3,
+        },
+        Symmetry {
+            flip: true,
+            quarter: 0,
+        },
+        Symmetry {
+            flip: true,
+            quarter: 1,
+        },
+        Symmetry {
+            flip: true,
+            quarter: 2,
+        },
+        Symmetry {
+            flip: true,
+            quarter: 3,
+        },
     ];
 
     /// The rows and columns of the image of a `height` × `width` box.
@@ -461,7 +483,10 @@ mod tests {
         let down = parts(&grid(3, 3, &[0, 3, 6]), true);
         assert_eq!(across, down);
         // Up to translation only, they differ.
-        assert_ne!(parts(&grid(3, 3, &[0, 1, 2]), false), parts(&grid(3, 3, &[0, 3, 6]), false));
+        assert_ne!(
+            parts(&grid(3, 3, &[0, 1, 2]), false),
+            parts(&grid(3, 3, &[0, 3, 6]), false)
+        );
     }
 
     #[test]
@@ -471,6 +496,9 @@ mod tests {
             nodes: Set::from_values([0, 1, 3, 5]),
         };
         // 5-0-1 wraps round; 3 alone.
-        assert_eq!(parts(&cycle, false), vec![Board::Path(1).whole(), Board::Path(3).whole()]);
+        assert_eq!(
+            parts(&cycle, false),
+            vec![Board::Path(1).whole(), Board::Path(3).whole()]
+        );
     }
 }

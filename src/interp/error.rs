@@ -76,7 +76,9 @@ pub enum EvalError {
     #[error("a board of {nodes} nodes is larger than {limit}")]
     #[diagnostic(
         code(sprague::eval::board_too_large),
-        help("boards have at most {limit} nodes; the games studied on boards are solved on far smaller ones")
+        help(
+            "boards have at most {limit} nodes; the games studied on boards are solved on far smaller ones"
+        )
     )]
     BoardTooLarge {
         nodes: u128,

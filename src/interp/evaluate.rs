@@ -233,7 +233,12 @@ fn comprehend(comprehension: &Comprehension, env: &[Value]) -> Result<Value, Eva
     })
 }
 
-fn call(builtin: Builtin, args: &[Expr], env: &[Value], span: SourceSpan) -> Result<Value, EvalError> {
+fn call(
+    builtin: Builtin,
+    args: &[Expr],
+    env: &[Value],
+    span: SourceSpan,
+) -> Result<Value, EvalError> {
     let arg = |i: usize| value(&args[i], env);
     let int_arg = |i: usize| eval(&args[i], env);
     let region_arg = |i: usize| match arg(i)? {
@@ -248,14 +253,20 @@ fn call(builtin: Builtin, args: &[Expr], env: &[Value], span: SourceSpan) -> Res
                 Value::List(values) => values.len(),
                 Value::Region(region) => region.nodes.len(),
                 Value::Int(_) => {
-                    return Err(wrong_type("a set, a list or a region", &collection, args[0].span));
+                    return Err(wrong_type(
+                        "a set, a list or a region",
+                        &collection,
+                        args[0].span,
+                    ));
                 }
             } as i64)
         }
         Builtin::Sum => {
             let collection = arg(0)?;
             let values = elements(&collection, args[0].span)?;
-            let total = values.iter().try_fold(0i64, |total, &value| total.checked_add(value));
+            let total = values
+                .iter()
+                .try_fold(0i64, |total, &value| total.checked_add(value));
             match total {
                 Some(total) => Value::Int(total),
                 None => {

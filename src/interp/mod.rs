@@ -23,10 +23,10 @@ use crate::engine::{
 };
 use crate::lower::ir::*;
 use crate::octal::Table;
-pub use error::EvalError;
-use sweep::{Count, Sweep};
 pub use board::GraphBoard;
+pub use error::EvalError;
 pub use evaluate::value;
+use sweep::{Count, Sweep};
 pub use value::{Board, Region, Set, SetOp, Value};
 
 /// A game's arguments, kept inline for up to two (most games have one).
@@ -486,7 +486,12 @@ impl<'p> Interpreter<'p> {
                 let n = match value(&args[0], env)? {
                     Value::Int(n) => n,
                     other => {
-                        return self.parts_value(*game, smallvec::smallvec![other], args[0].span, solved);
+                        return self.parts_value(
+                            *game,
+                            smallvec::smallvec![other],
+                            args[0].span,
+                            solved,
+                        );
                     }
                 };
                 let part = || Component::Game(*game, smallvec::smallvec![n.into()]);
@@ -509,13 +514,19 @@ impl<'p> Interpreter<'p> {
                 let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
                 let (mut value, mut known) = (0, true);
                 let budget = Budget::new(MAX_SUM_COMPONENTS as usize);
-                assignments(&over.bindings, over.guard.as_ref(), &mut env, &budget, &mut |env| {
-                    match self.option_value(&over.terms, env, solved)? {
-                        Some(part) => value ^= part,
-                        None => known = false,
-                    }
-                    Ok(())
-                })?;
+                assignments(
+                    &over.bindings,
+                    over.guard.as_ref(),
+                    &mut env,
+                    &budget,
+                    &mut |env| {
+                        match self.option_value(&over.terms, env, solved)? {
+                            Some(part) => value ^= part,
+                            None => known = false,
+                        }
+                        Ok(())
+                    },
+                )?;
                 known.then_some(value)
             }
             Term::Node { graph, node } => solved.part(self, &Component::Node(*graph, *node)),
@@ -545,9 +556,13 @@ impl<'p> Interpreter<'p> {
                 Term::Over(over) => {
                     let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
                     let budget = Budget::new(MAX_SUM_COMPONENTS as usize);
-                    assignments(&over.bindings, over.guard.as_ref(), &mut env, &budget, &mut |env| {
-                        self.position(&over.terms, env, each)
-                    })?;
+                    assignments(
+                        &over.bindings,
+                        over.guard.as_ref(),
+                        &mut env,
+                        &budget,
+                        &mut |env| self.position(&over.terms, env, each),
+                    )?;
                     continue;
                 }
                 Term::Heap { size, .. } => Component::Heap(heap_size(size, env)?),
@@ -604,10 +619,15 @@ impl<'p> Interpreter<'p> {
             return Ok(solved.part(self, &Component::Game(game, args)));
         }
         let (mut value, mut known) = (0, true);
-        self.game_parts(game, args, span, &mut |part| match solved.part(self, &part) {
-            Some(part) => value ^= part,
-            None => known = false,
-        })?;
+        self.game_parts(
+            game,
+            args,
+            span,
+            &mut |part| match solved.part(self, &part) {
+                Some(part) => value ^= part,
+                None => known = false,
+            },
+        )?;
         Ok(known.then_some(value))
     }
 
@@ -1383,6 +1403,7 @@ mod tests {
             let chain = tree.clone().compiled();
             proptest::prop_assert!(matches!(chain.kind, ExprKind::Chain(_)));
             for env in [[a, b, c], [a, small, c], [small, b, small]] {
+                let env = env.map(Value::Int);
                 let expected = explain(&tree, &env).ok();
                 proptest::prop_assert_eq!(quick(&chain, &env), expected);
                 proptest::prop_assert_eq!(eval(&chain, &env).ok(), expected);

@@ -235,7 +235,9 @@ pub enum CheckError {
     #[error("a game that splits needs a parameter for its region")]
     #[diagnostic(
         code(sprague::check::splits_without_region),
-        help("declare the region first, `game NodeKayles(s) splits {{ … }}`: a position splits into the connected parts of its first argument")
+        help(
+            "declare the region first, `game NodeKayles(s) splits {{ … }}`: a position splits into the connected parts of its first argument"
+        )
     )]
     SplitsWithoutRegion {
         #[label("this game has no parameters")]

@@ -96,7 +96,11 @@ pub fn references(statement: &ast::Statement) -> Vec<&str> {
             }
         }
     }
-    fn rest<'a>(bindings: &'a [ast::Binding], guard: Option<&'a ast::Expr>, names: &mut Vec<&'a str>) {
+    fn rest<'a>(
+        bindings: &'a [ast::Binding],
+        guard: Option<&'a ast::Expr>,
+        names: &mut Vec<&'a str>,
+    ) {
         for binding in bindings {
             match &binding.domain {
                 ast::Domain::Range { start, end, .. } => {
@@ -182,6 +186,8 @@ enum Type {
     List,
     Region,
     Any,
+    /// A mistyped operation, reported where it is found.
+    Error,
 }
 
 impl Type {
@@ -192,7 +198,7 @@ impl Type {
             Type::Set => "a set",
             Type::List => "a list",
             Type::Region => "a region of a board",
-            Type::Any => "a value",
+            Type::Any | Type::Error => "a value",
         }
     }
 
@@ -291,7 +297,8 @@ impl Lowerer {
                 ..
             } => {
                 if decl.params.is_empty() {
-                    self.errors.push(CheckError::SplitsWithoutRegion { span: splits.span });
+                    self.errors
+                        .push(CheckError::SplitsWithoutRegion { span: splits.span });
                 }
                 Some(Splits {
                     symmetric: splits.symmetric,
@@ -326,7 +333,10 @@ impl Lowerer {
                 !self.program.names.contains_key(&name.name) && builtin(&name.name).is_some()
             }
             ast::Term::Name(name) => matches!(
-                self.program.names.get(&name.name).map(|declared| declared.kind),
+                self.program
+                    .names
+                    .get(&name.name)
+                    .map(|declared| declared.kind),
                 Some(DeclarationKind::Constant(_) | DeclarationKind::Graph(_))
             ),
             _ => false,
@@ -1003,7 +1013,7 @@ impl Lowerer {
                 help: match expected {
                     Type::Int => "heap sizes, range bounds, indices and arithmetic take integers",
                     Type::Bool => "a condition compares values, e.g. `k <= n` or `v in s`, or joins conditions with `and`, `or`, `not`",
-                    Type::Any => "an argument is an integer, a set, a list or a region; a condition is none of these",
+                    Type::Any | Type::Error => "an argument is an integer, a set, a list or a region; a condition is none of these",
                     Type::Set => "write a set as `{1, 2}` or `{e for x in …}`",
                     Type::List => "write a list as `[1, 2]` or `[e for x in …]`",
                     Type::Region => "a region is a board such as `Grid(3, 4)`, `Path(n)` or a graph, less some nodes",
@@ -1149,58 +1159,63 @@ impl Lowerer {
             BinaryOp::Eq | BinaryOp::Ne => Type::Bool,
             _ => ty,
         };
+        let logic = matches!(op, BinaryOp::And | BinaryOp::Or);
         let ty = match (ta, tb) {
-            (Type::Bool, Type::Bool) if matches!(op, BinaryOp::And | BinaryOp::Or) => Type::Bool,
-            (Type::Int, Type::Int) if !matches!(op, BinaryOp::And | BinaryOp::Or) => {
-                operator_types(op).1
+            (Type::Bool, Type::Bool) if logic => Type::Bool,
+            _ if logic => Type::Error,
+            (a, b) if !collections => match a.fits(Type::Int) && b.fits(Type::Int) {
+                true => operator_types(op).1,
+                false => Type::Error,
+            },
+            (Type::Int, Type::Int | Type::Any) | (Type::Any, Type::Int) => {
+                result(operator_types(op).1)
             }
-            // What a parameter holds is known only when the rule runs.
-            (Type::Any, other) | (other, Type::Any)
-                if other != Type::Bool
-                    && !matches!(op, BinaryOp::And | BinaryOp::Or)
-                    && (collections || other == Type::Int) =>
+            (Type::Any, Type::Any) => result(Type::Any),
+            (Type::Region, Type::Any | Type::Set | Type::Region) => result(Type::Region),
+            (Type::Any, Type::Set | Type::Region | Type::List)
+            | (Type::Set | Type::List, Type::Any) => result(Type::Any),
+            (Type::Set, Type::Set | Type::Region) => result(Type::Set),
+            (Type::List, Type::List)
+                if matches!(op, BinaryOp::Add | BinaryOp::Eq | BinaryOp::Ne) =>
             {
-                match other {
-                    Type::Int if !collections => operator_types(op).1,
-                    Type::Region if !matches!(op, BinaryOp::Eq | BinaryOp::Ne) => Type::Region,
-                    _ => result(Type::Any),
-                }
-            }
-            (Type::Set, Type::Set) if collections => result(Type::Set),
-            (Type::List, Type::List) if matches!(op, BinaryOp::Add | BinaryOp::Eq | BinaryOp::Ne) => {
                 result(Type::List)
             }
-            (Type::Region, Type::Set | Type::Region) if collections => result(Type::Region),
-            _ => {
-                let (operands, _) = operator_types(op);
-                let (found, span) = match ta.fits(operands) && ta != Type::Any {
-                    true => (tb, rhs.span),
-                    false => (ta, lhs.span),
-                };
-                self.errors.push(CheckError::TypeMismatch {
-                    expected: match (op, ta) {
-                        (_, Type::Set | Type::Region) if collections => "a set",
-                        (_, Type::List) if collections => "a list",
-                        _ => operands.noun(),
-                    },
-                    found: found.noun(),
-                    span,
-                    help: match op {
-                        BinaryOp::And | BinaryOp::Or => "`and` and `or` join conditions, e.g. `k <= n and k % 2 == 0`",
-                        _ if collections => "`+`, `-`, `&`, `|`, `^` work on integers, or on two sets (a region and a set); `+` joins two lists",
-                        _ => "arithmetic and `<`, `<=`, `>`, `>=` take integers",
-                    },
-                });
-                operator_types(op).1
-            }
+            _ => Type::Error,
         };
-        (kind(a, b), ty)
+        if ty != Type::Error {
+            return (kind(a, b), ty);
+        }
+        let (operands, result) = operator_types(op);
+        let (found, span) = match ta.fits(operands) && ta != Type::Any {
+            true => (tb, rhs.span),
+            false => (ta, lhs.span),
+        };
+        self.errors.push(CheckError::TypeMismatch {
+            expected: match (op, ta) {
+                (_, Type::Set | Type::Region) if collections => "a set",
+                (_, Type::List) if collections => "a list",
+                _ => operands.noun(),
+            },
+            found: found.noun(),
+            span,
+            help: match op {
+                BinaryOp::And | BinaryOp::Or => "`and` and `or` join conditions, e.g. `k <= n and k % 2 == 0`",
+                _ if collections => "`+`, `-`, `&`, `|`, `^` work on integers, or on two sets (a region and a set); `+` joins two lists",
+                _ => "arithmetic and `<`, `<=`, `>`, `>=` take integers",
+            },
+        });
+        (kind(a, b), result)
     }
 
     fn var(&mut self, var: &ast::Ident, scope: &Scope) -> (ExprKind, Type) {
         match scope.lookup(&var.name) {
             Some(slot) => (ExprKind::Slot(slot), scope.types[slot]),
-            None => match self.program.names.get(&var.name).map(|declared| declared.kind) {
+            None => match self
+                .program
+                .names
+                .get(&var.name)
+                .map(|declared| declared.kind)
+            {
                 Some(DeclarationKind::Constant(id)) => {
                     let value = self.program.constant(id).value.clone();
                     let ty = constant_type(&value);

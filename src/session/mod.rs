@@ -511,7 +511,10 @@ impl Session {
         let span = self.program.game(game).span;
         let value = self
             .engine
-            .grundy(&interp, &Component::Game(game, args.iter().map(|&arg| arg.into()).collect()))
+            .grundy(
+                &interp,
+                &Component::Game(game, args.iter().map(|&arg| arg.into()).collect()),
+            )
             .map_err(|error| engine_error(&interp, error, span));
         value.map_err(|error| self.report(error))
     }

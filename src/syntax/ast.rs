@@ -286,13 +286,19 @@ pub enum ExprKind {
     Int(i64),
     Bool(bool),
     Var(Ident),
-    Call { function: Ident, args: Vec<Expr> },
+    Call {
+        function: Ident,
+        args: Vec<Expr>,
+    },
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     /// `if c then a else b`.
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `{a, b}` (a set) or `[a, b]` (a list).
-    Elements { list: bool, elements: Vec<Expr> },
+    Elements {
+        list: bool,
+        elements: Vec<Expr>,
+    },
     /// `{e for x in D if c}` or `[e for …]`.
     Comprehension {
         list: bool,
@@ -303,7 +309,10 @@ pub enum ExprKind {
     /// `l[i]`.
     Index(Box<Expr>, Box<Expr>),
     /// `G.a`: the number of a node.
-    Node { graph: Ident, node: Ident },
+    Node {
+        graph: Ident,
+        node: Ident,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

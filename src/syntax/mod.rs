@@ -165,7 +165,11 @@ impl Builder {
             None => Vec::new(),
         };
         if let Some(alias) = inner.next_if(|pair| pair.as_rule() == Rule::alias) {
-            let sum = self.sum(children(alias).next().expect("`=` is followed by a position"))?;
+            let sum = self.sum(
+                children(alias)
+                    .next()
+                    .expect("`=` is followed by a position"),
+            )?;
             return Ok(GameDecl {
                 name,
                 params,
@@ -177,7 +181,9 @@ impl Builder {
             .next_if(|pair| pair.as_rule() == Rule::splits)
             .map(|pair| Splits {
                 span: self.span(&pair),
-                symmetric: pair.into_inner().any(|pair| pair.as_rule() == Rule::up_to_symmetry),
+                symmetric: pair
+                    .into_inner()
+                    .any(|pair| pair.as_rule() == Rule::up_to_symmetry),
             });
         let rules = inner
             .map(|pair| self.move_rule(pair))

@@ -108,6 +108,17 @@ fn shape(expr: &Expr) -> String {
         ExprKind::Unary(UnaryOp::Neg, e) => format!("(-{})", shape(e)),
         ExprKind::Unary(UnaryOp::Not, e) => format!("(not {})", shape(e)),
         ExprKind::Binary(op, a, b) => format!("({} {} {})", shape(a), op.symbol(), shape(b)),
+        ExprKind::If(c, a, b) => format!("(if {} then {} else {})", shape(c), shape(a), shape(b)),
+        ExprKind::Elements { list, elements } => {
+            let elements: Vec<_> = elements.iter().map(shape).collect();
+            match list {
+                true => format!("[{}]", elements.join(", ")),
+                false => format!("{{{}}}", elements.join(", ")),
+            }
+        }
+        ExprKind::Comprehension { element, .. } => format!("[{} for …]", shape(element)),
+        ExprKind::Index(a, i) => format!("{}[{}]", shape(a), shape(i)),
+        ExprKind::Node { graph, node } => format!("{}.{}", graph.name, node.name),
     }
 }
 
@@ -121,6 +132,16 @@ fn operator_precedence_and_associativity() {
         "(((not (a < b)) and c) or d)"
     );
     assert_eq!(shape(&expr("min(a, b) * (c + 1)")), "(min(a, b) * (c + 1))");
+    // Set operators sit between comparisons and sums, as in Python.
+    assert_eq!(shape(&expr("s - {v} | t & u")), "((s - {v}) | (t & u))");
+    assert_eq!(shape(&expr("a ^ b == c")), "((a ^ b) == c)");
+    assert_eq!(shape(&expr("x in s and y in t")), "((x in s) and (y in t))");
+    assert_eq!(shape(&expr("h[i] + 1")), "(h[i] + 1)");
+    assert_eq!(shape(&expr("l[i][j]")), "l[i][j]");
+    assert_eq!(
+        shape(&expr("if a < b then a else b + 1")),
+        "(if (a < b) then a else (b + 1))"
+    );
 }
 
 #[test]
