@@ -1,0 +1,308 @@
+//! Positions beyond integers — boards, lists and sets — checked against
+//! solvers written here from the rules (whole boards as bitmasks, no
+//! splitting), against theorems and against published sequences.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::{answers, grundy_values};
+use sprague::session::Value;
+
+/// A game on an r × c grid solved by brute force: a position is the mask
+/// of the cells left, `options` lists the masks a move leaves.
+fn brute_force(
+    rows: usize,
+    cols: usize,
+    options: &dyn Fn(u64, &dyn Fn(usize) -> Vec<usize>) -> Vec<u64>,
+) -> u64 {
+    let neighbours = |v: usize| {
+        let (r, c) = (v / cols, v % cols);
+        let mut found = Vec::new();
+        if r > 0 {
+            found.push(v - cols);
+        }
+        if r + 1 < rows {
+            found.push(v + cols);
+        }
+        if c > 0 {
+            found.push(v - 1);
+        }
+        if c + 1 < cols {
+            found.push(v + 1);
+        }
+        found
+    };
+    fn solve(
+        mask: u64,
+        memo: &mut HashMap<u64, u64>,
+        options: &dyn Fn(u64, &dyn Fn(usize) -> Vec<usize>) -> Vec<u64>,
+        neighbours: &dyn Fn(usize) -> Vec<usize>,
+    ) -> u64 {
+        if let Some(&value) = memo.get(&mask) {
+            return value;
+        }
+        let values: Vec<u64> = options(mask, neighbours)
+            .into_iter()
+            .map(|option| solve(option, memo, options, neighbours))
+            .collect();
+        let value = (0..).find(|g| !values.contains(g)).unwrap();
+        memo.insert(mask, value);
+        value
+    }
+    let full = (1u64 << (rows * cols)) - 1;
+    solve(full, &mut HashMap::new(), options, &neighbours)
+}
+
+fn cells(mask: u64) -> impl Iterator<Item = usize> {
+    (0..64).filter(move |v| mask >> v & 1 == 1)
+}
+
+/// Node Kayles: take a cell and its neighbours.
+fn node_kayles(mask: u64, neighbours: &dyn Fn(usize) -> Vec<usize>) -> Vec<u64> {
+    cells(mask)
+        .map(|v| {
+            let closed = neighbours(v).into_iter().fold(1u64 << v, |m, w| m | 1 << w);
+            mask & !closed
+        })
+        .collect()
+}
+
+/// Cram (and Arc Kayles on a grid): take two cells side by side.
+fn cram(mask: u64, neighbours: &dyn Fn(usize) -> Vec<usize>) -> Vec<u64> {
+    cells(mask)
+        .flat_map(|v| {
+            neighbours(v)
+                .into_iter()
+                .filter(move |&w| w > v && mask >> w & 1 == 1)
+                .map(move |w| mask & !(1 << v) & !(1 << w))
+        })
+        .collect()
+}
+
+/// Dawson's Kayles, octal 0.137, heaps 0 to 40 (OEIS A002187).
+const DAWSON: [u64; 41] = [
+    0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2,
+    7, 4, 0, 1, 1, 2, 0, 3, 1,
+];
+
+const GAMES: &str = "
+    game NodeKayles(s) splits { move NodeKayles(s - closed(s, v)) for v in s }
+    game NodeKaylesSym(s) splits up to symmetry {
+      move NodeKaylesSym(s - closed(s, v)) for v in s
+    }
+    game Cram(s) splits up to symmetry {
+      move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b
+    }
+    game Whole(s) { move Whole(s - closed(s, v)) for v in s }
+";
+
+#[test]
+fn node_kayles_on_grids_agrees_with_brute_force_with_and_without_symmetry() {
+    for rows in 1..=3 {
+        for cols in 1..=6 {
+            let expected = brute_force(rows, cols, &node_kayles);
+            let found = grundy_values(&format!(
+                "{GAMES}
+                 grundy NodeKayles(Grid({rows}, {cols}))
+                 grundy NodeKaylesSym(Grid({rows}, {cols}))
+                 grundy Whole(Grid({rows}, {cols}))"
+            ));
+            assert_eq!(found, [expected; 3], "{rows} × {cols}");
+        }
+    }
+}
+
+#[test]
+fn node_kayles_on_paths_is_dawsons_kayles() {
+    let found = grundy_values(&format!(
+        "{GAMES} grundy NodeKayles(Path(n)) for n in 0..=40"
+    ));
+    assert_eq!(found, DAWSON);
+    // A cycle of n loses its first node and both neighbours: a path of n - 3.
+    let cycles = grundy_values(&format!(
+        "{GAMES} grundy NodeKayles(Cycle(n)) for n in 4..=30"
+    ));
+    let expected: Vec<u64> = (4..=30).map(|n| u64::from(DAWSON[n - 3] == 0)).collect();
+    // mex of one option's value: 1 if that value is 0, else 0.
+    assert_eq!(cycles, expected);
+}
+
+#[test]
+fn cram_agrees_with_brute_force_and_the_symmetry_strategy() {
+    for rows in 1..=4 {
+        for cols in 1..=5 {
+            if rows * cols > 20 {
+                continue;
+            }
+            let expected = brute_force(rows, cols, &cram);
+            let found = grundy_values(&format!("{GAMES} grundy Cram(Grid({rows}, {cols}))"));
+            assert_eq!(found, [expected], "{rows} × {cols}");
+        }
+    }
+    // Even by even: the second player answers every domino by its image
+    // under the half turn.
+    let even = grundy_values(&format!(
+        "{GAMES} grundy Cram(Grid(r, c)) for r in {{2, 4}}, c in {{2, 4, 6}}"
+    ));
+    assert_eq!(even, [0; 6]);
+    // One row is octal 0.07, Dawson's Kayles one heap along.
+    let row = grundy_values(&format!("{GAMES} grundy Cram(Grid(1, n)) for n in 1..=30"));
+    assert_eq!(row, DAWSON[..30]);
+}
+
+#[test]
+fn chomp_rectangles_are_first_player_wins_but_the_poisoned_square() {
+    let found: Vec<bool> = answers(
+        "game Chomp(h) {
+           move Chomp([if k < i then h[k] else min(h[k], j)
+                       for k in 0..(if j == 0 then i else len(h))])
+             for i in 0..len(h), j in 0..h[i] if i > 0 or j > 0
+         }
+         wins? Chomp([r for k in 0..c]) for r in 1..=4, c in 1..=5",
+    )
+    .into_iter()
+    .map(|answer| matches!(answer.value, Value::Wins(true)))
+    .collect();
+    let expected: Vec<bool> = (1..=4)
+        .flat_map(|r| (1..=5).map(move |c| (r, c) != (1, 1)))
+        .collect();
+    assert_eq!(found, expected);
+}
+
+#[test]
+fn moores_nim_loses_exactly_when_every_binary_column_is_a_multiple_of_k_plus_one() {
+    for k in 1..=3u64 {
+        let source = format!(
+            "game Moore(k, h) {{
+               move Moore(k, sort(m)) for m in under(h)
+                 if m != h and len([i for i in 0..len(h) if m[i] < h[i]]) <= k
+             }}
+             grundy Moore({k}, [a, b, c, d]) for a in 0..=3, b in a..=3, c in b..=3, d in c..=4"
+        );
+        let found = grundy_values(&source);
+        let mut expected = Vec::new();
+        for a in 0..=3u64 {
+            for b in a..=3 {
+                for c in b..=3 {
+                    for d in c..=4 {
+                        let columns_divisible = (0..3).all(|bit| {
+                            [a, b, c, d].iter().map(|h| h >> bit & 1).sum::<u64>() % (k + 1) == 0
+                        });
+                        expected.push(columns_divisible);
+                    }
+                }
+            }
+        }
+        let losses: Vec<bool> = found.iter().map(|&value| value == 0).collect();
+        assert_eq!(losses, expected, "k = {k}");
+    }
+}
+
+#[test]
+fn mock_turtles_is_the_sum_of_its_coins_and_a_coin_is_odious() {
+    let source = "
+        game MockTurtles(s) {
+          move MockTurtles(s ^ ({x} + t)) for x in s, t in subsets({y for y in 1..x}, 2)
+        }";
+    let singles = grundy_values(&format!(
+        "{source} grundy MockTurtles({{n}}) for n in 1..=14"
+    ));
+    // The odious numbers, those with an odd number of 1s in binary (OEIS
+    // A000069).
+    let odious: Vec<u64> = (0..)
+        .filter(|n: &u64| n.count_ones() % 2 == 1)
+        .take(14)
+        .collect();
+    assert_eq!(singles, odious);
+    for heads in [[1, 4, 6], [2, 3, 9], [5, 7, 8]] {
+        let [a, b, c] = heads;
+        let found = grundy_values(&format!("{source} grundy MockTurtles({{{a}, {b}, {c}}})"));
+        let expected = singles[a - 1] ^ singles[b - 1] ^ singles[c - 1];
+        assert_eq!(found, [expected], "{heads:?}");
+    }
+}
+
+#[test]
+fn ruler_is_the_largest_power_of_two_dividing_n() {
+    let found = grundy_values(
+        "game Ruler(n) { move (Ruler(j) for j in i..n) for i in 1..=n }
+         grundy Ruler(n) for n in 1..=64",
+    );
+    // OEIS A006519.
+    let expected: Vec<u64> = (1..=64u64).map(|n| 1 << n.trailing_zeros()).collect();
+    assert_eq!(found, expected);
+}
+
+#[test]
+fn green_hackenbush_follows_the_colon_and_fusion_principles() {
+    let found = grundy_values(
+        "game Hackenbush(e) { move Hackenbush(grounded(e - {x}, {0})) for x in e }
+         graph Stalk {
+           0 -- 1
+           1 -- 2
+           2 -- 3
+           3 -- 4
+           4 -- 5
+         }
+         graph Tree {
+           0 -- 1
+           1 -- 2, 3
+           3 -- 4
+         }
+         graph Forked {
+           0 -- 1
+           1 -- 2
+           2 -- 3, 4, 5
+           5 -- 6
+         }
+         graph Triangle {
+           0 -- 1, 2
+           1 -- 2
+         }
+         graph Two {
+           0 -- 1, 2
+           2 -- 3
+         }
+         grundy Hackenbush(Edges(Stalk))
+         grundy Hackenbush(Edges(Tree))
+         grundy Hackenbush(Edges(Forked))
+         grundy Hackenbush(Edges(Triangle))
+         grundy Hackenbush(Edges(Two))",
+    );
+    // A stalk of 5 is *5. Tree: branches 1 and 2 at the top of a trunk of
+    // one, 1 + (1 ^ 2) = 4. Forked: branches 1, 1, 2 on a trunk of two,
+    // 2 + (1 ^ 1 ^ 2) = 4. A triangle on the ground fuses to three loops,
+    // *1. Two stalks on the ground, of 1 and 2: 1 ^ 2 = 3.
+    assert_eq!(found, [5, 4, 4, 1, 3]);
+}
+
+#[test]
+fn printed_positions_parse_back_to_the_same_position() {
+    let source = format!(
+        "{GAMES}
+         game Lists(l) {{ move Lists(replace(l, i, l[i] - 1)) for i in 0..len(l) if l[i] > 0 }}
+         moves Cram(Grid(3, 4) - {{5}})
+         moves Lists([2, 0, 1])
+         moves NodeKayles(Grid(2, 3) & {{0, 1, 2, 4}})"
+    );
+    let shown: Vec<String> = answers(&source)
+        .into_iter()
+        .flat_map(|answer| match answer.value {
+            Value::Moves(moves) => moves
+                .into_iter()
+                .map(|line| line.result)
+                .collect::<Vec<_>>(),
+            other => panic!("expected moves, got {other:?}"),
+        })
+        .collect();
+    assert!(shown.len() > 10);
+    for position in shown {
+        let again = answers(&format!(
+            "{GAMES}
+             game Lists(l) {{ move Lists(replace(l, i, l[i] - 1)) for i in 0..len(l) if l[i] > 0 }}
+             grundy {position}"
+        ));
+        assert_eq!(again[0].position, position);
+    }
+}
