@@ -18,6 +18,9 @@ struct Sizes {
     grundy_large: usize,
     python: usize,
     memory: usize,
+    /// Node Kayles on 3 × n and Cram on rows × cols.
+    node_kayles: usize,
+    cram: (usize, usize),
     runs: usize,
 }
 
@@ -28,6 +31,8 @@ const FULL: Sizes = Sizes {
     grundy_large: 1_000_000,
     python: 2_000,
     memory: 10_000_000,
+    node_kayles: 12,
+    cram: (5, 6),
     runs: 3,
 };
 
@@ -38,6 +43,8 @@ const SMOKE: Sizes = Sizes {
     grundy_large: 2_000,
     python: 50,
     memory: 10_000,
+    node_kayles: 4,
+    cram: (3, 4),
     runs: 1,
 };
 
@@ -59,12 +66,13 @@ fn main() {
     let run = |case: &str| chosen.is_empty() || chosen.iter().any(|arg| arg == case);
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    let cases: [(&str, Case); 5] = [
+    let cases: [(&str, Case); 6] = [
         ("e", memory),
         ("a", kayles),
         ("b", wythoff),
         ("c", grundys_game),
         ("d", python),
+        ("f", boards),
     ];
     for (case, measure) in cases {
         if run(case) {
@@ -292,5 +300,131 @@ fn memory(sizes: &Sizes) {
         per,
         "",
         ""
+    );
+}
+
+/// A grid game solved by hand: positions are bitmasks of the cells left,
+/// split into connected parts with shifts, each part moved to the top left
+/// corner and memoised there.
+struct BoardByHand {
+    cols: usize,
+    full: u64,
+    first_col: u64,
+    last_col: u64,
+    memo: std::collections::HashMap<u64, u64>,
+    /// Whether a move takes a cell and its neighbours (Node Kayles), else
+    /// two cells side by side (Cram).
+    node_kayles: bool,
+}
+
+impl BoardByHand {
+    fn new(rows: usize, cols: usize, node_kayles: bool) -> Self {
+        let first_col = (0..rows).fold(0u64, |mask, r| mask | 1 << (r * cols));
+        BoardByHand {
+            cols,
+            full: if rows * cols == 64 {
+                u64::MAX
+            } else {
+                (1 << (rows * cols)) - 1
+            },
+            first_col,
+            last_col: first_col << (cols - 1),
+            memo: std::collections::HashMap::new(),
+            node_kayles,
+        }
+    }
+
+    fn spread(&self, x: u64) -> u64 {
+        ((x << self.cols)
+            | (x >> self.cols)
+            | ((x & !self.last_col) << 1)
+            | ((x & !self.first_col) >> 1))
+            & self.full
+    }
+
+    /// The value of a set of cells: the XOR of its parts'.
+    fn value(&mut self, mut mask: u64) -> u64 {
+        let mut total = 0;
+        while mask != 0 {
+            let mut part = mask & mask.wrapping_neg();
+            loop {
+                let grown = (part | self.spread(part)) & mask;
+                if grown == part {
+                    break;
+                }
+                part = grown;
+            }
+            mask &= !part;
+            total ^= self.part(part);
+        }
+        total
+    }
+
+    /// A connected part, moved up and left as far as it goes.
+    fn part(&mut self, part: u64) -> u64 {
+        let top = part.trailing_zeros() as usize / self.cols * self.cols;
+        let mut left = 0;
+        while (part >> top) & (self.first_col << left) == 0 {
+            left += 1;
+        }
+        let part = part >> (top + left);
+        if let Some(&value) = self.memo.get(&part) {
+            return value;
+        }
+        let mut seen = 0u128;
+        let mut cells = part;
+        while cells != 0 {
+            let v = cells & cells.wrapping_neg();
+            cells &= cells - 1;
+            if self.node_kayles {
+                let option = part & !(v | self.spread(v));
+                seen |= 1 << self.value(option).min(127);
+            } else {
+                for w in [(v & !self.last_col) << 1, v << self.cols] {
+                    if w & part != 0 {
+                        let option = part & !v & !w;
+                        seen |= 1 << self.value(option).min(127);
+                    }
+                }
+            }
+        }
+        let value = u64::from(seen.trailing_ones());
+        self.memo.insert(part, value);
+        value
+    }
+}
+
+fn boards(sizes: &Sizes) {
+    let n = sizes.node_kayles;
+    let source = format!(
+        "game NodeKayles(s) splits {{ move NodeKayles(s - closed(s, v)) for v in s }}
+         grundy NodeKayles(Grid(3, {n}))"
+    );
+    let (ours, a) = median(sizes.runs, || language(&source));
+    let (theirs, b) = median(sizes.runs, || {
+        BoardByHand::new(3, n, true).value((1 << (3 * n)) - 1)
+    });
+    assert_eq!(a, b, "Node Kayles 3 × {n}");
+    row(
+        &format!("(f) Node Kayles on 3 × {n}, parts memoised"),
+        ours,
+        theirs,
+        "≤ 2x",
+    );
+    let (r, c) = sizes.cram;
+    let source = format!(
+        "game Cram(s) splits {{ move Cram(s - {{a, b}}) for a in s, b in neighbours(s, a) if a < b }}
+         grundy Cram(Grid({r}, {c}))"
+    );
+    let (ours, a) = median(sizes.runs, || language(&source));
+    let (theirs, b) = median(sizes.runs, || {
+        BoardByHand::new(r, c, false).value((1 << (r * c)) - 1)
+    });
+    assert_eq!(a, b, "Cram {r} × {c}");
+    row(
+        &format!("(f) Cram on {r} × {c}, parts memoised"),
+        ours,
+        theirs,
+        "≤ 2x",
     );
 }
