@@ -9,14 +9,16 @@ use std::collections::HashMap;
 use common::{answers, grundy_values};
 use sprague::session::Value;
 
+/// The cells next to a cell.
+type Neighbours = dyn Fn(usize) -> Vec<usize>;
+
+/// The masks a move leaves from a mask.
+type Moves = dyn Fn(u64, &Neighbours) -> Vec<u64>;
+
 /// A game on an r × c grid solved by brute force: a position is the mask
 /// of the cells left, `options` lists the masks a move leaves.
-fn brute_force(
-    rows: usize,
-    cols: usize,
-    options: &dyn Fn(u64, &dyn Fn(usize) -> Vec<usize>) -> Vec<u64>,
-) -> u64 {
-    let neighbours = |v: usize| {
+fn brute_force(rows: usize, cols: usize, options: &Moves) -> u64 {
+    let neighbours = move |v: usize| {
         let (r, c) = (v / cols, v % cols);
         let mut found = Vec::new();
         if r > 0 {
@@ -36,8 +38,8 @@ fn brute_force(
     fn solve(
         mask: u64,
         memo: &mut HashMap<u64, u64>,
-        options: &dyn Fn(u64, &dyn Fn(usize) -> Vec<usize>) -> Vec<u64>,
-        neighbours: &dyn Fn(usize) -> Vec<usize>,
+        options: &Moves,
+        neighbours: &Neighbours,
     ) -> u64 {
         if let Some(&value) = memo.get(&mask) {
             return value;
@@ -59,7 +61,7 @@ fn cells(mask: u64) -> impl Iterator<Item = usize> {
 }
 
 /// Node Kayles: take a cell and its neighbours.
-fn node_kayles(mask: u64, neighbours: &dyn Fn(usize) -> Vec<usize>) -> Vec<u64> {
+fn node_kayles(mask: u64, neighbours: &Neighbours) -> Vec<u64> {
     cells(mask)
         .map(|v| {
             let closed = neighbours(v).into_iter().fold(1u64 << v, |m, w| m | 1 << w);
@@ -69,7 +71,7 @@ fn node_kayles(mask: u64, neighbours: &dyn Fn(usize) -> Vec<usize>) -> Vec<u64> 
 }
 
 /// Cram (and Arc Kayles on a grid): take two cells side by side.
-fn cram(mask: u64, neighbours: &dyn Fn(usize) -> Vec<usize>) -> Vec<u64> {
+fn cram(mask: u64, neighbours: &Neighbours) -> Vec<u64> {
     cells(mask)
         .flat_map(|v| {
             neighbours(v)
