@@ -1186,7 +1186,9 @@ impl Lowerer {
             return (kind(a, b), ty);
         }
         let (operands, result) = operator_types(op);
-        let (found, span) = match ta.fits(operands) && ta != Type::Any {
+        let lhs_fits = (ta.fits(operands) && ta != Type::Any)
+            || (collections && matches!(ta, Type::Set | Type::List | Type::Region));
+        let (found, span) = match lhs_fits {
             true => (tb, rhs.span),
             false => (ta, lhs.span),
         };
