@@ -235,23 +235,9 @@ impl Rules for Interpreter<'_> {
     }
 }
 
-fn push_option_iter(
+fn push_option(
     options: &mut Options<Component>,
     option: impl IntoIterator<Item = Component>,
-) -> Result<(), EvalError> {
-    options
-        .push(option)
-        .map_err(|too_many| EvalError::TooManyOptions {
-            limit: too_many.limit,
-            what: "options",
-            span: SourceSpan::new(0.into(), 0),
-            context: String::new(),
-        })
-}
-
-fn push_option<const N: usize>(
-    options: &mut Options<Component>,
-    option: [Component; N],
     span: Option<SourceSpan>,
 ) -> Result<(), EvalError> {
     options
@@ -646,7 +632,7 @@ impl<'p> Interpreter<'p> {
             self.options(component, &mut moved)?;
             for option in moved.iter() {
                 let rest = sum[..i].iter().chain(&sum[i + 1..]).cloned();
-                push_option_iter(options, rest.chain(option.iter().cloned()))?;
+                push_option(options, rest.chain(option.iter().cloned()), None)?;
             }
         }
         Ok(())
