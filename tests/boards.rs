@@ -308,3 +308,100 @@ fn printed_positions_parse_back_to_the_same_position() {
         assert_eq!(again[0].position, position);
     }
 }
+
+/// Expected values from CGSuite's own unit tests (GameGraphTest,
+/// GameStripTest and GameGridTest at commit e909ab8): Arc Kayles on paths
+/// of n vertices, and on paths with a loop at every vertex, n = 1..50.
+const CGSUITE_ARC_KAYLES_PATHS: [u64; 50] = [
+    0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2,
+    7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5,
+];
+const CGSUITE_ARC_KAYLES_LOOPED_PATHS: [u64; 50] = [
+    1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1,
+    8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2,
+];
+
+#[test]
+fn arc_kayles_agrees_with_cgsuite_on_paths_and_looped_paths() {
+    let on_paths = grundy_values(
+        "game ArcKayles(s) splits up to symmetry {
+           move ArcKayles(s - {a, b}) for a in s, b in neighbours(s, a) if a < b
+         }
+         grundy ArcKayles(Path(n)) for n in 1..=50",
+    );
+    assert_eq!(on_paths, CGSUITE_ARC_KAYLES_PATHS);
+    // Arc Kayles on any graph is Node Kayles on its edges: an edge goes with
+    // every edge that shares an end with it. A loop shares its one end.
+    for n in [1, 2, 3, 7, 12, 27, 50] {
+        let mut graph = String::from("graph Looped {\n");
+        for v in 0..n {
+            let next = if v + 1 < n {
+                format!(", {}", v + 1)
+            } else {
+                String::new()
+            };
+            graph.push_str(&format!("  {v} -- {v}{next}\n"));
+        }
+        graph.push('}');
+        let found = grundy_values(&format!(
+            "game ArcKayles(e) splits {{ move ArcKayles(e - closed(e, x)) for x in e }}
+             {graph}
+             grundy ArcKayles(Edges(Looped))"
+        ));
+        assert_eq!(found, [CGSUITE_ARC_KAYLES_LOOPED_PATHS[n - 1]], "n = {n}");
+    }
+}
+
+#[test]
+fn green_hackenbush_agrees_with_cgsuite_on_its_tree_and_girl() {
+    // "e(ee(e;e);e(eee;ee);e(ee;e))" is *5, and the green girl of Winning
+    // Ways, chapter 7, "e(ee:{waist};ee:{waist}e(ee;e(e:{head};e:{head}e)))"
+    // is *2: her waist closes a square, her head hangs by two edges.
+    let found = grundy_values(
+        "game Hackenbush(e) { move Hackenbush(grounded(e - {x}, {0})) for x in e }
+         graph Tree {
+           0 -- a
+           a -- b, d, f
+           b -- c
+           c -- c1, c2
+           d -- d1, e1
+           d1 -- d2
+           d2 -- d3
+           e1 -- e2
+           f -- f1, g1
+           f1 -- f2
+         }
+         graph Girl {
+           0 -- a
+           a -- b, c
+           b -- waist
+           c -- waist
+           waist -- d
+           d -- f, i
+           f -- h
+           i -- head, head
+           head -- j
+         }
+         grundy Hackenbush(Edges(Tree))
+         grundy Hackenbush(Edges(Girl))",
+    );
+    assert_eq!(found, [5, 2]);
+}
+
+#[test]
+fn mock_turtles_and_cram_agree_with_cgsuite() {
+    // "htththtth": heads at the first, fourth, sixth and ninth coins.
+    let turtles = grundy_values(
+        "game MockTurtles(s) {
+           move MockTurtles(s ^ ({x} + t)) for x in s, t in subsets({y for y in 1..x}, 2)
+         }
+         grundy MockTurtles({1, 4, 6, 9})",
+    );
+    assert_eq!(turtles, [29]);
+    // ".........|##.######": a row of nine cells over a row with only its
+    // third cell free.
+    let cram = grundy_values(&format!(
+        "{GAMES} grundy Cram(Grid(2, 9) - {{9, 10, 12, 13, 14, 15, 16, 17}})"
+    ));
+    assert_eq!(cram, [4]);
+}
