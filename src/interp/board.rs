@@ -167,27 +167,46 @@ impl Board {
         }
     }
 
-    /// The nodes next to any node of `bits`, for boards of at most 128
-    /// nodes: shifts for grids, paths and cycles.
-    fn spread(&self, bits: u128) -> u128 {
+    /// How to find the nodes next to a set of nodes of a board of at most
+    /// 128 nodes.
+    fn spreader(&self) -> Spreader<'_> {
         match self {
-            Board::Grid { rows, cols } => {
-                let cols = *cols;
-                let mut first = 0u128;
-                for r in 0..*rows {
-                    first |= 1 << (r * cols);
+            Board::Grid { rows, cols } if *cols > 0 => {
+                let first = (0..*rows).fold(0u128, |first, r| first | 1 << (r * cols));
+                Spreader::Grid {
+                    cols: *cols,
+                    first,
+                    last: first << (cols - 1),
                 }
-                let last = first << (cols - 1);
+            }
+            Board::Path(_) => Spreader::Path,
+            other => Spreader::Any(other),
+        }
+    }
+}
+
+/// The nodes next to any node of a set: shifts for grids and paths.
+enum Spreader<'a> {
+    Grid { cols: u32, first: u128, last: u128 },
+    Path,
+    Any(&'a Board),
+}
+
+impl Spreader<'_> {
+    #[inline]
+    fn spread(&self, bits: u128) -> u128 {
+        match *self {
+            Spreader::Grid { cols, first, last } => {
                 (bits << cols) | (bits >> cols) | ((bits & !last) << 1) | ((bits & !first) >> 1)
             }
-            Board::Path(_) => (bits << 1) | (bits >> 1),
-            _ => {
+            Spreader::Path => (bits << 1) | (bits >> 1),
+            Spreader::Any(board) => {
                 let mut spread = 0u128;
                 let mut rest = bits;
                 while rest != 0 {
                     let v = rest.trailing_zeros();
                     rest &= rest - 1;
-                    self.neighbours(v, &mut |w| spread |= 1 << w);
+                    board.neighbours(v, &mut |w| spread |= 1 << w);
                 }
                 spread
             }
@@ -205,18 +224,22 @@ impl Region {
         let size = self.board.size();
         match self.nodes.bits() {
             Some(bits) if size <= 128 => {
+                let spreader = self.board.spreader();
                 let mut rest = bits;
                 while rest != 0 {
                     let mut part = rest & rest.wrapping_neg();
                     loop {
-                        let grown = (part | self.board.spread(part)) & rest;
+                        let grown = (part | spreader.spread(part)) & rest;
                         if grown == part {
                             break;
                         }
                         part = grown;
                     }
                     rest &= !part;
-                    each(self.shaped(Set::from_bits(part), symmetric));
+                    each(match self.board {
+                        Board::Grid { cols, .. } => grid_part(part, cols, symmetric),
+                        _ => self.shaped(Set::from_bits(part), symmetric),
+                    });
                 }
             }
             _ => {
@@ -342,6 +365,48 @@ impl Region {
     }
 }
 
+/// A connected part of a grid of `cols` columns, given by its bits: moved to
+/// the grid of its bounding box, and with `symmetric` to the least of its
+/// eight images. Bit operations only, nothing allocated.
+fn grid_part(part: u128, cols: u32, symmetric: bool) -> Region {
+    let top = part.trailing_zeros() / cols;
+    let bottom = (127 - part.leading_zeros()) / cols;
+    let height = bottom - top + 1;
+    let row_mask = u128::MAX >> (128 - cols);
+    let row = |r: u32| (part >> (r * cols)) & row_mask;
+    let columns = (top..=bottom).fold(0u128, |columns, r| columns | row(r));
+    let left = columns.trailing_zeros();
+    let width = 128 - columns.leading_zeros() - left;
+    let packed = (top..=bottom).fold(0u128, |packed, r| {
+        packed | (row(r) >> left) << ((r - top) * width)
+    });
+    let at = |symmetry: Symmetry| {
+        let (rows, cols) = symmetry.shape(height, width);
+        let nodes = match symmetry.is_identity() {
+            true => packed,
+            false => {
+                let (mut image, mut rest) = (0u128, packed);
+                while rest != 0 {
+                    let v = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let (r, c) = symmetry.apply(v / width, v % width, height, width);
+                    image |= 1 << (r * cols + c);
+                }
+                image
+            }
+        };
+        Region {
+            board: Board::Grid { rows, cols },
+            nodes: Set::from_bits(nodes),
+        }
+    };
+    match symmetric {
+        true => Symmetry::ALL.into_iter().map(at).min(),
+        false => None,
+    }
+    .unwrap_or_else(|| at(Symmetry::ALL[0]))
+}
+
 /// One of the eight symmetries of a rectangle: a turn by `quarter` quarter
 /// turns after a reflection if `flip`.
 #[derive(Clone, Copy)]
@@ -385,6 +450,10 @@ impl Symmetry {
             quarter: 3,
         },
     ];
+
+    fn is_identity(self) -> bool {
+        !self.flip && self.quarter == 0
+    }
 
     /// The rows and columns of the image of a `height` × `width` box.
     fn shape(self, height: u32, width: u32) -> (u32, u32) {

@@ -7,7 +7,7 @@ use miette::SourceSpan;
 use smallvec::SmallVec;
 
 use super::board::MAX_BOARD;
-use super::value::{Board, Region, Set, SetOp, Value};
+use super::value::{Board, Region, Set, SetIter, SetOp, Value};
 use super::{Budget, EvalError, assignments, chain_value, eval, quick};
 use crate::lower::ir::{BinaryOp, Builtin, Comprehension, Expr, ExprKind};
 
@@ -66,7 +66,7 @@ pub fn value(expr: &Expr, env: &[Value]) -> Result<Value, EvalError> {
             elements
                 .iter()
                 .map(|element| eval(element, env))
-                .collect::<Result<Vec<_>, _>>()?,
+                .collect::<Result<SmallVec<[i64; 4]>, _>>()?,
         )),
         ExprKind::ListOf(elements) => Value::list(
             elements
@@ -123,6 +123,37 @@ pub fn elements(collection: &Value, span: SourceSpan) -> Result<Vec<i64>, EvalEr
         Value::Region(region) => region.nodes.iter().collect(),
         Value::Int(_) => return Err(wrong_type("a set, a list or a region", collection, span)),
     })
+}
+
+/// The integers a set, list or region holds, in order, one by one.
+pub fn each(collection: &Value, span: SourceSpan) -> Result<Elements<'_>, EvalError> {
+    Ok(match collection {
+        Value::Set(set) => Elements(set.iter()),
+        Value::List(values) => Elements(SetIter::Slice(values.iter())),
+        Value::Region(region) => Elements(region.nodes.iter()),
+        Value::Int(_) => return Err(wrong_type("a set, a list or a region", collection, span)),
+    })
+}
+
+/// What [`each`] gives: the elements of a collection, with their count.
+pub struct Elements<'a>(SetIter<'a>);
+
+impl Elements<'_> {
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            SetIter::Bits(bits) => bits.count_ones() as usize,
+            SetIter::Slice(values) => values.len(),
+        }
+    }
+}
+
+impl Iterator for Elements<'_> {
+    type Item = i64;
+
+    #[inline]
+    fn next(&mut self) -> Option<i64> {
+        self.0.next()
+    }
 }
 
 fn contains(collection: &Value, element: i64, span: SourceSpan) -> Result<bool, EvalError> {
@@ -316,6 +347,15 @@ fn call(
                     context: String::new(),
                 });
             };
+            if let (Some(nodes), true) = (region.nodes.bits(), size <= 128) {
+                let own = match builtin {
+                    Builtin::Closed => 1u128 << v,
+                    _ => 0,
+                };
+                let mut found = 0u128;
+                region.board.neighbours(v, &mut |w| found |= 1 << w);
+                return Ok(Value::Set(Set::from_bits(found & nodes | own)));
+            }
             let mut found: SmallVec<[i64; 8]> = SmallVec::new();
             if builtin == Builtin::Closed {
                 found.push(i64::from(v));

@@ -469,16 +469,19 @@ impl<'p> Interpreter<'p> {
             // A heap of a one-parameter game is found by its dense address,
             // without building the position.
             Term::Game { game, args, .. } if args.len() == 1 => {
-                let n = match value(&args[0], env)? {
-                    Value::Int(n) => n,
-                    other => {
-                        return self.parts_value(
-                            *game,
-                            smallvec::smallvec![other],
-                            args[0].span,
-                            solved,
-                        );
-                    }
+                let n = match quick(&args[0], env) {
+                    Some(n) => n,
+                    None => match value(&args[0], env)? {
+                        Value::Int(n) => n,
+                        other => {
+                            return self.parts_value(
+                                *game,
+                                smallvec::smallvec![other],
+                                args[0].span,
+                                solved,
+                            );
+                        }
+                    },
                 };
                 let part = || Component::Game(*game, smallvec::smallvec![n.into()]);
                 match u32::try_from(n) {
@@ -585,9 +588,11 @@ impl<'p> Interpreter<'p> {
                 return Err(evaluate::wrong_type("a region of a board", &found, span));
             }
         };
+        let rest = &args[1..];
         region.parts(splits.symmetric, &mut |part| {
-            let mut args = args.clone();
-            args[0] = Value::Region(part);
+            let mut args = Args::new();
+            args.push(Value::Region(part));
+            args.extend(rest.iter().cloned());
             each(Component::Game(game, args));
         });
         Ok(())
@@ -934,7 +939,9 @@ where
             )
         }
         Domain::Each(collection) => {
-            let values = evaluate::elements(&value(collection, env)?, collection.span)?;
+            let span = collection.span;
+            let collection = value(collection, env)?;
+            let values = evaluate::each(&collection, span)?;
             budget.afford(values.len() as u128, binding.span)?;
             until_stop(
                 binding,
@@ -1138,12 +1145,12 @@ fn quick(expr: &Expr, env: &[Value]) -> Option<i64> {
         ExprKind::Min(args) => quick_fold(args, env, i64::min)?,
         ExprKind::Max(args) => quick_fold(args, env, i64::max)?,
         ExprKind::Chain(chain) => chain_value(chain, env)?,
+        ExprKind::Value(value) => value.int()?,
+        // Never an integer: a set, a list or a region.
+        ExprKind::SetOf(_) | ExprKind::ListOf(_) | ExprKind::Comprehension(_) => return None,
+        ExprKind::Call(builtin, _) if !builtin.gives_int() => return None,
         ExprKind::Binary(BinaryOp::In, ..)
-        | ExprKind::Value(_)
         | ExprKind::If(_)
-        | ExprKind::SetOf(_)
-        | ExprKind::ListOf(_)
-        | ExprKind::Comprehension(_)
         | ExprKind::Index(..)
         | ExprKind::Call(..) => value(expr, env).ok()?.int()?,
         ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
@@ -1153,13 +1160,24 @@ fn quick(expr: &Expr, env: &[Value]) -> Option<i64> {
             (quick(lhs, env)? != 0 || quick(rhs, env)? != 0) as i64
         }
         ExprKind::Binary(op, lhs, rhs) => {
-            let (a, b) = (quick(lhs, env)?, quick(rhs, env)?);
+            let (a, b) = (operand(lhs, env)?, operand(rhs, env)?);
             if matches!(op, BinaryOp::Div | BinaryOp::Rem) && b == 0 {
                 return None;
             }
             arithmetic(*op, a, b)?
         }
     })
+}
+
+/// An operand of [`quick`]: variables and constants read in place, with no
+/// call.
+#[inline(always)]
+fn operand(expr: &Expr, env: &[Value]) -> Option<i64> {
+    match &expr.kind {
+        ExprKind::Const(value) => Some(*value),
+        ExprKind::Slot(slot) => env[*slot].int(),
+        _ => quick(expr, env),
+    }
 }
 
 fn quick_fold(args: &[Expr], env: &[Value], pick: fn(i64, i64) -> i64) -> Option<i64> {
@@ -1260,6 +1278,7 @@ fn fold(args: &[Expr], env: &[Value], pick: fn(i64, i64) -> i64) -> Result<i64, 
 
 /// A binary operation on integers; `None` on overflow. Division and
 /// remainder round towards negative infinity, as in Python.
+#[inline]
 fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
     Some(match op {
         BinaryOp::Add => a.checked_add(b)?,

@@ -133,7 +133,7 @@ impl Set {
     pub fn iter(&self) -> SetIter<'_> {
         match self {
             Set::Small(_) => SetIter::Bits(self.bits().unwrap_or(0)),
-            Set::Large(values) => SetIter::Sorted(values.iter()),
+            Set::Large(values) => SetIter::Slice(values.iter()),
         }
     }
 
@@ -179,7 +179,7 @@ impl Set {
 /// The elements of a set, in increasing order.
 pub enum SetIter<'a> {
     Bits(u128),
-    Sorted(std::slice::Iter<'a, i64>),
+    Slice(std::slice::Iter<'a, i64>),
 }
 
 impl Iterator for SetIter<'_> {
@@ -194,7 +194,7 @@ impl Iterator for SetIter<'_> {
                 *bits &= *bits - 1;
                 Some(i64::from(value))
             }
-            SetIter::Sorted(values) => values.next().copied(),
+            SetIter::Slice(values) => values.next().copied(),
         }
     }
 }

@@ -456,6 +456,11 @@ pub enum Builtin {
 }
 
 impl Builtin {
+    /// Whether its value is an integer (else a set, list or region).
+    pub fn gives_int(self) -> bool {
+        matches!(self, Builtin::Len | Builtin::Sum)
+    }
+
     /// The name, and how many arguments it takes.
     pub const ALL: [(&'static str, Builtin, usize); 12] = [
         ("len", Builtin::Len, 1),
