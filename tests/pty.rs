@@ -52,6 +52,32 @@ fn tab_completion_and_continuation_lines() {
     session.exp_eof().unwrap();
 }
 
+#[test]
+fn tab_completes_boards_and_graphs() {
+    let data = tempfile::tempdir().unwrap();
+    let mut session = repl(data.path());
+    session
+        .send_line("game NodeKayles(s) splits { move NodeKayles(s - closed(s, v)) for v in s }")
+        .unwrap();
+    ready(&mut session);
+    session
+        .send_line("graph Triangle { a -- b, c  b -- c }")
+        .unwrap();
+    ready(&mut session);
+    session
+        .send("grun\t NodeK\t(Gri\t(2, 3)) + NodeKayles(Tri\t)")
+        .unwrap();
+    session.send_line("").unwrap();
+    // On 2 × 3, a corner leaves a path of three (*2), the middle of a long
+    // side two single cells (*1 + *1 = 0): mex {0, 2} = 1. Any node of a
+    // triangle takes all three: *1.
+    session
+        .exp_string("grundy NodeKayles(Grid(2, 3)) + NodeKayles(Triangle) = 0")
+        .unwrap();
+    session.send_line(":quit").unwrap();
+    session.exp_eof().unwrap();
+}
+
 /// Declares a game, asks a long query of it, and interrupts the query
 /// with Ctrl-C after a second and a half.
 fn interrupt(session: &mut PtySession, declaration: &str, query: &str) {

@@ -601,6 +601,11 @@ impl Session {
     /// `Graph.node`.
     pub fn completions(&self) -> Vec<String> {
         let mut names: Vec<String> = self.program.names.keys().cloned().collect();
+        names.extend(
+            crate::lower::ir::Builtin::ALL
+                .iter()
+                .map(|(name, ..)| name.to_string()),
+        );
         for graph in &self.program.graphs {
             names.extend(
                 graph
