@@ -44,6 +44,7 @@ pub mod output;
 pub mod picture;
 mod progress;
 mod repl;
+pub mod serve;
 pub mod session;
 pub mod sources;
 pub mod syntax;

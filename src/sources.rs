@@ -68,11 +68,15 @@ pub struct Sources {
 
 impl Sources {
     /// Adds a source and returns the offset of its first byte.
-    pub fn add(&mut self, name: &str, text: &str) -> usize {
-        let offset = self
-            .files
+    /// Where the next file added will start.
+    pub fn next_offset(&self) -> usize {
+        self.files
             .last()
-            .map_or(0, |file| file.offset + file.text.len() + FILE_GAP);
+            .map_or(0, |file| file.offset + file.text.len() + FILE_GAP)
+    }
+
+    pub fn add(&mut self, name: &str, text: &str) -> usize {
+        let offset = self.next_offset();
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(at, _)| at + 1))
             .collect();

@@ -85,6 +85,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the page in the browser (and its JSON API), after loading the
+    /// files; on 127.0.0.1 unless `--host` says otherwise.
+    Serve {
+        files: Vec<PathBuf>,
+        /// The port; 0 picks a free one.
+        #[arg(long, default_value_t = crate::serve::DEFAULT_PORT)]
+        port: u16,
+        /// Serve on this address instead of loopback (prints a warning:
+        /// anyone who can reach it can run code in the session).
+        #[arg(long, value_name = "ADDR")]
+        host: Option<std::net::IpAddr>,
+        /// Open the page in the browser.
+        #[arg(long)]
+        open: bool,
+        #[command(flatten)]
+        limits: Limits,
+    },
     /// Explore games interactively, after loading the files.
     Repl {
         files: Vec<PathBuf>,
@@ -94,7 +111,7 @@ enum Command {
 }
 
 /// The bounds a session works within, each with a flag to raise it.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 struct Limits {
     /// The most distinct positions the session may solve.
     #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N", value_parser = count)]
@@ -243,6 +260,25 @@ fn run(cli: Cli) -> ExitCode {
             range,
             json,
         }) => diff::run(&old, &new, range, json, error_style(json)),
+        Some(Command::Serve {
+            files,
+            port,
+            host,
+            open,
+            limits,
+        }) => {
+            let sources = match read_all(&files) {
+                Ok(sources) => sources,
+                Err(failure) => return failure.exit(),
+            };
+            crate::serve::serve(crate::serve::Options {
+                host,
+                port,
+                open,
+                sources,
+                session: Box::new(move || limits.session(true)),
+            })
+        }
         Some(Command::Repl { files, limits }) => crate::repl::run(files, limits.session(true)),
         None => crate::repl::run(Vec::new(), Session::interactive(DEFAULT_MAX_STATES)),
     }

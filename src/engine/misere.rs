@@ -5,7 +5,7 @@
 //! holds its misère outcome, and genus theory answers sums of tame games
 //! without searching their product: they play like misère Nim.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
@@ -167,7 +167,7 @@ pub struct Misere<P> {
     moves: Moves<P>,
 }
 
-type Moves<P> = HashMap<P, Rc<Vec<Vec<P>>>>;
+type Moves<P> = HashMap<P, Arc<Vec<Vec<P>>>>;
 
 impl<P> Default for Misere<P> {
     fn default() -> Self {
@@ -377,7 +377,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     for to in self.options(rules, position)? {
                         options.push(self.state(rules, to.into_iter())?);
                     }
-                    let options = Rc::new(options);
+                    let options = Arc::new(options);
                     moves.insert(position.clone(), options.clone());
                     options
                 }

@@ -267,6 +267,16 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error("this session does not write files")]
+    #[diagnostic(
+        code(sprague::eval::files_refused),
+        help("leave out `to \"…\"`: the picture comes back in the answer")
+    )]
+    FilesRefused {
+        #[label("a file written on the server's machine")]
+        span: SourceSpan,
+    },
+
     #[error("`play` needs the REPL")]
     #[diagnostic(
         code(sprague::eval::play_needs_repl),
@@ -339,6 +349,7 @@ impl EvalError {
             | EvalError::Unwritable { .. }
             | EvalError::UnknownFormat { .. }
             | EvalError::PlotFailed { .. }
+            | EvalError::FilesRefused { .. }
             | EvalError::PlayNeedsRepl { .. } => {}
         }
         self

@@ -82,7 +82,7 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
         let Some(replies) = list_moves(repl, &position, span) else {
             return;
         };
-        let Some(reply) = reply(&replies) else {
+        let Some(reply) = PlayMove::reply(&replies) else {
             say!("sprague has no move: you win");
             return;
         };
@@ -220,14 +220,4 @@ fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
         );
     }
     found.cloned()
-}
-
-/// The engine's move: the first winning one, else one that keeps a loopy
-/// game drawn, else the one leaving the longest play.
-fn reply(moves: &[PlayMove]) -> Option<&PlayMove> {
-    moves
-        .iter()
-        .find(|choice| choice.line.winning)
-        .or_else(|| moves.iter().find(|choice| choice.line.drawing))
-        .or_else(|| moves.iter().rev().max_by_key(|choice| choice.longest))
 }

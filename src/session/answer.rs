@@ -26,6 +26,9 @@ impl Session {
         query: &Query,
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EvalError> {
+        if let (Some(to), false) = (&query.to, self.writes_files) {
+            return Err(EvalError::FilesRefused { span: to.span });
+        }
         match &query.target {
             Target::Game(game) if query.kind == QueryKind::Plot => {
                 let picture = self.plot(query, *game)?;

@@ -151,6 +151,18 @@ pub struct PlayMove {
     pub longest: u64,
 }
 
+impl PlayMove {
+    /// The engine's move: the first winning one, else one that keeps a
+    /// loopy game drawn, else the one leaving the longest play.
+    pub fn reply(moves: &[PlayMove]) -> Option<&PlayMove> {
+        moves
+            .iter()
+            .find(|choice| choice.line.winning)
+            .or_else(|| moves.iter().find(|choice| choice.line.drawing))
+            .or_else(|| moves.iter().rev().max_by_key(|choice| choice.longest))
+    }
+}
+
 /// A request to play a position against the engine, from a `play` query.
 #[derive(Debug, Clone)]
 pub struct PlayRequest {
@@ -204,6 +216,8 @@ pub struct Session {
     /// Whether a later source may redeclare a name (the REPL), and `play`
     /// is allowed.
     interactive: bool,
+    /// Whether `draw … to` and `plot … to` may write files.
+    writes_files: bool,
 }
 
 impl Session {
@@ -220,6 +234,7 @@ impl Session {
             misere: Misere::default(),
             max_rows: DEFAULT_MAX_ROWS,
             interactive: false,
+            writes_files: true,
         }
     }
 
@@ -229,6 +244,17 @@ impl Session {
             interactive: true,
             ..Session::new(max_states)
         }
+    }
+
+    /// Refuses every statement that would write a file (a session serving
+    /// others: `sprague serve`).
+    pub fn refuse_files(&mut self) {
+        self.writes_files = false;
+    }
+
+    /// Where the next source read will start in the session's spans.
+    pub fn next_offset(&self) -> usize {
+        self.sources.next_offset()
     }
 
     /// Sets the most sums `crosscheck` and `remoteness` may search.
@@ -267,12 +293,21 @@ impl Session {
         };
         let mut ok = true;
         for query in &queries {
-            if let Err(error) = self.answer(query, sink) {
-                sink(Event::Error(self.report(error)));
-                ok = false;
-            }
+            ok &= self.answer_query(query, sink);
         }
         ok
+    }
+
+    /// Answers one of the queries [`Session::declare`] returned; an error
+    /// goes to the sink. Returns whether it was answered.
+    pub fn answer_query(&mut self, query: &Query, sink: &mut dyn FnMut(Event)) -> bool {
+        match self.answer(query, sink) {
+            Ok(()) => true,
+            Err(error) => {
+                sink(Event::Error(self.report(error)));
+                false
+            }
+        }
     }
 
     /// Parses and checks a source and keeps its declarations, answering

@@ -1,0 +1,307 @@
+//! The JSON API: `/api/run`, `/api/reset`, `/api/cancel`, `/api/games`,
+//! `/api/moves` and `/api/play`. Answers are the objects `sprague run
+//! --json` prints; errors are miette's JSON reports, their spans counted
+//! from the start of the source sent.
+
+use std::sync::Arc;
+
+use axum::Json as Body;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use miette::{Report, SourceSpan};
+use serde::Deserialize;
+use serde_json::{Value as Json, json};
+
+use super::Shared;
+use crate::engine::Gamma;
+use crate::interp::Component;
+use crate::output::{self, ErrorStyle};
+use crate::session::{Event, PlayMove, Session};
+
+#[derive(Deserialize)]
+pub struct RunRequest {
+    source: String,
+}
+
+#[derive(Deserialize)]
+pub struct MovesRequest {
+    position: String,
+}
+
+#[derive(Deserialize)]
+pub struct PlayRequest {
+    position: String,
+    /// The move's number in the list `/api/moves` gives, from 1.
+    #[serde(rename = "move")]
+    number: Option<usize>,
+    /// Or the position the move leaves.
+    to: Option<String>,
+}
+
+/// What a cancelled computation answers.
+fn cancelled() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        Body(json!({ "error": "cancelled" })),
+    )
+        .into_response()
+}
+
+/// `POST /api/run`: the source's declarations join the session, its
+/// queries are answered in order.
+pub async fn run(State(shared): State<Arc<Shared>>, Body(request): Body<RunRequest>) -> Response {
+    let name = shared.entry_name();
+    let outcome = shared
+        .compute(move |session| {
+            let base = session.next_offset();
+            let length = request.source.len();
+            let source = &request.source;
+            let (mut answers, mut texts, mut lines) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut errors, mut notes, mut plays) = (Vec::new(), Vec::new(), Vec::new());
+            let line = std::cell::Cell::new(0);
+            let mut sink = |event| match event {
+                Event::Answer(answer) => {
+                    answers.push(output::json(&answer));
+                    texts.push(Json::String(output::text(&answer)));
+                    lines.push(json!(line.get()));
+                }
+                Event::Error(report) => errors.push(error_json(&report, base, length)),
+                Event::Note(note) => notes.push(Json::String(note)),
+                Event::Play(play) => plays.push(play.position),
+            };
+            if let Ok(queries) = session.declare(&name, source, &mut sink).map_err(|report| {
+                sink(Event::Error(report));
+            }) {
+                for query in &queries {
+                    let at = query.target_span.offset().saturating_sub(base).min(length);
+                    line.set(source.get(..at).unwrap_or(source).matches('\n').count());
+                    session.answer_query(query, &mut sink);
+                }
+            }
+            notes.extend(plays.iter().map(|position| {
+                json!(format!(
+                    "play {}: play it on the board",
+                    session.show(position)
+                ))
+            }));
+            json!({
+                "answers": answers,
+                "errors": errors,
+                "notes": notes,
+                "texts": texts,
+                "lines": lines,
+            })
+        })
+        .await;
+    match outcome {
+        Some(body) => Body(body).into_response(),
+        None => cancelled(),
+    }
+}
+
+/// miette's JSON report, with the labels inside the source sent counted
+/// from its start; labels pointing into earlier sources are left out.
+fn error_json(report: &Report, base: usize, length: usize) -> Json {
+    let text = output::error(report, ErrorStyle::Json);
+    let mut error: Json =
+        serde_json::from_str(&text).unwrap_or_else(|_| json!({ "message": text }));
+    relative_spans(&mut error, base, length);
+    error
+}
+
+/// Counts the spans of a report and its related reports from `base`.
+fn relative_spans(error: &mut Json, base: usize, length: usize) {
+    if let Some(Json::Array(related)) = error.get_mut("related") {
+        related
+            .iter_mut()
+            .for_each(|error| relative_spans(error, base, length));
+    }
+    if let Some(Json::Array(labels)) = error.get_mut("labels") {
+        labels.retain_mut(|label| {
+            let offset = label["span"]["offset"]
+                .as_u64()
+                .map(|offset| offset as usize);
+            match offset {
+                Some(offset) if (base..=base + length).contains(&offset) => {
+                    label["span"]["offset"] = json!(offset - base);
+                    true
+                }
+                _ => false,
+            }
+        });
+    }
+}
+
+/// `POST /api/reset`: forgets every declaration and value.
+pub async fn reset(State(shared): State<Arc<Shared>>) -> Response {
+    match shared.reset().await {
+        Some(()) => Body(json!({ "reset": true })).into_response(),
+        None => cancelled(),
+    }
+}
+
+/// `POST /api/cancel`: stops the computation running.
+pub async fn cancel(State(shared): State<Arc<Shared>>) -> Response {
+    Body(json!({ "cancelled": shared.cancel() })).into_response()
+}
+
+/// `GET /api/games`: the games declared, with their parameters.
+pub async fn games(State(shared): State<Arc<Shared>>) -> Response {
+    let games = shared
+        .compute(|session| {
+            session
+                .games()
+                .into_iter()
+                .map(|(name, params)| json!({ "name": name, "parameters": params }))
+                .collect::<Vec<_>>()
+        })
+        .await;
+    match games {
+        Some(games) => Body(json!({ "games": games })).into_response(),
+        None => cancelled(),
+    }
+}
+
+/// `POST /api/moves`: a position, its value and its moves.
+pub async fn moves(
+    State(shared): State<Arc<Shared>>,
+    Body(request): Body<MovesRequest>,
+) -> Response {
+    let name = shared.entry_name();
+    let outcome = shared
+        .compute(move |session| {
+            let base = session.next_offset();
+            let length = request.position.len();
+            let failed = |report: Report| error_json(&report, base, length);
+            let sum = session
+                .parse_position(&name, &request.position)
+                .map_err(failed)?;
+            state(session, &sum).map_err(|report| error_json(&report, base, length))
+        })
+        .await;
+    reply(outcome)
+}
+
+/// `POST /api/play`: the user's move, then the engine's reply and why.
+pub async fn play(State(shared): State<Arc<Shared>>, Body(request): Body<PlayRequest>) -> Response {
+    let name = shared.entry_name();
+    let outcome = shared
+        .compute(move |session| {
+            let base = session.next_offset();
+            let length = request.position.len();
+            let failed = |report: Report| error_json(&report, base, length);
+            let sum = session
+                .parse_position(&name, &request.position)
+                .map_err(failed)?;
+            let span = SourceSpan::from(base..base + length);
+            let moves = session.moves(&sum, span).map_err(failed)?;
+            let chosen = match (request.number, &request.to) {
+                (Some(number), _) => number
+                    .checked_sub(1)
+                    .and_then(|i| moves.get(i))
+                    .ok_or_else(|| {
+                        json!({ "message": format!("there is no move {number}: the position has {} moves", moves.len()) })
+                    })?,
+                (None, Some(to)) => {
+                    let wanted = sorted(&session.parse_position(&name, to).map_err(failed)?);
+                    moves
+                        .iter()
+                        .find(|choice| sorted(&choice.result) == wanted)
+                        .ok_or_else(|| json!({ "message": format!("{to} is not one move away") }))?
+                }
+                (None, None) => {
+                    return Err(json!({ "message": "say which move: `move` (a number) or `to` (a position)" }));
+                }
+            };
+            let you = move_json(session, chosen);
+            let after = chosen.result.clone();
+            let replies = session.moves(&after, span).map_err(failed)?;
+            let Some(answer) = PlayMove::reply(&replies) else {
+                let mut body = state(session, &after).map_err(failed)?;
+                body["you"] = you;
+                body["reply"] = Json::Null;
+                body["why"] = json!("you took the last move: you win");
+                body["winner"] = json!("you");
+                return Ok(body);
+            };
+            let why = match (answer.line.winning, answer.line.drawing) {
+                (true, _) => "sprague leaves value 0 (the XOR of the parts' values is 0): every move from there leaves a nonzero value it can bring back to 0",
+                (false, true) => "no move wins; sprague keeps the game going round, where neither can force a win",
+                (false, false) => "every move loses against best play; sprague plays the one that keeps the game longest",
+            };
+            let reply = move_json(session, answer);
+            let position = answer.result.clone();
+            let mut body = state(session, &position).map_err(failed)?;
+            let over = body["moves"].as_array().is_some_and(Vec::is_empty);
+            body["you"] = you;
+            body["reply"] = reply;
+            body["why"] = json!(why);
+            body["winner"] = if over { json!("sprague") } else { Json::Null };
+            Ok(body)
+        })
+        .await;
+    reply(outcome)
+}
+
+fn reply(outcome: Option<Result<Json, Json>>) -> Response {
+    match outcome {
+        Some(Ok(body)) => Body(body).into_response(),
+        Some(Err(error)) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Body(json!({ "errors": [error] })),
+        )
+            .into_response(),
+        None => cancelled(),
+    }
+}
+
+fn sorted(sum: &[Component]) -> Vec<Component> {
+    let mut sum = sum.to_vec();
+    sum.sort();
+    sum
+}
+
+/// A position as the board shows it: its parts (with heap sizes), value,
+/// verdict and moves.
+fn state(session: &mut Session, sum: &[Component]) -> Result<Json, Report> {
+    let span = SourceSpan::from(0..0);
+    let values = session.values(sum, span)?;
+    let moves = session.moves(sum, span)?;
+    let finite: Option<u64> = values.iter().try_fold(0, |total, value| match value {
+        Gamma::Finite(value) => Some(total ^ value),
+        Gamma::Infinite(_) => None,
+    });
+    let parts: Vec<Json> = sum
+        .iter()
+        .zip(&values)
+        .map(|(part, value)| {
+            let heap = match part {
+                Component::Heap(n) => json!(n),
+                _ => Json::Null,
+            };
+            json!({ "position": session.show(std::slice::from_ref(part)), "heap": heap, "grundy": value.to_string() })
+        })
+        .collect();
+    let wins = match finite {
+        Some(value) => json!(value != 0),
+        None => Json::Null,
+    };
+    Ok(json!({
+        "position": session.show(sum),
+        "parts": parts,
+        "grundy": finite.map_or_else(|| json!("∞"), |value| json!(value)),
+        "wins": wins,
+        "moves": moves.iter().map(|choice| move_json(session, choice)).collect::<Vec<_>>(),
+    }))
+}
+
+fn move_json(session: &Session, choice: &PlayMove) -> Json {
+    json!({
+        "move": output::move_text(&choice.line),
+        "leaves": session.show(&choice.result),
+        "grundy": choice.line.grundy.to_string(),
+        "winning": choice.line.winning,
+        "drawing": choice.line.drawing,
+    })
+}
