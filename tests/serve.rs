@@ -1,0 +1,240 @@
+//! The JSON API of `sprague serve`, without a browser: shapes, status
+//! codes, the Host and Origin checks, refused file writes, the body cap
+//! and cancellation.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use sprague::engine::DEFAULT_MAX_STATES;
+use sprague::serve::{MAX_BODY, Shared, router};
+use sprague::session::Session;
+use tower::ServiceExt;
+
+const HOST: &str = "127.0.0.1:7878";
+
+fn shared() -> Arc<Shared> {
+    let addr: SocketAddr = HOST.parse().unwrap();
+    Shared::new(addr, Box::new(|| Session::interactive(DEFAULT_MAX_STATES)))
+}
+
+/// Sends a request with the given headers; answers the status and JSON.
+async fn send(
+    shared: &Arc<Shared>,
+    path: &str,
+    body: Option<Value>,
+    headers: &[(&str, &str)],
+) -> (StatusCode, Value) {
+    let mut request = Request::builder()
+        .uri(path)
+        .method(if body.is_some() { "POST" } else { "GET" })
+        .header("content-type", "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let body = body.map_or(Body::empty(), |body| Body::from(body.to_string()));
+    let response = router(shared.clone())
+        .oneshot(request.body(body).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, json)
+}
+
+async fn post(shared: &Arc<Shared>, path: &str, body: Value) -> (StatusCode, Value) {
+    send(shared, path, Some(body), &[("host", HOST)]).await
+}
+
+#[tokio::test]
+async fn run_answers_as_run_json_does_and_declarations_persist() {
+    let shared = shared();
+    let (status, body) = post(
+        &shared,
+        "/api/run",
+        json!({ "source": "game S = subtraction {1, 2, 3}\n\ngrundy S(n) for n in 5..=6\nbest_move *3 + *4 + *5" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    // S(1, 2, 3) has values n mod 4; Nim 3, 4, 5 has XOR 2: take 2 from 3.
+    assert_eq!(
+        body["answers"][0],
+        json!({"query": "grundy", "position": "S(5)", "value": 1, "bindings": {"n": 5}})
+    );
+    assert_eq!(body["answers"][1]["value"], 2);
+    assert_eq!(
+        body["texts"][2],
+        "best_move *3 + *4 + *5 = *3 -> *1, leaving *1 + *4 + *5"
+    );
+    assert_eq!(body["lines"], json!([2, 2, 3]));
+    assert_eq!(body["errors"], json!([]));
+    // S is still declared in the next source; after a reset it is not.
+    let (_, body) = post(&shared, "/api/run", json!({ "source": "grundy S(8)" })).await;
+    assert_eq!(body["answers"][0]["value"], 0);
+    let (status, _) = post(&shared, "/api/reset", json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, body) = post(&shared, "/api/run", json!({ "source": "grundy S(8)" })).await;
+    assert_eq!(body["errors"][0]["code"], "sprague::check::unknown_game");
+}
+
+#[tokio::test]
+async fn errors_are_miette_reports_with_spans_in_the_source_sent() {
+    let shared = shared();
+    // An earlier source moves where the session's spans start.
+    post(&shared, "/api/run", json!({ "source": "grundy *1" })).await;
+    let source = "grundy *2\ngrundy Foo(3)";
+    let (status, body) = post(&shared, "/api/run", json!({ "source": source })).await;
+    assert_eq!(status, StatusCode::OK);
+    let error = &body["errors"][0];
+    assert_eq!(error["code"], "sprague::check::unknown_game");
+    assert!(error["help"].as_str().unwrap().contains("declare it"));
+    let span = &error["labels"][0]["span"];
+    let offset = span["offset"].as_u64().unwrap() as usize;
+    let length = span["length"].as_u64().unwrap() as usize;
+    assert_eq!(&source[offset..offset + length], "Foo");
+}
+
+#[tokio::test]
+async fn file_writes_are_refused() {
+    let shared = shared();
+    let source = "draw *2 to \"/tmp/sprague-serve-test.dot\"";
+    let (_, body) = post(&shared, "/api/run", json!({ "source": source })).await;
+    assert_eq!(body["errors"][0]["code"], "sprague::eval::files_refused");
+    assert!(!std::path::Path::new("/tmp/sprague-serve-test.dot").exists());
+    // Without `to`, the picture comes back in the answer.
+    let (_, body) = post(&shared, "/api/run", json!({ "source": "draw *2" })).await;
+    assert!(
+        body["answers"][0]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("digraph")
+    );
+}
+
+#[tokio::test]
+async fn other_hosts_and_other_sites_pages_are_refused() {
+    let shared = shared();
+    let run = Some(json!({ "source": "grundy *1" }));
+    let refused = [
+        vec![("host", "evil.example:7878")],
+        vec![("host", "127.0.0.1:9999")],
+        vec![("host", HOST), ("origin", "http://evil.example")],
+        vec![("host", HOST), ("origin", "http://localhost:7878")],
+    ];
+    for headers in refused {
+        let (status, body) = send(&shared, "/api/run", run.clone(), &headers).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{headers:?}");
+        assert!(body["error"].is_string());
+    }
+    let allowed = [
+        vec![("host", HOST)],
+        vec![
+            ("host", "localhost:7878"),
+            ("origin", "http://localhost:7878"),
+        ],
+    ];
+    for headers in allowed {
+        let (status, _) = send(&shared, "/api/run", run.clone(), &headers).await;
+        assert_eq!(status, StatusCode::OK, "{headers:?}");
+    }
+    let (status, _) = send(&shared, "/", None, &[("host", "evil.example")]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn bodies_past_the_cap_are_refused() {
+    let shared = shared();
+    let source = "#".repeat(MAX_BODY + 1);
+    let (status, _) = post(&shared, "/api/run", json!({ "source": source })).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn moves_and_play_restore_xor_zero() {
+    let shared = shared();
+    let (status, body) = post(&shared, "/api/moves", json!({ "position": "*3 + *4 + *5" })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["grundy"], 2);
+    assert_eq!(body["wins"], true);
+    assert_eq!(body["moves"].as_array().unwrap().len(), 3 + 4 + 5);
+    // Take 3 from the heap of 4: XOR 3 ^ 1 ^ 5 = 7; the engine answers with
+    // a move back to XOR 0.
+    let (status, body) = post(
+        &shared,
+        "/api/play",
+        json!({ "position": "*3 + *4 + *5", "to": "*3 + *1 + *5" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["you"]["leaves"], "*3 + *1 + *5");
+    assert_eq!(body["reply"]["winning"], true);
+    let heaps: Vec<u64> = body["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|part| part["heap"].as_u64().unwrap())
+        .collect();
+    assert_eq!(heaps.iter().fold(0, |x, h| x ^ h), 0, "{heaps:?}");
+    assert_eq!(body["grundy"], 0);
+    // By number; a number past the list is refused.
+    let (status, body) = post(&shared, "/api/play", json!({ "position": "*1", "move": 1 })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["winner"], "you");
+    let (status, body) = post(&shared, "/api/play", json!({ "position": "*1", "move": 2 })).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        body["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no move 2")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_run_is_cancelled_and_the_page_still_answers_meanwhile() {
+    let shared = shared();
+    let long = json!({ "source": "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)" });
+    let running = {
+        let shared = shared.clone();
+        tokio::spawn(async move { post(&shared, "/api/run", long).await })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The page loads while the session is busy.
+    let (status, _) = send(&shared, "/", None, &[("host", HOST)]).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
+    assert_eq!(body["cancelled"], true);
+    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
+        .await
+        .expect("the run stops once cancelled")
+        .unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["errors"][0]["code"], "sprague::eval::interrupted");
+    // With nothing running there is nothing to cancel.
+    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
+    assert_eq!(body["cancelled"], false);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_request_stops_its_computation() {
+    let shared = shared();
+    let long = json!({ "source": "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)" });
+    let running = {
+        let shared = shared.clone();
+        tokio::spawn(async move { post(&shared, "/api/run", long).await })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // As when the browser closes the connection: the request is dropped.
+    running.abort();
+    let quick = post(&shared, "/api/run", json!({ "source": "grundy *3 + *4" }));
+    let (status, body) = tokio::time::timeout(Duration::from_secs(5), quick)
+        .await
+        .expect("the session is free again");
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["answers"][0]["value"], 7);
+}
