@@ -500,22 +500,14 @@ impl<'p> Interpreter<'p> {
                 return self.parts_value(*game, evaluate_args(args, env)?, *span, solved);
             }
             Term::Over(over) => {
-                let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
                 let (mut value, mut known) = (0, true);
-                let budget = Budget::new(MAX_SUM_COMPONENTS as usize);
-                assignments(
-                    &over.bindings,
-                    over.guard.as_ref(),
-                    &mut env,
-                    &budget,
-                    &mut |env| {
-                        match self.option_value(&over.terms, env, solved)? {
-                            Some(part) => value ^= part,
-                            None => known = false,
-                        }
-                        Ok(())
-                    },
-                )?;
+                over_bindings(over, env, &mut |env| {
+                    match self.option_value(&over.terms, env, solved)? {
+                        Some(part) => value ^= part,
+                        None => known = false,
+                    }
+                    Ok(())
+                })?;
                 known.then_some(value)
             }
             Term::Node { graph, node } => solved.part(self, &Component::Node(*graph, *node)),
@@ -543,15 +535,7 @@ impl<'p> Interpreter<'p> {
                     continue;
                 }
                 Term::Over(over) => {
-                    let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
-                    let budget = Budget::new(MAX_SUM_COMPONENTS as usize);
-                    assignments(
-                        &over.bindings,
-                        over.guard.as_ref(),
-                        &mut env,
-                        &budget,
-                        &mut |env| self.position(&over.terms, env, each),
-                    )?;
+                    over_bindings(over, env, &mut |env| self.position(&over.terms, env, each))?;
                     continue;
                 }
                 Term::Heap { size, .. } => Component::Heap(heap_size(size, env)?),
@@ -837,6 +821,18 @@ impl Budget {
 
 /// A game's arguments, evaluated in a plain loop: the search's inner loop
 /// runs through here for every part of every option.
+/// Calls `each` under every binding of a sum over bindings, at most
+/// [`MAX_SUM_COMPONENTS`] of them.
+fn over_bindings(
+    over: &Over,
+    env: &[Value],
+    each: &mut dyn FnMut(&[Value]) -> Result<(), EvalError>,
+) -> Result<(), EvalError> {
+    let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
+    let budget = Budget::new(MAX_SUM_COMPONENTS as usize);
+    assignments(&over.bindings, over.guard.as_ref(), &mut env, &budget, each)
+}
+
 fn evaluate_args(args: &[Expr], env: &[Value]) -> Result<Args, EvalError> {
     let mut values = Args::new();
     for arg in args {

@@ -177,7 +177,7 @@ pub async fn moves(
             let sum = session
                 .parse_position(&name, &request.position)
                 .map_err(failed)?;
-            state(session, &sum).map_err(|report| error_json(&report, base, length))
+            state(session, &sum).map_err(failed)
         })
         .await;
     reply(outcome)

@@ -88,7 +88,7 @@ impl Shared {
         work: impl FnOnce(&mut Session) -> T + Send + 'static,
     ) -> Option<T> {
         let token = Arc::new(AtomicBool::new(false));
-        let guard = CancelOnDrop(Some(token.clone()));
+        let mut guard = CancelOnDrop(Some(token.clone()));
         let shared = self.clone();
         let outcome = tokio::task::spawn_blocking(move || {
             let mut session = shared
@@ -113,7 +113,7 @@ impl Shared {
             Some(result)
         })
         .await;
-        let mut guard = guard;
+        // Ended: nothing left to cancel.
         guard.0 = None;
         outcome.ok().flatten()
     }
