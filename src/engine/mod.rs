@@ -10,6 +10,7 @@ mod dense;
 mod loopy;
 mod misere;
 mod options;
+mod packed;
 mod search;
 
 use std::cmp::Reverse;
@@ -23,6 +24,8 @@ pub use dense::{Address, Grid};
 pub use loopy::{Gamma, Outcome};
 pub use misere::{Found, Genus, Misere};
 pub use options::{Options, TooManyOptions};
+pub use packed::Packed;
+use packed::PackedValues;
 pub use search::SumSearch;
 
 /// A Grundy value (nimber).
@@ -31,11 +34,27 @@ pub type Grundy = u64;
 /// Looks up the parts of options while a position is folded: a part's
 /// value once it is solved; `None` before, noting the part as missing so
 /// that the search solves it first.
+///
+/// An option with a part not solved is deferred (see [`Solved::defer`]):
+/// the XOR of its solved parts is kept with the parts it waits on, so that
+/// once they are solved its value is found without listing the options
+/// again.
 pub struct Solved<'a, P> {
     positions: &'a Interned<P>,
     values: &'a [Grundy],
     dense: &'a Dense,
+    packed: &'a PackedValues,
     missing: &'a mut Vec<P>,
+    deferred: &'a mut Vec<Deferred>,
+}
+
+/// An option waiting on parts not solved yet: the XOR of its solved parts,
+/// and where its missing parts end in the list of missing parts (they
+/// start where the option before it ends theirs).
+#[derive(Debug, Clone, Copy)]
+pub struct Deferred {
+    partial: Grundy,
+    end: usize,
 }
 
 impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
@@ -47,12 +66,23 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
         if let Some(n) = rules.as_heap(part) {
             return Some(n);
         }
-        match rules.dense(part) {
-            Some(address) => self.at(address, || part.clone()),
-            None => {
-                let id = self.positions.get_index_of(part);
-                self.found(id.map(|id| self.values[id]), || part.clone())
-            }
+        if let Some(address) = rules.dense(part) {
+            return self.at(address, || part.clone());
+        }
+        if let Some(key) = rules.packed(part) {
+            return self.packed(key, || part.clone());
+        }
+        let id = self.positions.get_index_of(part);
+        self.found(id.map(|id| self.values[id]), || part.clone())
+    }
+
+    /// A part given by its packed key, as [`Rules::packed`] would give it;
+    /// the position itself is built only when it has no value.
+    #[inline]
+    pub fn packed(&mut self, key: Packed, part: impl FnOnce() -> P) -> Option<Grundy> {
+        match self.packed.get(key) {
+            value if value < LOOPY => Some(value),
+            _ => self.found(None, part),
         }
     }
 
@@ -70,6 +100,36 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
             }
             _ => self.found(None, part),
         }
+    }
+
+    /// How many missing parts are noted so far: an option that begins
+    /// here and finds a part missing passes this to [`Solved::defer`].
+    #[inline]
+    pub fn noted(&self) -> usize {
+        self.missing.len()
+    }
+
+    /// Defers the option whose parts were looked up since `noted` was
+    /// `from`: `partial` is the XOR of those of its parts that were solved.
+    /// Rules that skip an option with a missing part without deferring it
+    /// are not wrong, only slower: the engine then lists the options again
+    /// once the parts are solved.
+    #[inline]
+    pub fn defer(&mut self, partial: Grundy, from: usize) {
+        let end = self.missing.len();
+        let start = self.deferred.last().map_or(0, |option| option.end);
+        if from == start && end > start {
+            self.deferred.push(Deferred { partial, end });
+        }
+    }
+
+    /// Forgets the parts noted since `noted` was `from`: lookups made on
+    /// the way to an answer given up, whose options are looked up again.
+    #[inline]
+    pub fn forget_from(&mut self, from: usize) {
+        self.missing.truncate(from);
+        let kept = self.deferred.iter().rposition(|option| option.end <= from);
+        self.deferred.truncate(kept.map_or(0, |last| last + 1));
     }
 
     /// A dense table, to read many parts along a line.
@@ -157,6 +217,19 @@ pub trait Rules {
         unreachable!("rules without dense addresses are never asked for a position by one")
     }
 
+    /// A packed key for positions that have one (a region of a small
+    /// board, say): the engine then keeps their values beside the key in
+    /// one table, instead of interning them. Checked after [`Rules::dense`].
+    fn packed(&self, _position: &Self::Position) -> Option<Packed> {
+        None
+    }
+
+    /// The position of a packed key: the inverse of [`Rules::packed`],
+    /// which rules that pack positions must provide.
+    fn unpacked(&self, _key: Packed) -> Self::Position {
+        unreachable!("rules that pack no position are never asked to unpack one")
+    }
+
     /// A value known without search, such as one read off a proven period
     /// or a table of its own, kept to `limit` positions. Long work calls
     /// `watch` now and then with how much is done; if it answers `false`,
@@ -211,11 +284,17 @@ pub fn fold_listed<R>(
 {
     {
         for option in options.iter() {
-            let folded = option
-                .iter()
-                .try_fold(0, |value, part| Some(value ^ solved.part(rules, part)?));
-            if let Some(value) = folded {
-                mex.add(value);
+            let from = solved.noted();
+            let (mut value, mut known) = (0, true);
+            for part in option {
+                match solved.part(rules, part) {
+                    Some(part) => value ^= part,
+                    None => known = false,
+                }
+            }
+            match known {
+                true => mex.add(value),
+                false => solved.defer(value, from),
             }
         }
     }
@@ -362,6 +441,7 @@ type Interned<P> = IndexSet<P, rustc_hash::FxBuildHasher>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Key {
     Dense(Address),
+    Packed(Packed),
     Interned(usize),
 }
 
@@ -371,6 +451,7 @@ pub struct Engine<P> {
     positions: Interned<P>,
     values: Vec<Grundy>,
     dense: Dense,
+    packed: PackedValues,
     /// The most moves a play from each position can last.
     /// The longest plays asked for so far: most positions are never
     /// asked, and keep no room for one.
@@ -379,6 +460,9 @@ pub struct Engine<P> {
     scratch: Options<P>,
     mex: Mex,
     missing: Vec<P>,
+    deferred: Vec<Deferred>,
+    /// The keys of the missing parts, while they are pushed.
+    keys: Vec<Key>,
     /// Generalised values of the positions that reach a cycle.
     loopy: HashMap<P, Gamma>,
     watcher: Option<Watcher>,
@@ -387,17 +471,56 @@ pub struct Engine<P> {
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
 
+/// A position being expanded, waiting on its missing parts: the options
+/// already folded, those deferred, and the keys of the parts they wait on.
+#[derive(Default)]
+struct Frame {
+    key: Option<Key>,
+    mex: Mex,
+    deferred: Vec<Deferred>,
+    keys: Vec<Key>,
+    /// Whether every option with a missing part was deferred.
+    whole: bool,
+}
+
+/// The frames of a search, kept for reuse as it goes deeper and back.
+#[derive(Default)]
+struct Waiting {
+    frames: Vec<Frame>,
+    depth: usize,
+}
+
+impl Waiting {
+    fn push(&mut self, key: Key) -> &mut Frame {
+        if self.depth == self.frames.len() {
+            self.frames.push(Frame::default());
+        }
+        let frame = &mut self.frames[self.depth];
+        frame.key = Some(key);
+        self.depth += 1;
+        frame
+    }
+
+    fn pop(&mut self) -> &mut Frame {
+        self.depth -= 1;
+        &mut self.frames[self.depth]
+    }
+}
+
 impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     pub fn new(max_states: usize) -> Self {
         Engine {
             positions: Interned::default(),
             values: Vec::new(),
             dense: Dense::new(max_states),
+            packed: PackedValues::default(),
             longest: Default::default(),
             max_states,
             scratch: Options::new(max_states),
             mex: Mex::default(),
             missing: Vec::new(),
+            deferred: Vec::new(),
+            keys: Vec::new(),
             loopy: HashMap::default(),
             watcher: None,
             steps_since_watch: 0,
@@ -411,7 +534,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
 
     /// How many distinct positions are kept.
     pub fn states(&self) -> usize {
-        self.positions.len() + self.dense.len()
+        self.positions.len() + self.dense.len() + self.packed.len()
     }
 
     /// Forgets every memoised position for which `depends` holds (their
@@ -439,10 +562,19 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .filter(|&address| depends(&rules.at_address(address)))
             .collect();
         self.dense.forget(&gone);
+        let gone: Vec<Packed> = self
+            .packed
+            .keys()
+            .filter(|&key| depends(&rules.unpacked(key)))
+            .collect();
+        self.packed.forget(&gone);
         for (key, known) in &self.longest {
-            if let Key::Dense(address) = key
-                && self.dense.get(*address) != UNSOLVED
-            {
+            let kept = match key {
+                Key::Dense(address) => self.dense.get(*address) != UNSOLVED,
+                Key::Packed(packed) => self.packed.get(*packed) != UNSOLVED,
+                Key::Interned(_) => false,
+            };
+            if kept {
                 longest.insert(*key, *known);
             }
         }
@@ -457,6 +589,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     fn value(&self, key: Key) -> Grundy {
         match key {
             Key::Dense(address) => self.dense.get(address),
+            Key::Packed(packed) => self.packed.get(packed),
             Key::Interned(id) => self.values[id],
         }
     }
@@ -464,6 +597,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     fn set_value(&mut self, key: Key, value: Grundy) {
         match key {
             Key::Dense(address) => self.dense.set(address, value),
+            Key::Packed(packed) => self.packed.set(packed, value),
             Key::Interned(id) => self.values[id] = value,
         }
     }
@@ -475,6 +609,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     {
         match key {
             Key::Dense(address) => rules.at_address(address),
+            Key::Packed(packed) => rules.unpacked(packed),
             Key::Interned(id) => self.positions[id].clone(),
         }
     }
@@ -721,6 +856,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     {
         let mark = self.positions.len();
         self.dense.keep();
+        self.packed.keep();
         let solved = self
             .intern(rules, position, position)
             .and_then(|key| match self.value(key) {
@@ -734,7 +870,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             // Positions found to reach a cycle stay marked, and those solved
             // on the way keep their values: they are right whatever lies
             // beyond.
-            Ok(_) | Err(EngineError::Loopy { .. }) => self.dense.keep(),
+            Ok(_) | Err(EngineError::Loopy { .. }) => {
+                self.dense.keep();
+                self.packed.keep();
+            }
             Err(_) => {
                 // Forget what this search stored, so that a failed query
                 // leaves the engine as it found it (and its room for states).
@@ -742,9 +881,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 self.values.truncate(mark);
                 self.longest.retain(|key, _| match key {
                     Key::Interned(id) => *id < mark,
-                    Key::Dense(_) => true,
+                    Key::Dense(_) | Key::Packed(_) => true,
                 });
                 self.dense.roll_back();
+                self.packed.roll_back();
             }
         }
         solved
@@ -761,6 +901,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         {
             return Ok(Key::Dense(address));
         }
+        let packed = rules.packed(position);
+        if let Some(packed) = packed
+            && self.packed.get(packed) != UNSOLVED
+        {
+            return Ok(Key::Packed(packed));
+        }
         if let Some(id) = self.positions.get_index_of(position) {
             return Ok(Key::Interned(id));
         }
@@ -775,6 +921,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             && self.dense.insert(address, QUEUED)
         {
             return Ok(Key::Dense(address));
+        }
+        if let Some(packed) = packed {
+            self.packed.set(packed, QUEUED);
+            return Ok(Key::Packed(packed));
         }
         self.positions.insert(position.clone());
         self.values.push(UNSOLVED);
@@ -814,11 +964,27 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         let mut steps = 0usize;
+        // The positions being expanded, deepest last: each waits on the
+        // parts above it on the stack.
+        let mut waiting = Waiting::default();
         while let Some(&key) = stack.last() {
-            if self.value(key) < LOOPY {
+            match self.value(key) {
                 // Solved while it waited (it was pushed twice).
-                stack.pop();
-                continue;
+                value if value < LOOPY => {
+                    stack.pop();
+                    continue;
+                }
+                // Back to a position whose parts are now solved.
+                EXPANDING => {
+                    let frame = waiting.pop();
+                    debug_assert!(frame.key == Some(key), "frames follow the stack");
+                    if let Some(value) = self.finish(frame) {
+                        self.set_value(key, value);
+                        stack.pop();
+                        continue;
+                    }
+                }
+                _ => {}
             }
             self.watch()?;
             steps += 1;
@@ -833,21 +999,35 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 stack.pop();
                 continue;
             }
-            let mut missing = std::mem::take(&mut self.missing);
+            let mut keys = std::mem::take(&mut self.keys);
+            keys.clear();
+            let missing = std::mem::take(&mut self.missing);
+            for part in &missing {
+                keys.push(self.intern(rules, part, &position)?);
+            }
+            self.missing = missing;
             // Parts go on the stack largest first (by dense address, then in
             // their own order), so the smallest is solved first: a game whose
             // options are smaller than it (a heap game, Wythoff's) then meets
             // most positions with their options solved, and folds them once.
-            missing.sort_by_cached_key(|part| Reverse((rules.dense(part), part.clone())));
+            let missing = &self.missing;
+            let mut order: Vec<usize> = (0..missing.len()).collect();
+            order.sort_by_cached_key(|&i| Reverse((rules.dense(&missing[i]), missing[i].clone())));
             // A part met by many options waits on the stack once, so the
             // stack stays as long as the positions, not their options.
-            missing.dedup();
-            for part in &missing {
-                let part_key = self.intern(rules, part, &position)?;
+            order.dedup_by_key(|i| keys[*i]);
+            // The options found waiting are finished from the frame, unless
+            // the rules skipped one without deferring it, or the options
+            // wait on few parts many times over (a frame then would hold
+            // more than the stack): then they are listed again.
+            let deferred_all = self.deferred.last().map(|option| option.end) == Some(missing.len());
+            let whole = deferred_all && missing.len() <= 8 * order.len() + 64;
+            for &i in &order {
+                let part_key = keys[i];
                 match self.value(part_key) {
                     EXPANDING => return Err(self.cycle(rules, stack, part_key)),
                     LOOPY => {
-                        let cycle = vec![position.clone(), part.clone()];
+                        let cycle = vec![position.clone(), self.missing[i].clone()];
                         return Err(EngineError::Loopy { cycle });
                     }
                     UNSOLVED | QUEUED => {
@@ -857,24 +1037,58 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     _ => {}
                 }
             }
-            self.missing = missing;
+            let frame = waiting.push(key);
+            frame.whole = whole;
+            if whole {
+                std::mem::swap(&mut frame.keys, &mut keys);
+                std::mem::swap(&mut frame.deferred, &mut self.deferred);
+                std::mem::swap(&mut frame.mex, &mut self.mex);
+            }
+            self.keys = keys;
         }
         Ok(())
     }
 
+    /// The value of a position whose parts are solved, from its frame: the
+    /// mex of the options folded at first and of those deferred, now that
+    /// the parts they waited on have values. `None` when the options must
+    /// be listed again.
+    fn finish(&mut self, frame: &mut Frame) -> Option<Grundy> {
+        if !frame.whole {
+            return None;
+        }
+        let mut start = 0;
+        for option in &frame.deferred {
+            let mut value = option.partial;
+            for &key in &frame.keys[start..option.end] {
+                match self.value(key) {
+                    part if part < LOOPY => value ^= part,
+                    _ => return None,
+                }
+            }
+            frame.mex.add(value);
+            start = option.end;
+        }
+        Some(frame.mex.mex())
+    }
+
     /// Folds the options of `position` into `self.mex`, noting in
-    /// `self.missing` the parts with no value yet.
+    /// `self.missing` the parts with no value yet and in `self.deferred`
+    /// the options that wait on them.
     fn fold<R>(&mut self, rules: &R, position: &P) -> Result<(), P, R::Error>
     where
         R: Rules<Position = P>,
     {
         self.mex.clear();
         self.missing.clear();
+        self.deferred.clear();
         let mut solved = Solved {
             positions: &self.positions,
             values: &self.values,
             dense: &self.dense,
+            packed: &self.packed,
             missing: &mut self.missing,
+            deferred: &mut self.deferred,
         };
         rules
             .fold_options(position, &mut solved, &mut self.mex, self.max_states)
@@ -997,6 +1211,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         // no room for it.
         match rules.dense(position).map(|address| self.dense.get(address)) {
             Some(kept) if kept != UNSOLVED => kept,
+            _ if let Some(key) = rules.packed(position) => self.packed.get(key),
             _ => self
                 .positions
                 .get_index_of(position)

@@ -274,3 +274,114 @@ fn a_watcher_can_interrupt_a_search_and_the_engine_stays_usable() {
     engine.set_watcher(None);
     assert_eq!(engine.grundy(&rules, &100_000), Ok(0));
 }
+
+/// Kayles on rows of pins: knock down one pin or two side by side, which
+/// may split the row in two. `defer` says whether options with a part not
+/// solved yet are deferred (as the default fold does) or skipped outright;
+/// `packed` whether rows are kept by packed key instead of interned.
+struct Kayles {
+    defer: bool,
+    packed: bool,
+}
+
+impl Rules for Kayles {
+    type Position = u64;
+    type Error = ();
+
+    fn options(&self, n: &u64, options: &mut Options<u64>) -> std::result::Result<(), ()> {
+        for k in 1..=2.min(*n) {
+            for a in 0..=n - k {
+                let parts = [a, n - k - a].into_iter().filter(|&part| part > 0);
+                options.push(parts).map_err(|_| ())?;
+            }
+        }
+        Ok(())
+    }
+
+    fn fold_options(
+        &self,
+        n: &u64,
+        solved: &mut Solved<'_, u64>,
+        mex: &mut Mex,
+        _limit: usize,
+    ) -> std::result::Result<(), ()> {
+        // Rows have about 2n options: unbounded here, so that a small
+        // state limit can be met before the options' limit.
+        let mut options = Options::new(usize::MAX);
+        self.options(n, &mut options)?;
+        if self.defer {
+            fold_listed(self, &options, solved, mex);
+            return Ok(());
+        }
+        for option in options.iter() {
+            let values: Option<Vec<Grundy>> =
+                option.iter().map(|part| solved.part(self, part)).collect();
+            if let Some(values) = values {
+                mex.add(values.into_iter().fold(0, |a, b| a ^ b));
+            }
+        }
+        Ok(())
+    }
+
+    fn heap(&self, _: u64) -> u64 {
+        unreachable!("these rules have no Nim heaps")
+    }
+
+    fn packed(&self, n: &u64) -> Option<Packed> {
+        self.packed.then_some(Packed([*n, 0, 0]))
+    }
+
+    fn unpacked(&self, key: Packed) -> u64 {
+        key.0[0]
+    }
+}
+
+#[test]
+fn deferred_skipped_and_packed_options_give_kayles_values() {
+    let expected: Vec<Grundy> = include_str!("../../tests/data/kayles_octal_0.77.txt")
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(expected.len() > 100);
+    for defer in [true, false] {
+        for packed in [true, false] {
+            let rules = Kayles { defer, packed };
+            let mut engine = Engine::new(DEFAULT_MAX_STATES);
+            // From the top, so that most options wait on parts not solved.
+            let last = expected.len() as u64 - 1;
+            assert_eq!(engine.grundy(&rules, &last), Ok(expected[last as usize]));
+            for (n, &value) in expected.iter().enumerate() {
+                let found = engine.grundy(&rules, &(n as u64));
+                assert_eq!(
+                    found,
+                    Ok(value),
+                    "Kayles({n}), defer {defer}, packed {packed}"
+                );
+            }
+            let kept = if packed {
+                engine.packed.len()
+            } else {
+                engine.positions.len()
+            };
+            assert_eq!(kept, expected.len(), "every row is kept once");
+        }
+    }
+}
+
+#[test]
+fn a_failed_search_forgets_the_packed_positions_it_stored() {
+    let rules = Kayles {
+        defer: true,
+        packed: true,
+    };
+    let mut engine = Engine::new(50);
+    let found = engine.grundy(&rules, &80);
+    assert!(
+        matches!(found, Err(EngineError::TooManyStates { limit: 50, .. })),
+        "{found:?}"
+    );
+    assert_eq!(engine.states(), 0);
+    assert_eq!(engine.grundy(&rules, &40), Ok(1));
+    assert_eq!(engine.states(), 40);
+}

@@ -19,7 +19,7 @@ use smallvec::SmallVec;
 
 use crate::analysis::{Period, Proof};
 use crate::engine::{
-    Address, Grundy, Mex, Options, Rules, Solved, TooManyOptions, Unknown, fold_listed,
+    Address, Grundy, Mex, Options, Packed, Rules, Solved, TooManyOptions, Unknown, fold_listed,
 };
 use crate::lower::ir::*;
 use crate::octal::Table;
@@ -221,6 +221,47 @@ impl Rules for Interpreter<'_> {
         }
     }
 
+    /// A position of a game of one parameter whose argument is a set
+    /// inside `0..128`, or a region of a grid, a path or a cycle of at most
+    /// 4,095 rows and columns whose nodes are so: the game and the board's
+    /// shape in the first word, the bits in the other two.
+    #[inline]
+    fn packed(&self, position: &Component) -> Option<Packed> {
+        let Component::Game(game, args) = position else {
+            return None;
+        };
+        let [arg] = args.as_slice() else {
+            return None;
+        };
+        let (shape, nodes) = match arg {
+            Value::Set(set) => (Shape::Set, set),
+            Value::Region(region) => (Shape::of(&region.board)?, &region.nodes),
+            Value::Int(_) | Value::List(_) => return None,
+        };
+        let bits = nodes.bits()?;
+        Some(pack(*game, shape, bits))
+    }
+
+    fn unpacked(&self, key: Packed) -> Component {
+        let [head, low, high] = key.0;
+        let nodes = Set::from_bits(u128::from(low) | u128::from(high) << 64);
+        let (a, b) = ((head >> 40) as u32 & 0xfff, (head >> 52) as u32);
+        let board = match (head >> 32) as u8 {
+            0 => Board::Grid { rows: a, cols: b },
+            1 => Board::Path(a),
+            2 => Board::Cycle(a),
+            _ => {
+                let args = smallvec::smallvec![Value::Set(nodes)];
+                return Component::Game(GameId(head as u32), args);
+            }
+        };
+        let region = Region { board, nodes };
+        Component::Game(
+            GameId(head as u32),
+            smallvec::smallvec![Value::Region(region)],
+        )
+    }
+
     /// A heap of a game with a proven period, or of a game given by a code.
     fn known_grundy(
         &self,
@@ -233,6 +274,54 @@ impl Rules for Interpreter<'_> {
             None => self.by_table(position, limit, watch),
         }
     }
+}
+
+/// What a packed key says of a position besides its bits.
+#[derive(Clone, Copy)]
+enum Shape {
+    Grid { rows: u32, cols: u32 },
+    Path(u32),
+    Cycle(u32),
+    Set,
+}
+
+impl Shape {
+    /// The shape of a board that packs: no side longer than 4,095.
+    #[inline]
+    fn of(board: &Board) -> Option<Shape> {
+        let fits = |side: u32| side < 1 << 12;
+        match *board {
+            Board::Grid { rows, cols } if fits(rows) && fits(cols) => {
+                Some(Shape::Grid { rows, cols })
+            }
+            Board::Path(n) if fits(n) => Some(Shape::Path(n)),
+            Board::Cycle(n) if fits(n) => Some(Shape::Cycle(n)),
+            _ => None,
+        }
+    }
+}
+
+/// The packed key of a game's position of one argument (see
+/// [`Interpreter::packed`]).
+#[inline]
+fn pack(game: GameId, shape: Shape, bits: u128) -> Packed {
+    let (kind, a, b) = match shape {
+        Shape::Grid { rows, cols } => (0, rows, cols),
+        Shape::Path(n) => (1, n, 0),
+        Shape::Cycle(n) => (2, n, 0),
+        Shape::Set => (3, 0, 0),
+    };
+    let head = u64::from(game.0) | kind << 32 | u64::from(a) << 40 | u64::from(b) << 52;
+    Packed([head, bits as u64, (bits >> 64) as u64])
+}
+
+/// The XOR of the values of some parts, and whether every part had one.
+type Partial = (Grundy, bool);
+
+/// A part's value as a [`Partial`]: one with none yet adds nothing.
+#[inline(always)]
+fn partial(value: Option<Grundy>) -> Partial {
+    (value.unwrap_or(0), value.is_some())
 }
 
 fn push_option(
@@ -426,10 +515,7 @@ impl<'p> Interpreter<'p> {
                     &budget,
                     &mut |env| {
                         count.add(1, rule.span)?;
-                        if let Some(value) = self.option_value(&rule.target, env, solved)? {
-                            mex.add(value);
-                        }
-                        Ok(())
+                        self.fold_option(&rule.target, env, solved, mex)
                     },
                 )?,
             }
@@ -437,23 +523,42 @@ impl<'p> Interpreter<'p> {
         Ok(())
     }
 
-    /// The value of one option, read from `solved`; `None` if a part has
-    /// none yet (`solved` notes it as missing).
+    /// Folds one option into `mex`; an option with a part not solved yet
+    /// is deferred until it is (see [`Solved::defer`]).
+    #[inline]
+    fn fold_option(
+        &self,
+        target: &[Term],
+        env: &[Value],
+        solved: &mut Solved<'_, Component>,
+        mex: &mut Mex,
+    ) -> Result<(), EvalError> {
+        let from = solved.noted();
+        let (value, known) = self.option_value(target, env, solved)?;
+        match known {
+            true => mex.add(value),
+            false => solved.defer(value, from),
+        }
+        Ok(())
+    }
+
+    /// The value of one option, read from `solved`: the XOR of its parts'
+    /// values, and whether every part had one (`solved` notes those that
+    /// have none yet as missing; the XOR is then of the others).
     #[inline]
     fn option_value(
         &self,
         target: &[Term],
         env: &[Value],
         solved: &mut Solved<'_, Component>,
-    ) -> Result<Option<Grundy>, EvalError> {
+    ) -> Result<Partial, EvalError> {
         let (mut value, mut known) = (0, true);
         for term in target {
-            match self.term_value(term, env, solved)? {
-                Some(part_value) => value ^= part_value,
-                None => known = false,
-            }
+            let (part_value, part_known) = self.term_value(term, env, solved)?;
+            value ^= part_value;
+            known &= part_known;
         }
-        Ok(known.then_some(value))
+        Ok((value, known))
     }
 
     /// The value of one term of an option, as [`Interpreter::option_value`].
@@ -463,8 +568,8 @@ impl<'p> Interpreter<'p> {
         term: &Term,
         env: &[Value],
         solved: &mut Solved<'_, Component>,
-    ) -> Result<Option<Grundy>, EvalError> {
-        Ok(match term {
+    ) -> Result<Partial, EvalError> {
+        Ok(partial(match term {
             Term::Heap { size, .. } => Some(heap_size(size, env)?),
             // A heap of a one-parameter game is found by its dense address,
             // without building the position.
@@ -502,23 +607,22 @@ impl<'p> Interpreter<'p> {
             Term::Over(over) => {
                 let (mut value, mut known) = (0, true);
                 over_bindings(over, env, &mut |env| {
-                    match self.option_value(&over.terms, env, solved)? {
-                        Some(part) => value ^= part,
-                        None => known = false,
-                    }
+                    let (part_value, part_known) = self.option_value(&over.terms, env, solved)?;
+                    value ^= part_value;
+                    known &= part_known;
                     Ok(())
                 })?;
-                known.then_some(value)
+                return Ok((value, known));
             }
             Term::Node { graph, node } => solved.part(self, &Component::Node(*graph, *node)),
             Term::Let { id, .. } => {
-                self.option_value(&self.program.let_value(*id).value, env, solved)?
+                return self.option_value(&self.program.let_value(*id).value, env, solved);
             }
             Term::NodeAt { graph, index, span } => {
                 let node = self.node_at(*graph, index, *span, env)?;
                 solved.part(self, &Component::Node(*graph, node))
             }
-        })
+        }))
     }
 
     /// Evaluates the terms of a sum under `env`, passing each component on.
@@ -589,9 +693,9 @@ impl<'p> Interpreter<'p> {
         args: Args,
         span: SourceSpan,
         solved: &mut Solved<'_, Component>,
-    ) -> Result<Option<Grundy>, EvalError> {
+    ) -> Result<Partial, EvalError> {
         if self.program.game(game).splits.is_none() {
-            return Ok(solved.part(self, &Component::Game(game, args)));
+            return Ok(partial(solved.part(self, &Component::Game(game, args))));
         }
         let (mut value, mut known) = (0, true);
         self.game_parts(
@@ -603,7 +707,7 @@ impl<'p> Interpreter<'p> {
                 None => known = false,
             },
         )?;
-        Ok(known.then_some(value))
+        Ok((value, known))
     }
 
     /// The options of a position of a game declared `= POSITION`: the sum

@@ -127,8 +127,12 @@ impl Interpreter<'_> {
                 Err(_) => return self.option_by_option(sweep, env, budget, count, solved, mex),
             }
         }
+        let from = solved.noted();
         let lines = self.lines(rule, plan, env, (first, last), length, solved);
         let Some((fixed, lines)) = lines else {
+            // The options are looked up one by one instead: what the lines
+            // noted missing is noted again there, with the options.
+            solved.forget_from(from);
             env[plan.slot] = Value::Int(first);
             return self.option_by_option(sweep, env, budget, count, solved, mex);
         };
@@ -136,10 +140,7 @@ impl Interpreter<'_> {
         count.add(length, rule.span)?;
         let mut slow = |i: isize, mex: &mut Mex| {
             env[plan.slot] = Value::Int(first + i as i64);
-            if let Some(value) = self.option_value(&rule.target, env, solved)? {
-                mex.add(value);
-            }
-            Ok(())
+            self.fold_option(&rule.target, env, solved, mex)
         };
         // One to three lines in a loop the compiler unrolls; more, rare in
         // rules, in a plain one.
@@ -177,10 +178,7 @@ impl Interpreter<'_> {
         let bindings = std::slice::from_ref(sweep.binding);
         assignments(bindings, rule.guard.as_ref(), env, budget, &mut |env| {
             count.add(1, rule.span)?;
-            if let Some(value) = self.option_value(&rule.target, env, solved)? {
-                mex.add(value);
-            }
-            Ok(())
+            self.fold_option(&rule.target, env, solved, mex)
         })
     }
 
@@ -199,11 +197,11 @@ impl Interpreter<'_> {
         let (mut fixed, mut lines) = (0, SmallVec::new());
         for (term, steps) in rule.target.iter().zip(&plan.steps) {
             let Term::Game { game, args, .. } = term else {
-                fixed ^= self.term_value(term, env, solved).ok()??;
+                fixed ^= known(self.term_value(term, env, solved))?;
                 continue;
             };
             if steps.is_empty() {
-                fixed ^= self.term_value(term, env, solved).ok()??;
+                fixed ^= known(self.term_value(term, env, solved))?;
                 continue;
             }
             // The arguments at both ends; between them each moves
@@ -240,6 +238,14 @@ impl Interpreter<'_> {
             });
         }
         Some((fixed, lines))
+    }
+}
+
+/// A term's value, if it has one.
+fn known(found: Result<(Grundy, bool), EvalError>) -> Option<Grundy> {
+    match found {
+        Ok((value, true)) => Some(value),
+        _ => None,
     }
 }
 
