@@ -220,7 +220,7 @@ impl Region {
     /// grid of its bounding box, a path's or a cycle's arc to a path), and
     /// with `symmetric`, to the least of its images under the board's
     /// symmetries.
-    pub fn parts(&self, symmetric: bool, each: &mut dyn FnMut(Region)) {
+    pub fn parts(&self, symmetric: bool, mut each: impl FnMut(Region)) {
         let size = self.board.size();
         match self.nodes.bits() {
             Some(bits) if size <= 128 => {

@@ -223,8 +223,8 @@ impl Rules for Interpreter<'_> {
 
     /// A position of a game of one parameter whose argument is a set
     /// inside `0..128`, or a region of a grid, a path or a cycle of at most
-    /// 4,095 rows and columns whose nodes are so: the game and the board's
-    /// shape in the first word, the bits in the other two.
+    /// 255 rows and columns whose nodes are so: the board's shape and the
+    /// game in the first word, the bits in the other two.
     #[inline]
     fn packed(&self, position: &Component) -> Option<Packed> {
         let Component::Game(game, args) = position else {
@@ -245,21 +245,19 @@ impl Rules for Interpreter<'_> {
     fn unpacked(&self, key: Packed) -> Component {
         let [head, low, high] = key.0;
         let nodes = Set::from_bits(u128::from(low) | u128::from(high) << 64);
-        let (a, b) = ((head >> 40) as u32 & 0xfff, (head >> 52) as u32);
-        let board = match (head >> 32) as u8 {
+        let (a, b) = ((head >> 2) as u32 & 0xff, (head >> 10) as u32 & 0xff);
+        let game = GameId((head >> 18) as u32);
+        let board = match head & 3 {
             0 => Board::Grid { rows: a, cols: b },
             1 => Board::Path(a),
             2 => Board::Cycle(a),
             _ => {
                 let args = smallvec::smallvec![Value::Set(nodes)];
-                return Component::Game(GameId(head as u32), args);
+                return Component::Game(game, args);
             }
         };
         let region = Region { board, nodes };
-        Component::Game(
-            GameId(head as u32),
-            smallvec::smallvec![Value::Region(region)],
-        )
+        Component::Game(game, smallvec::smallvec![Value::Region(region)])
     }
 
     /// A heap of a game with a proven period, or of a game given by a code.
@@ -286,10 +284,10 @@ enum Shape {
 }
 
 impl Shape {
-    /// The shape of a board that packs: no side longer than 4,095.
+    /// The shape of a board that packs: no side longer than 255.
     #[inline]
     fn of(board: &Board) -> Option<Shape> {
-        let fits = |side: u32| side < 1 << 12;
+        let fits = |side: u32| side < 1 << 8;
         match *board {
             Board::Grid { rows, cols } if fits(rows) && fits(cols) => {
                 Some(Shape::Grid { rows, cols })
@@ -311,7 +309,9 @@ fn pack(game: GameId, shape: Shape, bits: u128) -> Packed {
         Shape::Cycle(n) => (2, n, 0),
         Shape::Set => (3, 0, 0),
     };
-    let head = u64::from(game.0) | kind << 32 | u64::from(a) << 40 | u64::from(b) << 52;
+    // The game last, so that the first word of most keys is small (the
+    // engine keeps small keys in fewer words).
+    let head = kind | u64::from(a) << 2 | u64::from(b) << 10 | u64::from(game.0) << 18;
     Packed([head, bits as u64, (bits >> 64) as u64])
 }
 
@@ -698,15 +698,29 @@ impl<'p> Interpreter<'p> {
             return Ok(partial(solved.part(self, &Component::Game(game, args))));
         }
         let (mut value, mut known) = (0, true);
-        self.game_parts(
-            game,
-            args,
-            span,
-            &mut |part| match solved.part(self, &part) {
-                Some(part) => value ^= part,
-                None => known = false,
-            },
-        )?;
+        let mut add = |found: Option<Grundy>| match found {
+            Some(part) => value ^= part,
+            None => known = false,
+        };
+        match args.as_slice() {
+            // The search's inner loop for boards: each part found by its
+            // packed key (as `Rules::packed` gives it), built as a position
+            // only when it has no value yet.
+            [Value::Region(region)] => {
+                let symmetric = self.program.game(game).splits.is_some_and(|s| s.symmetric);
+                region.parts(symmetric, |part| {
+                    let position =
+                        || Component::Game(game, smallvec::smallvec![Value::Region(part.clone())]);
+                    add(match (Shape::of(&part.board), part.nodes.bits()) {
+                        (Some(shape), Some(bits)) => {
+                            solved.packed(pack(game, shape, bits), position)
+                        }
+                        _ => solved.part(self, &position()),
+                    })
+                });
+            }
+            _ => self.game_parts(game, args, span, &mut |part| add(solved.part(self, &part)))?,
+        }
         Ok((value, known))
     }
 
