@@ -36,7 +36,17 @@ async fn send(
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let body = body.map_or(Body::empty(), |body| Body::from(body.to_string()));
+    let body = body.map_or(String::new(), |body| body.to_string());
+    send_text(shared, request, body).await
+}
+
+/// Sends a request with a body of any text; answers the status and JSON.
+async fn send_text(
+    shared: &Arc<Shared>,
+    request: axum::http::request::Builder,
+    body: String,
+) -> (StatusCode, Value) {
+    let body = Body::from(body);
     let response = router(shared.clone())
         .oneshot(request.body(body).unwrap())
         .await
@@ -150,8 +160,36 @@ async fn other_hosts_and_other_sites_pages_are_refused() {
 async fn bodies_past_the_cap_are_refused() {
     let shared = shared();
     let source = "#".repeat(MAX_BODY + 1);
-    let (status, _) = post(&shared, "/api/run", json!({ "source": source })).await;
+    let (status, body) = post(&shared, "/api/run", json!({ "source": source })).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(body["error"].as_str().is_some(), "{body}");
+}
+
+#[tokio::test]
+async fn malformed_bodies_are_answered_in_json() {
+    let shared = shared();
+    let request = || {
+        Request::builder()
+            .uri("/api/run")
+            .method("POST")
+            .header("host", HOST)
+            .header("content-type", "application/json")
+    };
+    let (status, body) = send_text(&shared, request(), "grundy *3".to_string()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"].as_str().unwrap().contains("JSON"), "{body}");
+    let wrong_field = json!({ "src": "grundy *3" }).to_string();
+    let (status, body) = send_text(&shared, request(), wrong_field).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body["error"].as_str().unwrap().contains("source"), "{body}");
+    let (status, body) = post(
+        &shared,
+        "/api/play",
+        json!({ "position": "*3", "move": "one" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(body["error"].as_str().unwrap().contains("move"), "{body}");
 }
 
 #[tokio::test]

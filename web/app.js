@@ -277,6 +277,7 @@ async function refreshGames() {
   select.textContent = "";
   for (const game of games.filter((g) => g.parameters === 1)) {
     const option = document.createElement("option");
+    option.value = game.name;
     option.textContent = game.name;
     select.appendChild(option);
   }

@@ -6,7 +6,8 @@
 use std::sync::Arc;
 
 use axum::Json as Body;
-use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use miette::{Report, SourceSpan};
@@ -18,6 +19,29 @@ use crate::engine::Gamma;
 use crate::interp::Component;
 use crate::output::{self, ErrorStyle};
 use crate::session::{Event, PlayMove, Session};
+
+/// A request's JSON body. One that is not JSON, or not of the fields
+/// asked, is answered in JSON too: `{"error": …}` with the status axum
+/// gives it (400, 415 or 422).
+pub struct Request<T>(pub T);
+
+impl<S, T> FromRequest<S> for Request<T>
+where
+    Body<T>: FromRequest<S, Rejection = JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = Response;
+
+    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Response> {
+        match Body::<T>::from_request(request, state).await {
+            Ok(Body(value)) => Ok(Request(value)),
+            Err(rejection) => {
+                let body = json!({ "error": rejection.body_text() });
+                Err((rejection.status(), Body(body)).into_response())
+            }
+        }
+    }
+}
 
 #[derive(Deserialize)]
 pub struct RunRequest {
@@ -50,7 +74,10 @@ fn cancelled() -> Response {
 
 /// `POST /api/run`: the source's declarations join the session, its
 /// queries are answered in order.
-pub async fn run(State(shared): State<Arc<Shared>>, Body(request): Body<RunRequest>) -> Response {
+pub async fn run(
+    State(shared): State<Arc<Shared>>,
+    Request(request): Request<RunRequest>,
+) -> Response {
     let name = shared.entry_name();
     let outcome = shared
         .compute(move |session| {
@@ -166,7 +193,7 @@ pub async fn games(State(shared): State<Arc<Shared>>) -> Response {
 /// `POST /api/moves`: a position, its value and its moves.
 pub async fn moves(
     State(shared): State<Arc<Shared>>,
-    Body(request): Body<MovesRequest>,
+    Request(request): Request<MovesRequest>,
 ) -> Response {
     let name = shared.entry_name();
     let outcome = shared
@@ -184,7 +211,10 @@ pub async fn moves(
 }
 
 /// `POST /api/play`: the user's move, then the engine's reply and why.
-pub async fn play(State(shared): State<Arc<Shared>>, Body(request): Body<PlayRequest>) -> Response {
+pub async fn play(
+    State(shared): State<Arc<Shared>>,
+    Request(request): Request<PlayRequest>,
+) -> Response {
     let name = shared.entry_name();
     let outcome = shared
         .compute(move |session| {
