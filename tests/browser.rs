@@ -214,7 +214,23 @@ async fn the_page_answers_plays_and_plots_in_a_real_browser() {
     // The Nim board: 3, 4, 5 has XOR 2 and the player to move wins.
     let verdict = text_when(&client, "verdict", |text| !text.is_empty()).await;
     assert!(verdict.starts_with("XOR 2"), "{verdict}");
-    // Two tokens fewer in the heap of 3 leave 1, 4, 5: XOR 0, a loss.
+    // A move that is not the winning one: the last token of the heap of 5,
+    // leaving 3, 4, 4 (XOR 3). sprague replies at once and restores XOR 0.
+    button(&client, "#nim .token[data-heap='2'][data-token='4']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let reply = text_when(&client, "reply", |text| text.starts_with("sprague:")).await;
+    assert!(reply.contains("Why"), "{reply}");
+    let verdict = text_when(&client, "verdict", |text| text.starts_with("XOR 0")).await;
+    assert!(verdict.contains("loses"), "{verdict}");
+    let tokens = client.find_all(Locator::Css("#nim .token")).await.unwrap();
+    assert!(tokens.len() < 3 + 4 + 4, "sprague took at least one token");
+    // Back to 3, 4, 5; two tokens fewer in the heap of 3 leave 1, 4, 5:
+    // XOR 0 again, a loss for the player to move.
+    button(&client, "#new-nim").await.click().await.unwrap();
+    text_when(&client, "verdict", |text| text.starts_with("XOR 2")).await;
     for _ in 0..2 {
         button(&client, "#nim .heap:nth-child(1) button.size")
             .await
@@ -222,23 +238,8 @@ async fn the_page_answers_plays_and_plots_in_a_real_browser() {
             .await
             .unwrap();
     }
-    let verdict = text_when(&client, "verdict", |text| text.starts_with("XOR 0")).await;
-    assert!(verdict.contains("loses"), "{verdict}");
-    // Back to 3, 4, 5, and the winning move by a click: take the two
-    // rightmost tokens of heap 1 (keep token 0). sprague then replies from
-    // a losing position, so whatever it does leaves a non-zero XOR.
-    button(&client, "#new-nim").await.click().await.unwrap();
-    button(&client, "#nim .token[data-heap='0'][data-token='1']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    let reply = text_when(&client, "reply", |text| text.starts_with("sprague:")).await;
-    assert!(reply.contains("Why"), "{reply}");
-    let verdict = text_when(&client, "verdict", |text| !text.starts_with("XOR 2")).await;
-    assert!(verdict.contains("wins"), "after the reply: {verdict}");
-    let tokens = client.find_all(Locator::Css("#nim .token")).await.unwrap();
-    assert!(tokens.len() < 1 + 4 + 5, "sprague took at least one token");
+    let binary = text_when(&client, "binary", |text| text.contains("(1)")).await;
+    assert!(binary.contains("XOR     000  (0)"), "{binary}");
 
     // A sequence plotted: S's values n mod 4 with their period marked.
     let select = button(&client, "#sequence-game").await;
