@@ -223,25 +223,7 @@ impl Region {
     pub fn parts(&self, symmetric: bool, mut each: impl FnMut(Region)) {
         let size = self.board.size();
         match self.nodes.bits() {
-            Some(bits) if size <= 128 => {
-                let spreader = self.board.spreader();
-                let mut rest = bits;
-                while rest != 0 {
-                    let mut part = rest & rest.wrapping_neg();
-                    loop {
-                        let grown = (part | spreader.spread(part)) & rest;
-                        if grown == part {
-                            break;
-                        }
-                        part = grown;
-                    }
-                    rest &= !part;
-                    each(match self.board {
-                        Board::Grid { cols, .. } => grid_part(part, cols, symmetric),
-                        _ => self.shaped(Set::from_bits(part), symmetric),
-                    });
-                }
-            }
+            Some(bits) if size <= 128 => self.board.parts(bits, symmetric, each),
             _ => {
                 let mut seen = std::collections::HashSet::new();
                 for start in self.nodes.iter() {
@@ -258,18 +240,43 @@ impl Region {
                             }
                         });
                     }
-                    each(self.shaped(Set::from_values(part), symmetric));
+                    each(self.board.shaped(Set::from_values(part), symmetric));
                 }
             }
+        }
+    }
+}
+
+impl Board {
+    /// [`Region::parts`] for the nodes `bits` of a board of at most 128
+    /// nodes: bit operations only.
+    pub fn parts(&self, bits: u128, symmetric: bool, mut each: impl FnMut(Region)) {
+        debug_assert!(self.size() <= 128);
+        let spreader = self.spreader();
+        let mut rest = bits;
+        while rest != 0 {
+            let mut part = rest & rest.wrapping_neg();
+            loop {
+                let grown = (part | spreader.spread(part)) & rest;
+                if grown == part {
+                    break;
+                }
+                part = grown;
+            }
+            rest &= !part;
+            each(match *self {
+                Board::Grid { cols, .. } => grid_part(part, cols, symmetric),
+                _ => self.shaped(Set::from_bits(part), symmetric),
+            });
         }
     }
 
     /// A connected part, moved to a board of its own shape.
     fn shaped(&self, part: Set, symmetric: bool) -> Region {
         let count = part.len() as u32;
-        match &self.board {
+        match self {
             Board::Path(_) => Board::Path(count).whole(),
-            Board::Cycle(n) if count == *n => self.board.clone().whole(),
+            Board::Cycle(n) if count == *n => self.clone().whole(),
             Board::Cycle(_) => Board::Path(count).whole(),
             Board::Grid { cols, .. } => {
                 let cells: Vec<(u32, u32)> = part
@@ -302,12 +309,14 @@ impl Region {
                     .expect("a grid has the identity among its symmetries")
             }
             Board::Graph(_) | Board::Edges(_) => Region {
-                board: self.board.clone(),
+                board: self.clone(),
                 nodes: part,
             },
         }
     }
+}
 
+impl Region {
     /// The elements of the region joined to the nodes `ground` through it:
     /// for `Edges(G)`, the edges with a path of edges of the region to a
     /// ground node; for nodes, those with a path of nodes of the region.

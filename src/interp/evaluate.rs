@@ -98,6 +98,95 @@ pub fn value(expr: &Expr, env: &[Value]) -> Result<Value, EvalError> {
     })
 }
 
+/// A small set or region, as [`quick_bits`] finds it: its nodes as bits,
+/// and for a region its board.
+#[derive(Clone, Copy)]
+pub struct Bits<'a> {
+    pub board: Option<&'a Board>,
+    pub bits: u128,
+}
+
+impl<'a> Bits<'a> {
+    /// A set inside `0..128`, or a region of a board of at most 128 nodes.
+    #[inline]
+    pub fn of(value: &'a Value) -> Option<Bits<'a>> {
+        match value {
+            Value::Set(set) => Some(Bits {
+                board: None,
+                bits: set.bits()?,
+            }),
+            Value::Region(region) if region.board.size() <= 128 => Some(Bits {
+                board: Some(&region.board),
+                bits: region.nodes.bits()?,
+            }),
+            Value::Region(_) | Value::Int(_) | Value::List(_) => None,
+        }
+    }
+}
+
+/// The search's fast path for set and region expressions, as [`quick`] is
+/// for integers: the value as bits, with no value built, where everything
+/// met is small (sets inside `0..128`, boards of at most 128 nodes).
+/// `None` sends the expression to [`value`], which reports any error.
+pub fn quick_bits<'a>(expr: &'a Expr, env: &'a [Value]) -> Option<Bits<'a>> {
+    match &expr.kind {
+        ExprKind::Slot(slot) => Bits::of(&env[*slot]),
+        ExprKind::Value(value) => Bits::of(value),
+        ExprKind::SetOf(elements) => {
+            let mut bits = 0u128;
+            for element in elements.iter() {
+                bits |= 1
+                    << u32::try_from(quick(element, env)?)
+                        .ok()
+                        .filter(|&v| v < 128)?;
+            }
+            Some(Bits { board: None, bits })
+        }
+        ExprKind::Binary(op, lhs, rhs) => {
+            let (a, b) = (quick_bits(lhs, env)?, quick_bits(rhs, env)?);
+            let bits = match op {
+                BinaryOp::Add | BinaryOp::BitOr => a.bits | b.bits,
+                BinaryOp::Sub => a.bits & !b.bits,
+                BinaryOp::BitAnd => a.bits & b.bits,
+                BinaryOp::BitXor => a.bits ^ b.bits,
+                _ => return None,
+            };
+            // As `combine`: a region less (or with) a set, or two regions
+            // of one board, are a region; a set with a region is a set.
+            let board = match (a.board, b.board) {
+                (Some(a), Some(b)) if a != b => return None,
+                (board, _) => board,
+            };
+            let outside = |board: &Board| match board.size() {
+                size if size >= 128 => 0,
+                size => bits >> size,
+            };
+            match board {
+                Some(board) if outside(board) != 0 => None,
+                _ => Some(Bits { board, bits }),
+            }
+        }
+        ExprKind::Call(builtin @ (Builtin::Neighbours | Builtin::Closed), args) => {
+            let region = quick_bits(&args[0], env)?;
+            let board = region.board?;
+            let v = u32::try_from(quick(&args[1], env)?)
+                .ok()
+                .filter(|&v| (v as usize) < board.size())?;
+            let own = match builtin {
+                Builtin::Closed => 1u128 << v,
+                _ => 0,
+            };
+            let mut found = 0u128;
+            board.neighbours(v, &mut |w| found |= 1 << w);
+            Some(Bits {
+                board: None,
+                bits: found & region.bits | own,
+            })
+        }
+        _ => None,
+    }
+}
+
 /// An integer, or the error of a value that is none.
 pub fn int(value: Value, span: SourceSpan) -> Result<i64, EvalError> {
     match value {
@@ -414,5 +503,98 @@ fn board_size(nodes: i64, span: SourceSpan) -> Result<u32, EvalError> {
             limit: MAX_BOARD,
             span,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn leaf(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            span: SourceSpan::new(0.into(), 0),
+        }
+    }
+
+    /// Set and region expressions over: slot 0, a region of a 3 × 4 grid;
+    /// slot 1, a region of a path of 10; slot 2, a set (one of its elements
+    /// may lie past 127); slot 3, an integer that may be off the boards.
+    fn expression() -> impl Strategy<Value = Expr> {
+        let leaves = prop_oneof![
+            (0usize..3).prop_map(|slot| leaf(ExprKind::Slot(slot))),
+            (-1i64..14).prop_map(|k| leaf(ExprKind::SetOf(vec![
+                leaf(ExprKind::Slot(3)),
+                leaf(ExprKind::Const(k))
+            ]))),
+        ];
+        leaves.prop_recursive(3, 12, 2, |inner| {
+            let ops = [
+                BinaryOp::Add,
+                BinaryOp::Sub,
+                BinaryOp::BitAnd,
+                BinaryOp::BitOr,
+                BinaryOp::BitXor,
+            ];
+            prop_oneof![
+                (
+                    proptest::sample::select(ops.to_vec()),
+                    inner.clone(),
+                    inner.clone()
+                )
+                    .prop_map(|(op, a, b)| leaf(ExprKind::Binary(
+                        op,
+                        Box::new(a),
+                        Box::new(b)
+                    ))),
+                (any::<bool>(), inner).prop_map(|(closed, region)| {
+                    let builtin = if closed {
+                        Builtin::Closed
+                    } else {
+                        Builtin::Neighbours
+                    };
+                    leaf(ExprKind::Call(
+                        builtin,
+                        vec![region, leaf(ExprKind::Slot(3))],
+                    ))
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Where the fast path answers, it answers what `value` does.
+        #[test]
+        fn quick_bits_agree_with_values(
+            expr in expression(),
+            grid in 0u128..1 << 12,
+            path in 0u128..1 << 10,
+            set in proptest::collection::vec(0i64..16, 0..5),
+            large in any::<bool>(),
+            v in -1i64..14,
+        ) {
+            let region = |board: Board, bits: u128| {
+                Value::Region(Region { board, nodes: Set::from_bits(bits) })
+            };
+            let mut set = set;
+            if large {
+                set.push(200);
+            }
+            let env = [
+                region(Board::Grid { rows: 3, cols: 4 }, grid),
+                region(Board::Path(10), path),
+                Value::Set(Set::from_values(set)),
+                Value::Int(v),
+            ];
+            if let Some(bits) = quick_bits(&expr, &env) {
+                let nodes = Set::from_bits(bits.bits);
+                let expected = match bits.board {
+                    Some(board) => Value::Region(Region { board: board.clone(), nodes }),
+                    None => Value::Set(nodes),
+                };
+                prop_assert_eq!(value(&expr, &env).ok(), Some(expected));
+            }
+        }
     }
 }

@@ -576,6 +576,11 @@ impl<'p> Interpreter<'p> {
             Term::Game { game, args, .. } if args.len() == 1 => {
                 let n = match quick(&args[0], env) {
                     Some(n) => n,
+                    // A small set or region: its parts found by packed key,
+                    // with no value built.
+                    None if let Some(bits) = evaluate::quick_bits(&args[0], env) => {
+                        return Ok(self.bits_value(*game, bits, solved));
+                    }
                     None => match value(&args[0], env)? {
                         Value::Int(n) => n,
                         other => {
@@ -694,34 +699,62 @@ impl<'p> Interpreter<'p> {
         span: SourceSpan,
         solved: &mut Solved<'_, Component>,
     ) -> Result<Partial, EvalError> {
+        if let [arg] = args.as_slice()
+            && let Some(bits) = evaluate::Bits::of(arg)
+        {
+            return Ok(self.bits_value(game, bits, solved));
+        }
         if self.program.game(game).splits.is_none() {
             return Ok(partial(solved.part(self, &Component::Game(game, args))));
         }
         let (mut value, mut known) = (0, true);
-        let mut add = |found: Option<Grundy>| match found {
+        self.game_parts(
+            game,
+            args,
+            span,
+            &mut |part| match solved.part(self, &part) {
+                Some(part) => value ^= part,
+                None => known = false,
+            },
+        )?;
+        Ok((value, known))
+    }
+
+    /// The value of a game's position whose one argument is a small set or
+    /// region, given by its bits: each part (the whole, for a game that
+    /// does not split) found by its packed key, as [`Rules::packed`] gives
+    /// it, and built as a position only when it has no value yet. This is
+    /// the search's inner loop for games on sets and boards.
+    fn bits_value(
+        &self,
+        game: GameId,
+        bits: evaluate::Bits,
+        solved: &mut Solved<'_, Component>,
+    ) -> Partial {
+        let position = |value: Value| Component::Game(game, smallvec::smallvec![value]);
+        let Some(board) = bits.board else {
+            let set = || position(Value::Set(Set::from_bits(bits.bits)));
+            return partial(solved.packed(pack(game, Shape::Set, bits.bits), set));
+        };
+        let mut part_value = |part: Region| match (Shape::of(&part.board), part.nodes.bits()) {
+            (Some(shape), Some(bits)) => {
+                solved.packed(pack(game, shape, bits), || position(Value::Region(part)))
+            }
+            _ => solved.part(self, &position(Value::Region(part))),
+        };
+        let Some(splits) = self.program.game(game).splits else {
+            let region = Region {
+                board: board.clone(),
+                nodes: Set::from_bits(bits.bits),
+            };
+            return partial(part_value(region));
+        };
+        let (mut value, mut known) = (0, true);
+        board.parts(bits.bits, splits.symmetric, |part| match part_value(part) {
             Some(part) => value ^= part,
             None => known = false,
-        };
-        match args.as_slice() {
-            // The search's inner loop for boards: each part found by its
-            // packed key (as `Rules::packed` gives it), built as a position
-            // only when it has no value yet.
-            [Value::Region(region)] => {
-                let symmetric = self.program.game(game).splits.is_some_and(|s| s.symmetric);
-                region.parts(symmetric, |part| {
-                    let position =
-                        || Component::Game(game, smallvec::smallvec![Value::Region(part.clone())]);
-                    add(match (Shape::of(&part.board), part.nodes.bits()) {
-                        (Some(shape), Some(bits)) => {
-                            solved.packed(pack(game, shape, bits), position)
-                        }
-                        _ => solved.part(self, &position()),
-                    })
-                });
-            }
-            _ => self.game_parts(game, args, span, &mut |part| add(solved.part(self, &part)))?,
-        }
-        Ok((value, known))
+        });
+        (value, known)
     }
 
     /// The options of a position of a game declared `= POSITION`: the sum
