@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::ops::{BitAnd, BitOr, Not, Shl, Shr};
 use std::sync::Arc;
 
 use super::value::{Board, Region, Set, write_elements};
@@ -167,34 +168,85 @@ impl Board {
         }
     }
 
-    /// How to find the nodes next to a set of nodes of a board of at most
-    /// 128 nodes.
-    fn spreader(&self) -> Spreader<'_> {
+    /// How to find the nodes next to a set of nodes of a board whose
+    /// nodes fit in a `W`.
+    fn spreader<W: Word>(&self) -> Spreader<'_, W> {
         match self {
+            // One row is a path (and a shift by its length would overflow).
+            Board::Grid { rows: 1, .. } | Board::Path(_) => Spreader::Path,
             Board::Grid { rows, cols } if *cols > 0 => {
                 let first = (0..*rows).fold(0u128, |first, r| first | 1 << (r * cols));
                 Spreader::Grid {
                     cols: *cols,
-                    first,
-                    last: first << (cols - 1),
+                    first: W::narrow(first),
+                    last: W::narrow(first << (cols - 1)),
                 }
             }
-            Board::Path(_) => Spreader::Path,
             other => Spreader::Any(other),
         }
     }
 }
 
+/// A word of bits, one a node: `u64` for boards of at most 64 nodes, whose
+/// operations are cheaper, else `u128`.
+trait Word:
+    Copy
+    + Eq
+    + BitOr<Output = Self>
+    + BitAnd<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    /// The lowest bit set.
+    fn lowest(self) -> Self;
+    fn narrow(bits: u128) -> Self;
+    fn wide(self) -> u128;
+}
+
+impl Word for u64 {
+    const ZERO: u64 = 0;
+    #[inline(always)]
+    fn lowest(self) -> u64 {
+        self & self.wrapping_neg()
+    }
+    #[inline(always)]
+    fn narrow(bits: u128) -> u64 {
+        bits as u64
+    }
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        u128::from(self)
+    }
+}
+
+impl Word for u128 {
+    const ZERO: u128 = 0;
+    #[inline(always)]
+    fn lowest(self) -> u128 {
+        self & self.wrapping_neg()
+    }
+    #[inline(always)]
+    fn narrow(bits: u128) -> u128 {
+        bits
+    }
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        self
+    }
+}
+
 /// The nodes next to any node of a set: shifts for grids and paths.
-enum Spreader<'a> {
-    Grid { cols: u32, first: u128, last: u128 },
+enum Spreader<'a, W> {
+    Grid { cols: u32, first: W, last: W },
     Path,
     Any(&'a Board),
 }
 
-impl Spreader<'_> {
-    #[inline]
-    fn spread(&self, bits: u128) -> u128 {
+impl<W: Word> Spreader<'_, W> {
+    #[inline(always)]
+    fn spread(&self, bits: W) -> W {
         match *self {
             Spreader::Grid { cols, first, last } => {
                 (bits << cols) | (bits >> cols) | ((bits & !last) << 1) | ((bits & !first) >> 1)
@@ -202,13 +254,13 @@ impl Spreader<'_> {
             Spreader::Path => (bits << 1) | (bits >> 1),
             Spreader::Any(board) => {
                 let mut spread = 0u128;
-                let mut rest = bits;
+                let mut rest = bits.wide();
                 while rest != 0 {
                     let v = rest.trailing_zeros();
                     rest &= rest - 1;
                     board.neighbours(v, &mut |w| spread |= 1 << w);
                 }
-                spread
+                W::narrow(spread)
             }
         }
     }
@@ -250,12 +302,21 @@ impl Region {
 impl Board {
     /// [`Region::parts`] for the nodes `bits` of a board of at most 128
     /// nodes: bit operations only.
-    pub fn parts(&self, bits: u128, symmetric: bool, mut each: impl FnMut(Region)) {
+    pub fn parts(&self, bits: u128, symmetric: bool, each: impl FnMut(Region)) {
         debug_assert!(self.size() <= 128);
-        let spreader = self.spreader();
-        let mut rest = bits;
-        while rest != 0 {
-            let mut part = rest & rest.wrapping_neg();
+        match self.size() {
+            0..=64 => self.parts_in::<u64>(bits, symmetric, each),
+            _ => self.parts_in::<u128>(bits, symmetric, each),
+        }
+    }
+
+    /// [`Board::parts`], with the nodes in a `W`.
+    #[inline(always)]
+    fn parts_in<W: Word>(&self, bits: u128, symmetric: bool, mut each: impl FnMut(Region)) {
+        let spreader = self.spreader::<W>();
+        let mut rest = W::narrow(bits);
+        while rest != W::ZERO {
+            let mut part = rest.lowest();
             loop {
                 let grown = (part | spreader.spread(part)) & rest;
                 if grown == part {
@@ -263,10 +324,10 @@ impl Board {
                 }
                 part = grown;
             }
-            rest &= !part;
+            rest = rest & !part;
             each(match *self {
-                Board::Grid { cols, .. } => grid_part(part, cols, symmetric),
-                _ => self.shaped(Set::from_bits(part), symmetric),
+                Board::Grid { cols, .. } => grid_part(part.wide(), cols, symmetric),
+                _ => self.shaped(Set::from_bits(part.wide()), symmetric),
             });
         }
     }
