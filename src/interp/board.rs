@@ -199,17 +199,31 @@ trait Word:
     + Shr<u32, Output = Self>
 {
     const ZERO: Self;
+    const MAX: Self;
+    const BITS: u32;
     /// The lowest bit set.
     fn lowest(self) -> Self;
+    fn trailing_zeros(self) -> u32;
+    fn leading_zeros(self) -> u32;
     fn narrow(bits: u128) -> Self;
     fn wide(self) -> u128;
 }
 
 impl Word for u64 {
     const ZERO: u64 = 0;
+    const MAX: u64 = u64::MAX;
+    const BITS: u32 = u64::BITS;
     #[inline(always)]
     fn lowest(self) -> u64 {
         self & self.wrapping_neg()
+    }
+    #[inline(always)]
+    fn trailing_zeros(self) -> u32 {
+        u64::trailing_zeros(self)
+    }
+    #[inline(always)]
+    fn leading_zeros(self) -> u32 {
+        u64::leading_zeros(self)
     }
     #[inline(always)]
     fn narrow(bits: u128) -> u64 {
@@ -223,9 +237,19 @@ impl Word for u64 {
 
 impl Word for u128 {
     const ZERO: u128 = 0;
+    const MAX: u128 = u128::MAX;
+    const BITS: u32 = u128::BITS;
     #[inline(always)]
     fn lowest(self) -> u128 {
         self & self.wrapping_neg()
+    }
+    #[inline(always)]
+    fn trailing_zeros(self) -> u32 {
+        u128::trailing_zeros(self)
+    }
+    #[inline(always)]
+    fn leading_zeros(self) -> u32 {
+        u128::leading_zeros(self)
     }
     #[inline(always)]
     fn narrow(bits: u128) -> u128 {
@@ -326,7 +350,7 @@ impl Board {
             }
             rest = rest & !part;
             each(match *self {
-                Board::Grid { cols, .. } => grid_part(part.wide(), cols, symmetric),
+                Board::Grid { cols, .. } => grid_part(part, cols, symmetric),
                 _ => self.shaped(Set::from_bits(part.wide()), symmetric),
             });
         }
@@ -438,18 +462,25 @@ impl Region {
 /// A connected part of a grid of `cols` columns, given by its bits: moved to
 /// the grid of its bounding box, and with `symmetric` to the least of its
 /// eight images. Bit operations only, nothing allocated.
-fn grid_part(part: u128, cols: u32, symmetric: bool) -> Region {
+#[inline(always)]
+fn grid_part<W: Word>(part: W, cols: u32, symmetric: bool) -> Region {
     let top = part.trailing_zeros() / cols;
-    let bottom = (127 - part.leading_zeros()) / cols;
+    let bottom = (W::BITS - 1 - part.leading_zeros()) / cols;
     let height = bottom - top + 1;
-    let row_mask = u128::MAX >> (128 - cols);
+    // The rows from the top one, each `cols` bits; a part as wide as the
+    // grid is moved up and no more.
+    let part = part >> (top * cols);
+    let row_mask = W::MAX >> (W::BITS - cols);
     let row = |r: u32| (part >> (r * cols)) & row_mask;
-    let columns = (top..=bottom).fold(0u128, |columns, r| columns | row(r));
+    let columns = (0..height).fold(W::ZERO, |columns, r| columns | row(r));
     let left = columns.trailing_zeros();
-    let width = 128 - columns.leading_zeros() - left;
-    let packed = (top..=bottom).fold(0u128, |packed, r| {
-        packed | (row(r) >> left) << ((r - top) * width)
-    });
+    let width = W::BITS - columns.leading_zeros() - left;
+    let packed = match width == cols {
+        true => part.wide(),
+        false => (0..height).fold(0u128, |packed, r| {
+            packed | (row(r) >> left).wide() << (r * width)
+        }),
+    };
     let at = |symmetry: Symmetry| {
         let (rows, cols) = symmetry.shape(height, width);
         let nodes = match symmetry.is_identity() {

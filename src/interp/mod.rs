@@ -1086,6 +1086,18 @@ where
             )
         }
         Domain::Each(collection) => {
+            // A small set or region: its bits, with no value built.
+            if let Some(bits) = evaluate::quick_bits(collection, env).map(|found| found.bits) {
+                budget.afford(u128::from(bits.count_ones()), binding.span)?;
+                let values = value::SetIter::Bits(bits);
+                return until_stop(
+                    binding,
+                    env,
+                    values,
+                    |value, _| Ok(Value::Int(value)),
+                    &mut assign,
+                );
+            }
             let span = collection.span;
             let collection = value(collection, env)?;
             let values = evaluate::each(&collection, span)?;
