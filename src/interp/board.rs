@@ -121,7 +121,7 @@ impl Board {
 
     /// Calls `each` with every node next to `v` (for `Edges(G)`, every
     /// edge sharing an end with edge v).
-    pub fn neighbours(&self, v: u32, each: &mut dyn FnMut(u32)) {
+    pub fn neighbours(&self, v: u32, mut each: impl FnMut(u32)) {
         match self {
             Board::Grid { rows, cols } => {
                 let (r, c) = (v / cols, v % cols);
@@ -282,7 +282,7 @@ impl<W: Word> Spreader<'_, W> {
                 while rest != 0 {
                     let v = rest.trailing_zeros();
                     rest &= rest - 1;
-                    board.neighbours(v, &mut |w| spread |= 1 << w);
+                    board.neighbours(v, |w| spread |= 1u128 << w);
                 }
                 W::narrow(spread)
             }

@@ -177,7 +177,7 @@ pub fn quick_bits<'a>(expr: &'a Expr, env: &'a [Value]) -> Option<Bits<'a>> {
                 _ => 0,
             };
             let mut found = 0u128;
-            board.neighbours(v, &mut |w| found |= 1 << w);
+            board.neighbours(v, |w| found |= 1u128 << w);
             Some(Bits {
                 board: None,
                 bits: found & region.bits | own,
@@ -442,7 +442,7 @@ fn call(
                     _ => 0,
                 };
                 let mut found = 0u128;
-                region.board.neighbours(v, &mut |w| found |= 1 << w);
+                region.board.neighbours(v, |w| found |= 1u128 << w);
                 return Ok(Value::Set(Set::from_bits(found & nodes | own)));
             }
             let mut found: SmallVec<[i64; 8]> = SmallVec::new();

@@ -1024,9 +1024,10 @@ where
         };
         return if holds { each(env) } else { Ok(()) };
     };
-    let mut assign = |env: &mut [Value], value: Value| {
+    // Each value is written into its slot before `assign` goes on.
+    let slot = binding.slot;
+    let mut assign = |env: &mut [Value]| {
         budget.spend(binding.span)?;
-        env[binding.slot] = value;
         match rest.is_empty() && guard.is_none() {
             // The last binding with no guard: the option, at once.
             true => each(env),
@@ -1048,13 +1049,19 @@ where
             match (last, &binding.stop) {
                 (Some(last), None) if start <= last => {
                     budget.afford((last as i128 - start as i128 + 1) as u128, binding.span)?;
-                    (start..=last).try_for_each(|value| assign(env, Value::Int(value)))
+                    (start..=last).try_for_each(|value| {
+                        set_int(&mut env[slot], value);
+                        assign(env)
+                    })
                 }
                 (Some(last), Some(_)) if start <= last => until_stop(
                     binding,
                     env,
                     start..=last,
-                    |value, _| Ok(Value::Int(value)),
+                    |value, env| {
+                        set_int(&mut env[slot], value);
+                        Ok(())
+                    },
                     &mut assign,
                 ),
                 _ => Ok(()),
@@ -1070,7 +1077,10 @@ where
                 binding,
                 env,
                 divisors(n),
-                |value, _| Ok(Value::Int(value)),
+                |value, env| {
+                    set_int(&mut env[slot], value);
+                    Ok(())
+                },
                 &mut assign,
             )
         }
@@ -1081,7 +1091,11 @@ where
                 binding,
                 env,
                 elements,
-                |element, env| eval(element, env).map(Value::Int),
+                |element, env| {
+                    let value = eval(element, env)?;
+                    set_int(&mut env[slot], value);
+                    Ok(())
+                },
                 &mut assign,
             )
         }
@@ -1094,7 +1108,10 @@ where
                     binding,
                     env,
                     values,
-                    |value, _| Ok(Value::Int(value)),
+                    |value, env| {
+                        set_int(&mut env[slot], value);
+                        Ok(())
+                    },
                     &mut assign,
                 );
             }
@@ -1106,7 +1123,10 @@ where
                 binding,
                 env,
                 values,
-                |value, _| Ok(Value::Int(value)),
+                |value, env| {
+                    set_int(&mut env[slot], value);
+                    Ok(())
+                },
                 &mut assign,
             )
         }
@@ -1129,7 +1149,10 @@ where
                 binding,
                 env,
                 subsets,
-                |subset, _| Ok(Value::Set(Set::from_values(subset))),
+                |subset, env| {
+                    env[slot] = Value::Set(Set::from_values(subset));
+                    Ok(())
+                },
                 &mut assign,
             )
         }
@@ -1153,7 +1176,10 @@ where
                 binding,
                 env,
                 lists,
-                |values, _| Ok(Value::list(values)),
+                |values, env| {
+                    env[slot] = Value::list(values);
+                    Ok(())
+                },
                 &mut assign,
             )
         }
@@ -1198,20 +1224,29 @@ fn until_stop<T>(
     binding: &Binding,
     env: &mut [Value],
     domain: impl IntoIterator<Item = T>,
-    value: impl Fn(T, &[Value]) -> Result<Value, EvalError>,
-    assign: &mut impl FnMut(&mut [Value], Value) -> Result<(), EvalError>,
+    set: impl Fn(T, &mut [Value]) -> Result<(), EvalError>,
+    assign: &mut impl FnMut(&mut [Value]) -> Result<(), EvalError>,
 ) -> Result<(), EvalError> {
     for item in domain {
-        let value = value(item, env)?;
-        if let Some(stop) = &binding.stop {
-            env[binding.slot] = value.clone();
-            if eval(stop, env)? == 0 {
-                break;
-            }
+        set(item, env)?;
+        if let Some(stop) = &binding.stop
+            && eval(stop, env)? == 0
+        {
+            break;
         }
-        assign(env, value)?;
+        assign(env)?;
     }
     Ok(())
+}
+
+/// Sets a slot to an integer; one that holds an integer is written in
+/// place (the search's bindings assign millions).
+#[inline(always)]
+fn set_int(slot: &mut Value, value: i64) {
+    match slot {
+        Value::Int(int) => *int = value,
+        other => *other = Value::Int(value),
+    }
 }
 
 /// How many assignments the bindings have at most, when every domain is
