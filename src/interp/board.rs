@@ -168,6 +168,16 @@ impl Board {
         }
     }
 
+    /// The nodes next to node `v` of a board of at most 128 nodes, as
+    /// bits: shifts for grids and paths.
+    #[inline]
+    pub fn neighbour_bits(&self, v: u32) -> u128 {
+        debug_assert!(self.size() <= 128 && (v as usize) < self.size());
+        let size = self.size() as u32;
+        let on_board = u128::MAX >> (128 - size);
+        self.spreader::<u128>().spread(1 << v) & on_board
+    }
+
     /// How to find the nodes next to a set of nodes of a board whose
     /// nodes fit in a `W`.
     fn spreader<W: Word>(&self) -> Spreader<'_, W> {

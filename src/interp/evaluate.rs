@@ -176,11 +176,9 @@ pub fn quick_bits<'a>(expr: &'a Expr, env: &'a [Value]) -> Option<Bits<'a>> {
                 Builtin::Closed => 1u128 << v,
                 _ => 0,
             };
-            let mut found = 0u128;
-            board.neighbours(v, |w| found |= 1u128 << w);
             Some(Bits {
                 board: None,
-                bits: found & region.bits | own,
+                bits: board.neighbour_bits(v) & region.bits | own,
             })
         }
         _ => None,
@@ -441,8 +439,7 @@ fn call(
                     Builtin::Closed => 1u128 << v,
                     _ => 0,
                 };
-                let mut found = 0u128;
-                region.board.neighbours(v, |w| found |= 1u128 << w);
+                let found = region.board.neighbour_bits(v);
                 return Ok(Value::Set(Set::from_bits(found & nodes | own)));
             }
             let mut found: SmallVec<[i64; 8]> = SmallVec::new();
