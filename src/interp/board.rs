@@ -214,6 +214,7 @@ trait Word:
     /// The lowest bit set.
     fn lowest(self) -> Self;
     fn trailing_zeros(self) -> u32;
+    fn wrapping_add(self, other: Self) -> Self;
     fn leading_zeros(self) -> u32;
     fn narrow(bits: u128) -> Self;
     fn wide(self) -> u128;
@@ -230,6 +231,10 @@ impl Word for u64 {
     #[inline(always)]
     fn trailing_zeros(self) -> u32 {
         u64::trailing_zeros(self)
+    }
+    #[inline(always)]
+    fn wrapping_add(self, other: u64) -> u64 {
+        u64::wrapping_add(self, other)
     }
     #[inline(always)]
     fn leading_zeros(self) -> u32 {
@@ -258,6 +263,10 @@ impl Word for u128 {
         u128::trailing_zeros(self)
     }
     #[inline(always)]
+    fn wrapping_add(self, other: u128) -> u128 {
+        u128::wrapping_add(self, other)
+    }
+    #[inline(always)]
     fn leading_zeros(self) -> u32 {
         u128::leading_zeros(self)
     }
@@ -279,6 +288,22 @@ enum Spreader<'a, W> {
 }
 
 impl<W: Word> Spreader<'_, W> {
+    /// `part` (inside `rest`) with every node of `rest` to its right along
+    /// a row of a grid or along a path, in one addition: the carry from a
+    /// node of `part` runs through the nodes of `rest` above it and stops
+    /// at the first that is not (a grid's last column is left to
+    /// [`Spreader::spread`], so that no carry runs into the next row).
+    #[inline(always)]
+    fn along_rows(&self, part: W, rest: W) -> W {
+        let runs = match *self {
+            Spreader::Grid { last, .. } => rest & !last,
+            Spreader::Path => rest,
+            Spreader::Any(_) => return part,
+        };
+        let seeds = part & runs;
+        part | runs & (!runs.wrapping_add(seeds) | seeds)
+    }
+
     #[inline(always)]
     fn spread(&self, bits: W) -> W {
         match *self {
@@ -352,7 +377,7 @@ impl Board {
         while rest != W::ZERO {
             let mut part = rest.lowest();
             loop {
-                let grown = (part | spreader.spread(part)) & rest;
+                let grown = spreader.along_rows(part, rest) | spreader.spread(part) & rest;
                 if grown == part {
                     break;
                 }
@@ -632,6 +657,58 @@ mod tests {
         region.parts(symmetric, &mut |part| found.push(part));
         found.sort();
         found
+    }
+
+    /// The parts by a plain search over `neighbours`, each moved to a box
+    /// of its own shape cell by cell: what the bit operations must give.
+    fn parts_by_search(board: &Board, bits: u128, symmetric: bool) -> Vec<Region> {
+        let mut left = bits;
+        let mut found = Vec::new();
+        while left != 0 {
+            let start = left.trailing_zeros();
+            let (mut part, mut stack) = (1u128 << start, vec![start]);
+            while let Some(v) = stack.pop() {
+                board.neighbours(v, |w| {
+                    if left >> w & 1 == 1 && part >> w & 1 == 0 {
+                        part |= 1 << w;
+                        stack.push(w);
+                    }
+                });
+            }
+            left &= !part;
+            found.push(board.shaped(Set::from_bits(part), symmetric));
+        }
+        found.sort();
+        found
+    }
+
+    proptest::proptest! {
+        /// On grids (of u64 and u128 words), paths and cycles, the parts
+        /// found by shifts and additions are those a search finds.
+        #[test]
+        fn parts_by_bits_are_parts_by_search(
+            rows in 1u32..=8,
+            cols in 1u32..=16,
+            n in 1u32..=128,
+            bits: u128,
+            density in 0u32..4,
+            symmetric: bool,
+        ) {
+            // Sparser and denser regions: AND or OR a second draw.
+            let bits = match density {
+                0 => bits & bits.rotate_left(7),
+                1 => bits | bits.rotate_left(13),
+                _ => bits,
+            };
+            for board in [Board::Grid { rows, cols }, Board::Path(n), Board::Cycle(n)] {
+                let size = board.size() as u32;
+                let bits = bits & (u128::MAX >> (128 - size));
+                let mut found = Vec::new();
+                board.parts(bits, symmetric, |part| found.push(part));
+                found.sort();
+                proptest::prop_assert_eq!(found, parts_by_search(&board, bits, symmetric));
+            }
+        }
     }
 
     #[test]
