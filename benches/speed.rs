@@ -18,6 +18,8 @@ struct Sizes {
     grundy_large: usize,
     python: usize,
     memory: usize,
+    /// Wythoff's table with the values seen along lines kept.
+    wythoff_large: usize,
     /// Node Kayles on 3 × n and Cram on rows × cols.
     node_kayles: usize,
     cram: (usize, usize),
@@ -31,6 +33,7 @@ const FULL: Sizes = Sizes {
     grundy_large: 1_000_000,
     python: 2_000,
     memory: 10_000_000,
+    wythoff_large: 1000,
     node_kayles: 12,
     cram: (5, 6),
     runs: 3,
@@ -43,6 +46,7 @@ const SMOKE: Sizes = Sizes {
     grundy_large: 2_000,
     python: 50,
     memory: 10_000,
+    wythoff_large: 40,
     node_kayles: 4,
     cram: (3, 4),
     runs: 1,
@@ -66,13 +70,14 @@ fn main() {
     let run = |case: &str| chosen.is_empty() || chosen.iter().any(|arg| arg == case);
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    let cases: [(&str, Case); 6] = [
+    let cases: [(&str, Case); 7] = [
         ("e", memory),
         ("a", kayles),
         ("b", wythoff),
         ("c", grundys_game),
         ("d", python),
-        ("f", boards),
+        ("g", prefix_sweeps),
+        ("m", boards),
     ];
     for (case, measure) in cases {
         if run(case) {
@@ -184,6 +189,23 @@ fn wythoff_by_hand(size: usize) -> u64 {
         }
     }
     g[size - 1][size - 1]
+}
+
+/// Wythoff's table again, larger: every rule ranges over a whole prefix of
+/// a row, a column or a diagonal, so the values seen along each line are
+/// kept and grown, against the naive loop that reads every line again.
+fn prefix_sweeps(sizes: &Sizes) {
+    let size = sizes.wythoff_large;
+    let source = format!("{WYTHOFF}\ngrundy W({last}, {last})", last = size - 1);
+    let (ours, a) = median(sizes.runs, || language(&source));
+    let (theirs, b) = median(sizes.runs, || wythoff_by_hand(size));
+    assert_eq!(a, b, "Wythoff table");
+    row(
+        &format!("(g) Wythoff as rules, {size} x {size}, prefix sweeps"),
+        ours,
+        theirs,
+        "≤ 0.1x",
+    );
 }
 
 fn wythoff(sizes: &Sizes) {
@@ -406,7 +428,7 @@ fn boards(sizes: &Sizes) {
     });
     assert_eq!(a, b, "Node Kayles 3 × {n}");
     row(
-        &format!("(f) Node Kayles on 3 × {n}, parts memoised"),
+        &format!("(m) Node Kayles on 3 × {n}, parts memoised"),
         ours,
         theirs,
         "≤ 2x",
@@ -422,7 +444,7 @@ fn boards(sizes: &Sizes) {
     });
     assert_eq!(a, b, "Cram {r} × {c}");
     row(
-        &format!("(f) Cram on {r} × {c}, parts memoised"),
+        &format!("(m) Cram on {r} × {c}, parts memoised"),
         ours,
         theirs,
         "≤ 2x",

@@ -85,3 +85,67 @@ proptest! {
         prop_assert_eq!(swept, one_by_one, "{}", game);
     }
 }
+
+/// Rules whose binding runs over a whole prefix of a row, a column or a
+/// diagonal, long enough that the values seen along each line are kept as
+/// a set and grown position by position: asked from the far corner first
+/// (lines read further than the positions folded after), then row by row
+/// (the table growing wider on the way), they agree with the options
+/// folded one by one, for every pair of shapes.
+#[test]
+fn prefix_lines_agree() {
+    let rules = [
+        "move P(a - k, b) for k in 1..=a",
+        "move P(a, b - k) for k in 1..=b",
+        "move P(a - k, b - k) for k in 1..=min(a, b)",
+    ];
+    let far = (0..=40).rev().map(|a| format!("P({a}, {})", 40 - a / 2));
+    let rows = (0..=40).flat_map(|a| (0..=40).step_by(7).map(move |b| format!("P({a}, {b})")));
+    let positions: Vec<String> = far.chain(rows).collect();
+    for first in rules {
+        for (second, shift) in rules.iter().flat_map(|rule| [(rule, 0), (rule, 1)]) {
+            let other = second.replace("for k in 1", &format!("for k in {}", 1 + shift));
+            let game = format!("game P(a, b) {{ {first} {other} }}");
+            let (swept, one_by_one) = both_ways(&game, "k", &positions);
+            assert_eq!(swept, one_by_one, "{game}");
+        }
+    }
+}
+
+/// Nim as a rule over every smaller heap, and Wythoff's game: values from
+/// the theory (Nim's heap n is worth n; Wythoff's P-positions are the
+/// pairs (⌊kφ⌋, ⌊kφ²⌋)), through the sets kept per line.
+#[test]
+fn long_lines_give_nim_and_wythoff() {
+    let nim = grundy_values(
+        "game N(n) { move N(n - k) for k in 1..=n }\n\
+         grundy N(300)\ngrundy N(57)\ngrundy N(299)",
+    );
+    assert_eq!(nim, vec![300, 57, 299]);
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let zeros: Vec<(i64, i64)> = (0..60)
+        .map(|k| {
+            (
+                (k as f64 * phi).floor() as i64,
+                (k as f64 * phi * phi).floor() as i64,
+            )
+        })
+        .filter(|&(_, b)| b < 100)
+        .collect();
+    let mut source = String::from(
+        "game W(a, b) { move W(a - k, b) for k in 1..=a \
+         move W(a, b - k) for k in 1..=b move W(a - k, b - k) for k in 1..=min(a, b) }\n",
+    );
+    for a in 0..100 {
+        for b in 0..100 {
+            source.push_str(&format!("grundy W({a}, {b})\n"));
+        }
+    }
+    let values = grundy_values(&source);
+    for a in 0..100i64 {
+        for b in 0..100i64 {
+            let zero = zeros.contains(&(a, b)) || zeros.contains(&(b, a));
+            assert_eq!(values[(a * 100 + b) as usize] == 0, zero, "W({a}, {b})");
+        }
+    }
+}

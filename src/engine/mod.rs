@@ -7,6 +7,7 @@
 //! depth is solved without growing the native stack.
 
 mod dense;
+mod lines;
 mod loopy;
 mod misere;
 mod options;
@@ -21,6 +22,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use dense::Dense;
 pub use dense::{Address, Grid};
+use lines::Lines;
 pub use loopy::{Gamma, Outcome};
 pub use misere::{Found, Genus, Misere};
 pub use options::{Options, TooManyOptions};
@@ -44,6 +46,7 @@ pub struct Solved<'a, P> {
     values: &'a [Grundy],
     dense: &'a Dense,
     packed: &'a PackedValues,
+    lines: &'a mut Lines,
     missing: &'a mut Vec<P>,
     deferred: &'a mut Vec<Deferred>,
 }
@@ -136,6 +139,17 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
     #[inline]
     pub fn grid(&self, table: usize) -> Grid<'a> {
         self.dense.grid(table)
+    }
+
+    /// The values of `length` cells of a table from index `start` on by
+    /// `step`, all of them values, as a set: kept per line and grown as
+    /// positions along it are folded (see `lines.rs`), so that a rule
+    /// ranging over a whole prefix of a line costs its new cells only.
+    /// `None` when a cell has no value yet, or the line was read further
+    /// already: the caller then reads the cells itself.
+    pub fn line(&mut self, table: usize, start: usize, step: isize, length: usize) -> Option<&Mex> {
+        self.lines
+            .values(table, self.dense.grid(table), (start, step, length))
     }
 
     /// Whether a cell read from a table holds a value.
@@ -340,6 +354,21 @@ impl Mex {
         self.words[word] |= 1 << (value % 64);
     }
 
+    /// Notes every value noted in `other`.
+    pub fn add_all(&mut self, other: &Mex) {
+        if self.words.len() < other.words.len() {
+            self.words.resize(other.words.len(), 0);
+        }
+        for (word, other) in self.words.iter_mut().zip(&other.words) {
+            *word |= other;
+        }
+    }
+
+    /// How many words the set takes.
+    pub(crate) fn words(&self) -> usize {
+        self.words.len()
+    }
+
     /// The least value not noted.
     pub fn mex(&self) -> Grundy {
         let word = self
@@ -452,6 +481,7 @@ pub struct Engine<P> {
     values: Vec<Grundy>,
     dense: Dense,
     packed: PackedValues,
+    lines: Lines,
     /// The most moves a play from each position can last.
     /// The longest plays asked for so far: most positions are never
     /// asked, and keep no room for one.
@@ -514,6 +544,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             values: Vec::new(),
             dense: Dense::new(max_states),
             packed: PackedValues::default(),
+            lines: Lines::new(max_states),
             longest: Default::default(),
             max_states,
             scratch: Options::new(max_states),
@@ -562,6 +593,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .filter(|&address| depends(&rules.at_address(address)))
             .collect();
         self.dense.forget(&gone);
+        self.lines.clear();
         let gone: Vec<Packed> = self
             .packed
             .keys()
@@ -885,6 +917,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 });
                 self.dense.roll_back();
                 self.packed.roll_back();
+                self.lines.clear();
             }
         }
         solved
@@ -1087,6 +1120,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             values: &self.values,
             dense: &self.dense,
             packed: &self.packed,
+            lines: &mut self.lines,
             missing: &mut self.missing,
             deferred: &mut self.deferred,
         };

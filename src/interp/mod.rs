@@ -981,7 +981,13 @@ fn over_bindings(
 ) -> Result<(), EvalError> {
     let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
     let budget = Budget::new(MAX_SUM_COMPONENTS as usize);
-    assignments(&over.bindings, over.guard.as_ref(), &mut env, &budget, each)
+    assignments(
+        &over.bindings,
+        over.guard.as_ref(),
+        &mut env,
+        &budget,
+        &mut |env| each(env),
+    )
 }
 
 fn evaluate_args(args: &[Expr], env: &[Value]) -> Result<Args, EvalError> {
@@ -1015,7 +1021,7 @@ pub fn assignments<F>(
     each: &mut F,
 ) -> Result<(), EvalError>
 where
-    F: FnMut(&[Value]) -> Result<(), EvalError> + ?Sized,
+    F: FnMut(&mut [Value]) -> Result<(), EvalError> + ?Sized,
 {
     let Some((binding, rest)) = bindings.split_first() else {
         let holds = match guard {

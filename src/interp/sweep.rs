@@ -59,10 +59,15 @@ impl Count {
 /// such lines.
 #[derive(Clone, Copy)]
 struct Line<'a> {
+    table: usize,
     cells: &'a [Grundy],
     start: usize,
     step: isize,
 }
+
+/// The shortest line whose values are kept as a set (see
+/// [`Solved::line`]); shorter ones are read cell by cell.
+const LINE_SETS_FROM: usize = 16;
 
 impl Line<'_> {
     /// The cell of the `i`th option: a value, or not (see
@@ -80,7 +85,7 @@ impl Interpreter<'_> {
     pub(super) fn sweep(
         &self,
         sweep: &Sweep,
-        env: &[Value],
+        env: &mut [Value],
         budget: &Budget,
         count: &mut Count,
         solved: &mut Solved<'_, Component>,
@@ -91,8 +96,6 @@ impl Interpreter<'_> {
             plan,
             binding,
         } = *sweep;
-        let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
-        let env = env.as_mut_slice();
         let Domain::Range {
             start,
             end,
@@ -138,6 +141,16 @@ impl Interpreter<'_> {
         };
         budget.spend_many(length, binding.span)?;
         count.add(length, rule.span)?;
+        // One line with nothing beside it: each option's value is its
+        // cell's, and the set of them is kept per line, grown as positions
+        // along it are folded (a prefix of a row, column or diagonal).
+        if let ([line], 0) = (lines.as_slice(), fixed)
+            && length >= LINE_SETS_FROM
+            && let Some(values) = solved.line(line.table, line.start, line.step, length)
+        {
+            mex.add_all(values);
+            return Ok(());
+        }
         let mut slow = |i: isize, mex: &mut Mex| {
             env[plan.slot] = Value::Int(first + i as i64);
             self.fold_option(&rule.target, env, solved, mex)
@@ -232,6 +245,7 @@ impl Interpreter<'_> {
                 _ => (end as isize - start as isize) / (length as isize - 1),
             };
             lines.push(Line {
+                table: game.0 as usize,
                 cells: grid.cells,
                 start,
                 step,

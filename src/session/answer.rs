@@ -233,7 +233,7 @@ pub(super) fn each_row(
         query.guard.as_ref(),
         &mut env,
         budget,
-        each,
+        &mut |env| each(env),
     )
 }
 
