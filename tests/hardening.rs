@@ -455,3 +455,35 @@ fn moves_under_misere_play_name_the_misere_value() {
          3. *1 -> *0, leaving *2 + *0: misère grundy 2\n"
     );
 }
+
+#[test]
+fn a_hopeless_query_ends_at_the_work_limit_saying_how_far_it_got() {
+    // Two-row Chomp to 100,000: some 5·10⁹ positions of up to 10⁵ options.
+    let chomp = "game Chomp2(a, b) {\n  move Chomp2(a - k, min(b, a - k)) for k in 1..=a\n  \
+                 move Chomp2(a, b - k) for k in 1..=b\n}\n";
+    let source = format!("{chomp}grundy Chomp2(100000, 100000)\n");
+    let started = std::time::Instant::now();
+    let output = sprague(&["run", "--json", "--max-work", "2_000_000", "-"], &source);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let error: serde_json::Value = serde_json::from_str(stderr(&output).trim()).unwrap();
+    assert_eq!(error["code"], "sprague::eval::too_much_work");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.starts_with("more than 2000000 options examined while expanding Chomp2("));
+    assert!(message.ends_with("positions solved so far)"), "{message}");
+    assert!(error["help"].as_str().unwrap().contains("--max-work N"));
+    assert_eq!(
+        error["labels"][0]["span"]["offset"],
+        chomp.len() + "grundy ".len()
+    );
+    assert!(started.elapsed().as_secs() < 60);
+    // The limit is per search: a small board under the same limit is
+    // answered, and Chomp2(n, 0) is Nim on a heap of n.
+    let small = format!("{chomp}grundy Chomp2(60, 0)\ngrundy Chomp2(5, 5)\n");
+    let output = sprague(&["run", "--max-work", "2_000_000", "-"], &small);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).starts_with("grundy Chomp2(60, 0) = 60\n"),
+        "{}",
+        stdout(&output)
+    );
+}

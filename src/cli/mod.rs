@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use miette::{Diagnostic, Report};
 use thiserror::Error;
 
-use crate::engine::DEFAULT_MAX_STATES;
+use crate::engine::{DEFAULT_MAX_STATES, DEFAULT_MAX_WORK};
 use crate::lower::ir::DeclarationKind;
 use crate::output::{self, ErrorStyle};
 use crate::progress::Progress;
@@ -116,6 +116,9 @@ struct Limits {
     /// The most distinct positions the session may solve.
     #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N", value_parser = count)]
     max_states: usize,
+    /// The most options one search may examine before it is stopped.
+    #[arg(long, default_value_t = DEFAULT_MAX_WORK, value_name = "N", value_parser = work)]
+    max_work: u64,
     /// The most sums `crosscheck`, `remoteness` and misère play may search.
     #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N", value_parser = count)]
     max_search: usize,
@@ -140,6 +143,11 @@ fn count(text: &str) -> Result<usize, String> {
     }
 }
 
+/// A count of options, as [`count`] reads it.
+fn work(text: &str) -> Result<u64, String> {
+    count(text).map(|count| count as u64)
+}
+
 impl Limits {
     /// A session within these limits; an interactive one for the REPL.
     fn session(&self, interactive: bool) -> Session {
@@ -148,6 +156,7 @@ impl Limits {
             false => Session::new(self.max_states),
         };
         session.set_max_search(self.max_search);
+        session.set_max_work(self.max_work);
         session.set_max_draw(self.max_draw);
         session.set_max_rows(self.max_rows);
         session

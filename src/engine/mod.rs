@@ -49,6 +49,8 @@ pub struct Solved<'a, P> {
     lines: &'a mut Lines,
     missing: &'a mut Vec<P>,
     deferred: &'a mut Vec<Deferred>,
+    /// The options examined (see [`Solved::examined`]).
+    work: u64,
 }
 
 /// An option waiting on parts not solved yet: the XOR of its solved parts,
@@ -152,6 +154,14 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
             .values(table, self.dense.grid(table), (start, step, length))
     }
 
+    /// Notes that `count` more options were examined: the engine stops a
+    /// search past its work limit (`--max-work`), so that a hopeless query
+    /// ends with an error instead of running for hours.
+    #[inline]
+    pub fn examined(&mut self, count: u64) {
+        self.work = self.work.saturating_add(count);
+    }
+
     /// Whether a cell read from a table holds a value.
     #[inline(always)]
     pub fn is_value(cell: Grundy) -> bool {
@@ -192,6 +202,10 @@ impl From<Stopped> for Unknown {
 
 /// The default bound on distinct positions an engine will intern.
 pub const DEFAULT_MAX_STATES: usize = 10_000_000;
+
+/// The default bound on options one search may examine: a second or so of
+/// swept rules, a minute of rules folded option by option.
+pub const DEFAULT_MAX_WORK: u64 = 1_000_000_000;
 
 /// The move rules of a family of games, as the engine sees them.
 pub trait Rules {
@@ -296,6 +310,7 @@ pub fn fold_listed<R>(
 ) where
     R: Rules + ?Sized,
 {
+    solved.examined(options.len() as u64);
     {
         for option in options.iter() {
             let from = solved.noted();
@@ -407,6 +422,13 @@ pub enum EngineError<P, E> {
     },
     /// Labelling a loopy game would look at more moves than the limit.
     TooManyMoves { limit: usize, expanding: P },
+    /// A search examined more options than the work limit allows.
+    TooMuchWork {
+        limit: u64,
+        examined: u64,
+        solved: usize,
+        expanding: P,
+    },
     /// The positions run off without end (see [`Rules::runs_off`]): the
     /// first positions of the chain and the deepest ones.
     RunsOff { start: Vec<P>, deepest: Vec<P> },
@@ -487,6 +509,9 @@ pub struct Engine<P> {
     /// asked, and keep no room for one.
     longest: HashMap<Key, u64>,
     max_states: usize,
+    /// Options examined by the search under way, and the most allowed.
+    work: u64,
+    max_work: u64,
     scratch: Options<P>,
     mex: Mex,
     missing: Vec<P>,
@@ -547,6 +572,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             lines: Lines::new(max_states),
             longest: Default::default(),
             max_states,
+            work: 0,
+            max_work: DEFAULT_MAX_WORK,
             scratch: Options::new(max_states),
             mex: Mex::default(),
             missing: Vec::new(),
@@ -556,6 +583,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             watcher: None,
             steps_since_watch: 0,
         }
+    }
+
+    /// Sets the most options one search may examine.
+    pub fn set_max_work(&mut self, max_work: u64) {
+        self.max_work = max_work;
     }
 
     /// Sets (or clears) the function told of progress, which may stop a search.
@@ -887,6 +919,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         let mark = self.positions.len();
+        self.work = 0;
         self.dense.keep();
         self.packed.keep();
         let solved = self
@@ -1123,10 +1156,20 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             lines: &mut self.lines,
             missing: &mut self.missing,
             deferred: &mut self.deferred,
+            work: 0,
         };
-        rules
-            .fold_options(position, &mut solved, &mut self.mex, self.max_states)
-            .map_err(EngineError::Rules)
+        let folded = rules.fold_options(position, &mut solved, &mut self.mex, self.max_states);
+        self.work = self.work.saturating_add(solved.work.max(1));
+        folded.map_err(EngineError::Rules)?;
+        match self.work > self.max_work {
+            true => Err(EngineError::TooMuchWork {
+                limit: self.max_work,
+                examined: self.work,
+                solved: self.states(),
+                expanding: position.clone(),
+            }),
+            false => Ok(()),
+        }
     }
 
     /// The cycle through `key`: the positions being expanded from it to the

@@ -385,3 +385,22 @@ fn a_failed_search_forgets_the_packed_positions_it_stored() {
     assert_eq!(engine.grundy(&rules, &40), Ok(1));
     assert_eq!(engine.states(), 40);
 }
+
+#[test]
+fn a_search_past_the_work_limit_stops_and_forgets_what_it_stored() {
+    let rules = Kayles {
+        defer: true,
+        packed: false,
+    };
+    let mut engine = Engine::new(DEFAULT_MAX_STATES);
+    engine.set_max_work(1_000);
+    // Kayles(100) alone has about 200 options; the rows below it, 10,000.
+    let found = engine.grundy(&rules, &100);
+    assert!(
+        matches!(found, Err(EngineError::TooMuchWork { limit: 1_000, examined, .. }) if examined > 1_000),
+        "{found:?}"
+    );
+    assert_eq!(engine.states(), 0);
+    // Rows up to 20 take under 1,000 options: Kayles(20) is 1 (A002186).
+    assert_eq!(engine.grundy(&rules, &20), Ok(1));
+}

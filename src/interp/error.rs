@@ -303,6 +303,23 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error(
+        "more than {limit} options examined while expanding {position} ({solved} positions solved so far)"
+    )]
+    #[diagnostic(
+        code(sprague::eval::too_much_work),
+        help(
+            "raise the limit with `--max-work N` if the wait is worth it, or ask about a smaller position"
+        )
+    )]
+    TooMuchWork {
+        limit: u64,
+        position: String,
+        solved: usize,
+        #[label("solving this examines more options than the limit")]
+        span: SourceSpan,
+    },
+
     #[error("more than {limit} distinct positions while expanding {position} of game `{game}`")]
     #[diagnostic(
         code(sprague::eval::too_many_states),
@@ -340,6 +357,7 @@ impl EvalError {
             | EvalError::TooManyRows { .. }
             | EvalError::TooManyMoves { .. }
             | EvalError::TooManyStates { .. }
+            | EvalError::TooMuchWork { .. }
             | EvalError::Interrupted { .. }
             | EvalError::SearchTooLarge { .. }
             | EvalError::DrawTooLarge { .. }

@@ -493,7 +493,11 @@ impl<'p> Interpreter<'p> {
     ) -> Result<(), EvalError> {
         let mut env: SmallVec<[Value; 8]> = SmallVec::from_elem(Value::Int(0), slots);
         env[..args.len()].clone_from_slice(args);
-        let mut count = Count { done: 0, limit };
+        let mut count = Count {
+            done: 0,
+            limit,
+            work: 0,
+        };
         for rule in rules {
             let budget = Budget::new(limit);
             match &rule.sweep {
@@ -520,6 +524,7 @@ impl<'p> Interpreter<'p> {
                 )?,
             }
         }
+        solved.examined(count.work);
         Ok(())
     }
 

@@ -23,10 +23,12 @@ pub(super) struct Sweep<'r> {
     pub binding: &'r Binding,
 }
 
-/// Options folded so far for one position, out of how many allowed.
+/// Options folded so far for one position, out of how many allowed, and
+/// the work they took, counted in options examined one by one.
 pub(super) struct Count {
     pub done: usize,
     pub limit: usize,
+    pub work: u64,
 }
 
 impl Count {
@@ -35,6 +37,7 @@ impl Count {
         match self.room(count) {
             true => {
                 self.done += count;
+                self.work += count as u64;
                 Ok(())
             }
             false => Err(EvalError::TooManyOptions {
@@ -44,6 +47,12 @@ impl Count {
                 context: String::new(),
             }),
         }
+    }
+
+    /// Counts the `count` options just added as read from a set of values
+    /// of `words` words, not one by one.
+    fn read_as_set(&mut self, count: usize, words: usize) {
+        self.work = self.work - count as u64 + words as u64 + 1;
     }
 
     fn room(&self, count: usize) -> bool {
@@ -149,6 +158,7 @@ impl Interpreter<'_> {
             && let Some(values) = solved.line(line.table, line.start, line.step, length)
         {
             mex.add_all(values);
+            count.read_as_set(length, values.words());
             return Ok(());
         }
         let mut slow = |i: isize, mex: &mut Mex| {

@@ -452,6 +452,17 @@ pub(super) fn engine_error(
             span,
         },
         EngineError::Interrupted => EvalError::Interrupted { span },
+        EngineError::TooMuchWork {
+            limit,
+            solved,
+            expanding,
+            ..
+        } => EvalError::TooMuchWork {
+            limit,
+            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
+            solved,
+            span,
+        },
         EngineError::TooManyMoves { limit, expanding } => EvalError::TooManyMoves {
             limit,
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),

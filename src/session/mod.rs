@@ -262,6 +262,11 @@ impl Session {
         self.max_search = max_search;
     }
 
+    /// Sets the most options one search may examine (`--max-work`).
+    pub fn set_max_work(&mut self, max_work: u64) {
+        self.engine.set_max_work(max_work);
+    }
+
     /// Sets the most rows a query's table may have.
     pub fn set_max_rows(&mut self, max_rows: usize) {
         self.max_rows = max_rows;
