@@ -149,3 +149,50 @@ fn long_lines_give_nim_and_wythoff() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// A guard comparing expressions linear in the last binding becomes
+    /// part of its range (and the rule is swept); written so that it
+    /// cannot (negated twice), it is tested option by option. Both agree,
+    /// for coefficients of either sign, every comparison, inclusive and
+    /// exclusive ranges, and bounds past either end.
+    #[test]
+    fn bounding_guards_agree(
+        c in prop_oneof![Just(-2i64), Just(-1), Just(1), Just(2), Just(3)],
+        op in prop::sample::select(vec!["<", "<=", ">", ">="]),
+        shift in -3i64..4,
+        inclusive: bool,
+        twice: bool,
+    ) {
+        let range = if inclusive { "0..=n - 1" } else { "0..n" };
+        let guard = format!("{c} * a {op} n - a + {shift}");
+        let second = if twice { " and a >= 1" } else { "" };
+        let game = |guard: &str| {
+            format!("game G(n) {{ move G(a) + G(n - 1 - a) for a in {range} if {guard}{second} }}")
+        };
+        let positions = heaps("G");
+        let queries: String = positions.iter().map(|p| format!("grundy {p}\n")).collect();
+        let absorbed = grundy_values(&format!("{}\n{queries}", game(&guard)));
+        let literal = grundy_values(&format!("{}\n{queries}", game(&format!("not (not ({guard}))"))));
+        prop_assert_eq!(absorbed, literal, "{}", game(&guard));
+    }
+}
+
+/// Grundy's game written with the guard that halves the splits, against
+/// OEIS A002188: the guard is the range's end, and the rule is swept.
+#[test]
+fn grundys_game_with_its_guard_matches_oeis() {
+    let expected: Vec<i64> = common::table("tests/data/grundys_game.txt")
+        .into_iter()
+        .map(|row| row[1])
+        .collect();
+    let last = expected.len() - 1;
+    let queries: String = (0..=last).map(|n| format!("grundy G({n})\n")).collect();
+    let values = grundy_values(&format!(
+        "game G(n) {{ move G(a) + G(n - a) for a in 1..n if a < n - a }}\n{queries}"
+    ));
+    let values: Vec<i64> = values.into_iter().map(|v| v as i64).collect();
+    assert_eq!(values, expected);
+}

@@ -143,12 +143,15 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// A rule; conjuncts of the guard that bound the last binding become
+    /// part of its range (see `bounds.rs`).
     pub fn new(
         target: Vec<Term>,
-        bindings: Vec<Binding>,
+        mut bindings: Vec<Binding>,
         guard: Option<Expr>,
         span: SourceSpan,
     ) -> Rule {
+        let guard = super::bounds::absorb(&mut bindings, guard);
         let sweep = Sweep::plan(&target, &bindings, guard.as_ref());
         Rule {
             target,

@@ -2,6 +2,7 @@
 //! syntax tree into the [`ir`] the interpreter runs. Every error of a source
 //! is collected and reported together; nothing is evaluated if one exists.
 
+mod bounds;
 pub(crate) mod code;
 mod error;
 pub mod ir;

@@ -1,0 +1,227 @@
+//! Guards that bound a rule's last binding become part of its range:
+//! `for a in 1..n if a < n - a` is `for a in max(1, …)..min(n, …)`, so the
+//! binding tries only the values the guard lets through, and the rule,
+//! with no guard left on its last binding, can be swept (see `Sweep`).
+//!
+//! A conjunct is a bound when it compares two expressions that are linear
+//! in the binding (`c·a + r` with a constant `c ≠ 0`) and safe to evaluate
+//! before the binding is tried: made of constants, variables, `+`, `-`,
+//! `*` by a constant, `min`, `max` and `abs`, so that evaluating it early
+//! raises no error the guard would not have raised (overflow aside).
+
+use miette::SourceSpan;
+
+use super::ir::{BinaryOp, Binding, Domain, Expr, ExprKind};
+
+/// Moves the conjuncts of `guard` that bound the last binding into its
+/// range; answers the guard that is left.
+pub fn absorb(bindings: &mut [Binding], guard: Option<Expr>) -> Option<Expr> {
+    let guard = guard?;
+    let Some(last) = bindings.last_mut() else {
+        return Some(guard);
+    };
+    if last.stop.is_some() || !matches!(last.domain, Domain::Range { .. }) {
+        return Some(guard);
+    }
+    let mut kept = Vec::new();
+    for conjunct in conjuncts(guard) {
+        match bound(&conjunct, last.slot) {
+            Some(bound) => narrow(&mut last.domain, bound, conjunct.span),
+            None => kept.push(conjunct),
+        }
+    }
+    kept.into_iter().reduce(|all, next| {
+        let span = all.span;
+        binary(BinaryOp::And, all, next, span)
+    })
+}
+
+/// `a and b and …` as its parts, in order.
+fn conjuncts(guard: Expr) -> Vec<Expr> {
+    match guard.kind {
+        ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
+            let mut parts = conjuncts(*lhs);
+            parts.extend(conjuncts(*rhs));
+            parts
+        }
+        _ => vec![guard],
+    }
+}
+
+/// A bound on the binding: its least or its greatest value.
+enum Bound {
+    AtLeast(Expr),
+    AtMost(Expr),
+}
+
+/// The bound a conjunct puts on the binding in `slot`, if it is one.
+fn bound(conjunct: &Expr, slot: usize) -> Option<Bound> {
+    let ExprKind::Binary(op, lhs, rhs) = &conjunct.kind else {
+        return None;
+    };
+    if !matches!(
+        op,
+        BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+    ) {
+        return None;
+    }
+    let span = conjunct.span;
+    // lhs - rhs = c·a + r, compared with 0.
+    let (left, left_rest) = linear(lhs, slot)?;
+    let (right, right_rest) = linear(rhs, slot)?;
+    let (mut c, mut r) = (
+        left.checked_sub(right)?,
+        binary(BinaryOp::Sub, left_rest, right_rest, span),
+    );
+    let mut op = *op;
+    if c == 0 {
+        return None;
+    }
+    if c < 0 {
+        // Both sides negated: the comparison turns round.
+        c = c.checked_neg()?;
+        r = Expr {
+            kind: ExprKind::Neg(Box::new(r)),
+            span,
+        };
+        op = match op {
+            BinaryOp::Lt => BinaryOp::Gt,
+            BinaryOp::Le => BinaryOp::Ge,
+            BinaryOp::Gt => BinaryOp::Lt,
+            _ => BinaryOp::Le,
+        };
+    }
+    let constant = |value: i64| Expr {
+        kind: ExprKind::Const(value),
+        span,
+    };
+    let negated = |expr: Expr| Expr {
+        kind: ExprKind::Neg(Box::new(expr)),
+        span,
+    };
+    // With c > 0 (division floors):
+    //   c·a + r <  0  ⇔  a ≤ (-r - 1) / c
+    //   c·a + r ≤  0  ⇔  a ≤ -r / c
+    //   c·a + r >  0  ⇔  a ≥ -((r - 1) / c)
+    //   c·a + r ≥  0  ⇔  a ≥ -(r / c)
+    let over_c = |expr: Expr| binary(BinaryOp::Div, expr, constant(c), span);
+    Some(match op {
+        BinaryOp::Lt => Bound::AtMost(over_c(binary(BinaryOp::Sub, negated(r), constant(1), span))),
+        BinaryOp::Le => Bound::AtMost(over_c(negated(r))),
+        BinaryOp::Gt => {
+            Bound::AtLeast(negated(over_c(binary(BinaryOp::Sub, r, constant(1), span))))
+        }
+        _ => Bound::AtLeast(negated(over_c(r))),
+    })
+}
+
+/// `expr` as `c·a + r`, with `r` not reading the slot of `a`; `None` if it
+/// is not linear in `a` or not safe to evaluate early.
+fn linear(expr: &Expr, slot: usize) -> Option<(i64, Expr)> {
+    let span = expr.span;
+    if !expr.mentions(slot) {
+        return safe(expr).then(|| (0, expr.clone()));
+    }
+    Some(match &expr.kind {
+        ExprKind::Slot(_) => (
+            1,
+            Expr {
+                kind: ExprKind::Const(0),
+                span,
+            },
+        ),
+        ExprKind::Chain(chain) => return linear(&chain.tree, slot),
+        ExprKind::Neg(operand) => {
+            let (c, r) = linear(operand, slot)?;
+            let kind = ExprKind::Neg(Box::new(r));
+            (c.checked_neg()?, Expr { kind, span })
+        }
+        ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), lhs, rhs) => {
+            let ((a, ra), (b, rb)) = (linear(lhs, slot)?, linear(rhs, slot)?);
+            let c = match op {
+                BinaryOp::Add => a.checked_add(b)?,
+                _ => a.checked_sub(b)?,
+            };
+            (c, binary(*op, ra, rb, span))
+        }
+        ExprKind::Binary(BinaryOp::Mul, lhs, rhs) => {
+            let (factor, other) = match (&lhs.kind, &rhs.kind) {
+                (ExprKind::Const(k), _) => (*k, rhs),
+                (_, ExprKind::Const(k)) => (*k, lhs),
+                _ => return None,
+            };
+            let (c, r) = linear(other, slot)?;
+            let factor_expr = Expr {
+                kind: ExprKind::Const(factor),
+                span,
+            };
+            (
+                c.checked_mul(factor)?,
+                binary(BinaryOp::Mul, factor_expr, r, span),
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// Whether an expression that does not read the binding can be evaluated
+/// before it is tried without raising an error the guard would not.
+fn safe(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Const(_) | ExprKind::Slot(_) | ExprKind::Chain(_) => true,
+        ExprKind::Neg(operand) | ExprKind::Abs(operand) => safe(operand),
+        ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, lhs, rhs) => {
+            safe(lhs) && safe(rhs)
+        }
+        ExprKind::Min(args) | ExprKind::Max(args) => args.iter().all(safe),
+        _ => false,
+    }
+}
+
+/// Narrows a range to a bound.
+fn narrow(domain: &mut Domain, bound: Bound, span: SourceSpan) {
+    let Domain::Range {
+        start,
+        end,
+        inclusive,
+    } = domain
+    else {
+        return;
+    };
+    match bound {
+        Bound::AtLeast(least) => {
+            let old = std::mem::replace(start, least.clone());
+            *start = Expr {
+                kind: ExprKind::Max(vec![old, least]),
+                span,
+            };
+        }
+        Bound::AtMost(most) => {
+            // An exclusive end stays exclusive: the bound moves past it.
+            let most = match inclusive {
+                true => most,
+                false => binary(
+                    BinaryOp::Add,
+                    most,
+                    Expr {
+                        kind: ExprKind::Const(1),
+                        span,
+                    },
+                    span,
+                ),
+            };
+            let old = std::mem::replace(end, most.clone());
+            *end = Expr {
+                kind: ExprKind::Min(vec![old, most]),
+                span,
+            };
+        }
+    }
+}
+
+fn binary(op: BinaryOp, lhs: Expr, rhs: Expr, span: SourceSpan) -> Expr {
+    Expr {
+        kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+        span,
+    }
+}
