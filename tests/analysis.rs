@@ -244,3 +244,16 @@ fn remoteness_of_nim_sums() {
         .collect();
     assert_eq!(remoteness, [(6, false), (1, true), (0, false)]);
 }
+
+#[test]
+fn a_far_removal_costs_one_move_not_every_removal_below_it() {
+    // Below 300,000 only 1 and 2 can be taken: n mod 3. At 300,000 the
+    // options are 299,999 (2), 299,998 (1) and 0 (0): the value is 3.
+    let values = common::grundy_values(
+        "game S = subtraction {1, 2, 300000}\n\
+         grundy S(299999)\ngrundy S(300000)\ngrundy S(300001)",
+    );
+    assert_eq!(values[..2], [2, 3]);
+    // 300,001: options 300,000 (3), 299,999 (2) and 1 (1); mex 0.
+    assert_eq!(values[2], 0);
+}

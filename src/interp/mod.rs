@@ -96,7 +96,17 @@ impl CodeTable {
                 return Err(Unknown::PastLimit);
             }
             self.table.extend_to(stage, watch)?;
-            self.period = crate::analysis::find(self.table.values(), self.proof)
+            // A theorem proves a period only past its window: before, the
+            // look (which may walk the table once for each candidate) is
+            // spared.
+            let values = self.table.values();
+            let provable = match self.proof {
+                Proof::Window { t } | Proof::OctalTheorem { t } => values.len() >= t + 2,
+                Proof::None => false,
+            };
+            self.period = provable
+                .then(|| crate::analysis::find(values, self.proof))
+                .flatten()
                 .filter(|period| period.proven);
         }
     }

@@ -33,6 +33,10 @@ use crate::lower::ir::{Digit, TakeBreak};
 #[derive(Debug, Clone)]
 pub struct Table {
     code: TakeBreak,
+    /// The removals with a move, in increasing order, for a code of
+    /// finitely many digits: a heap's cost is its moves, not the largest
+    /// removal (`subtraction {1, 2, 500000}`).
+    removals: Vec<usize>,
     values: Vec<u64>,
     /// The values again, in as few bytes each as they all fit.
     narrow: Narrow,
@@ -173,8 +177,15 @@ const FEW: usize = 8;
 
 impl Table {
     pub fn new(code: TakeBreak) -> Self {
+        let removals = match code.rest {
+            Some(_) => Vec::new(),
+            None => (0..code.digits.len())
+                .filter(|&k| code.digits[k].bits != 0)
+                .collect(),
+        };
         Table {
             code,
+            removals,
             values: Vec::new(),
             narrow: Narrow::Bytes(Vec::new()),
             rare: Rare::default(),
@@ -314,7 +325,14 @@ impl Table {
         lefts.clear();
         // How many options there are, at most: the value is no more.
         let mut options = 0u64;
-        for k in 0..=last_removal(&self.code, n) {
+        let last = last_removal(&self.code, n);
+        let every = 0..=last;
+        let listed = self.removals.iter().copied().take_while(|&k| k <= last);
+        let removals: &mut dyn Iterator<Item = usize> = match self.code.rest {
+            Some(_) => &mut { every },
+            None => &mut { listed },
+        };
+        for k in removals {
             let Digit { bits, distinct } = self.code.digit(k);
             let left = n - k;
             if bits & 1 != 0 && left == 0 {
