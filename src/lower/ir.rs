@@ -529,6 +529,12 @@ impl Expr {
                     steps.push((*op == BinaryOp::Add, operand));
                     spine = lhs;
                 }
+                // A chain compiled already, inside: its steps come first
+                // (an argument's parts are compiled before the whole).
+                ExprKind::Chain(chain) if !steps.is_empty() => {
+                    steps.extend(chain.steps.iter().rev().copied());
+                    break chain.start;
+                }
                 _ => match spine.operand() {
                     Some(start) if !steps.is_empty() => break start,
                     _ => return self,
@@ -616,5 +622,48 @@ impl Program {
 
     pub fn constant(&self, id: ConstId) -> &Constant {
         &self.constants[id.0 as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            span: SourceSpan::new(0.into(), 0),
+        }
+    }
+
+    fn sub(lhs: Expr, rhs: Expr) -> Expr {
+        leaf(ExprKind::Binary(
+            BinaryOp::Sub,
+            Box::new(lhs),
+            Box::new(rhs),
+        ))
+    }
+
+    /// `n - k - a` with `n - k` compiled first (arguments' parts are) is
+    /// one chain still, moving by -1 with `a`: Kayles' rule is swept.
+    #[test]
+    fn a_chain_inside_a_chain_is_one_chain() {
+        let (n, k, a) = (
+            leaf(ExprKind::Slot(0)),
+            leaf(ExprKind::Slot(1)),
+            leaf(ExprKind::Slot(2)),
+        );
+        let inner = sub(n, k).compiled();
+        assert!(matches!(inner.kind, ExprKind::Chain(_)));
+        let whole = sub(inner, a).compiled();
+        let ExprKind::Chain(chain) = &whole.kind else {
+            panic!("not a chain: {whole:?}");
+        };
+        assert_eq!(chain.steps.len(), 2);
+        assert_eq!(whole.step(2), Some(-1));
+        assert_eq!(whole.step(1), Some(-1));
+        assert_eq!(whole.step(0), Some(1));
+        let env = [50, 2, 7].map(crate::interp::Value::Int);
+        assert_eq!(crate::interp::eval(&whole, &env).unwrap(), 41);
     }
 }
