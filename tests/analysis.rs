@@ -257,3 +257,23 @@ fn a_far_removal_costs_one_move_not_every_removal_below_it() {
     // 300,001: options 300,000 (3), 299,999 (2) and 1 (1); mex 0.
     assert_eq!(values[2], 0);
 }
+
+#[test]
+fn a_rule_declared_games_period_is_looked_for_past_4096_values_within_the_work_limit() {
+    // Grundy's game as rules has no period in sight: the values are
+    // computed until one search's work (here 10^8 options) is spent, far
+    // past the 4,096 values a code's period search stops at.
+    let output = common::sprague(
+        &["run", "--json", "--max-work", "100_000_000", "-"],
+        "game G(n) { move G(a) + G(n - a) for a in 1..n if a < n - a }\nperiod G\n",
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["period"], serde_json::Value::Null, "{answer}");
+    let checked = answer["checked_to"].as_u64().unwrap();
+    assert!((10_000..1_000_000).contains(&checked), "{answer}");
+}

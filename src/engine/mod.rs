@@ -512,6 +512,8 @@ pub struct Engine<P> {
     /// Options examined by the search under way, and the most allowed.
     work: u64,
     max_work: u64,
+    /// Options examined by every search so far.
+    total_work: u64,
     scratch: Options<P>,
     mex: Mex,
     missing: Vec<P>,
@@ -574,6 +576,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             max_states,
             work: 0,
             max_work: DEFAULT_MAX_WORK,
+            total_work: 0,
             scratch: Options::new(max_states),
             mex: Mex::default(),
             missing: Vec::new(),
@@ -588,6 +591,22 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// Sets the most options one search may examine.
     pub fn set_max_work(&mut self, max_work: u64) {
         self.max_work = max_work;
+    }
+
+    /// The most distinct positions kept.
+    pub fn max_states(&self) -> usize {
+        self.max_states
+    }
+
+    /// The most options one search may examine.
+    pub fn max_work(&self) -> u64 {
+        self.max_work
+    }
+
+    /// Options examined by every search so far: work over many searches
+    /// (a query's table, a period looked for) is told by the difference.
+    pub fn total_work(&self) -> u64 {
+        self.total_work
     }
 
     /// Sets (or clears) the function told of progress, which may stop a search.
@@ -1159,7 +1178,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             work: 0,
         };
         let folded = rules.fold_options(position, &mut solved, &mut self.mex, self.max_states);
-        self.work = self.work.saturating_add(solved.work.max(1));
+        let work = solved.work.max(1);
+        self.work = self.work.saturating_add(work);
+        self.total_work = self.total_work.saturating_add(work);
         folded.map_err(EngineError::Rules)?;
         match self.work > self.max_work {
             true => Err(EngineError::TooMuchWork {

@@ -132,12 +132,23 @@ impl Session {
             Moves::Code(code) => analysis::proof_for(code),
             Moves::Rules(_) | Moves::Alias(_) => Proof::None,
         };
+        // A game of rules is valued by the engine, with its tables and
+        // sweeps: as far as the state limit, within one search's work.
+        // A code's values come from its own table, up to the usual cap.
+        let (cap, budget) = match &self.program.game(game).moves {
+            Moves::Code(_) => (PERIOD_SEARCH, u64::MAX),
+            Moves::Rules(_) | Moves::Alias(_) => (self.engine.max_states(), self.engine.max_work()),
+        };
+        let start = self.engine.total_work();
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let mut values: Vec<Grundy> = Vec::new();
         let mut found = None;
         let mut size = 256;
-        while found.is_none() && values.len() < PERIOD_SEARCH {
-            for n in values.len()..size.min(PERIOD_SEARCH) {
+        while found.is_none() && values.len() < cap && self.engine.total_work() - start <= budget {
+            for n in values.len()..size.min(cap) {
+                if self.engine.total_work() - start > budget {
+                    break;
+                }
                 let heap = Component::Game(game, smallvec::smallvec![(n as i64).into()]);
                 values.push(
                     self.engine
