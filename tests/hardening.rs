@@ -469,7 +469,7 @@ fn a_hopeless_query_ends_at_the_work_limit_saying_how_far_it_got() {
     assert_eq!(error["code"], "sprague::eval::too_much_work");
     let message = error["message"].as_str().unwrap();
     assert!(message.starts_with("more than 2000000 options examined while expanding Chomp2("));
-    assert!(message.ends_with("positions solved so far)"), "{message}");
+    assert!(message.ends_with("positions reached so far)"), "{message}");
     assert!(error["help"].as_str().unwrap().contains("--max-work N"));
     assert_eq!(
         error["labels"][0]["span"]["offset"],

@@ -304,7 +304,7 @@ pub enum EvalError {
     },
 
     #[error(
-        "more than {limit} options examined while expanding {position} ({solved} positions solved so far)"
+        "more than {limit} options examined while expanding {position} ({solved} positions reached so far)"
     )]
     #[diagnostic(
         code(sprague::eval::too_much_work),
