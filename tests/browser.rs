@@ -158,6 +158,11 @@ async fn button(client: &Client, css: &str) -> Element {
     client.find(Locator::Css(css)).await.unwrap()
 }
 
+/// Clicks the element `css` finds.
+async fn click(client: &Client, css: &str) {
+    button(client, css).await.click().await.unwrap();
+}
+
 #[tokio::test]
 async fn the_page_answers_plays_and_plots_in_a_real_browser() {
     let required = std::env::var("SPRAGUE_BROWSER_TESTS").is_ok_and(|value| value == "require");
@@ -200,7 +205,7 @@ async fn the_page_answers_plays_and_plots_in_a_real_browser() {
 
     // A mistake is underlined in the editor and explained beside it.
     type_source(&client, "# a slip\ngrundy Nope(3)\n").await;
-    button(&client, "#run").await.click().await.unwrap();
+    click(&client, "#run").await;
     let errors = text_when(&client, "errors", |text| text.contains("Nope")).await;
     assert!(errors.contains("line 2"), "{errors}");
     assert!(errors.contains("help:"), "{errors}");
@@ -216,11 +221,7 @@ async fn the_page_answers_plays_and_plots_in_a_real_browser() {
     assert!(verdict.starts_with("XOR 2"), "{verdict}");
     // A move that is not the winning one: the last token of the heap of 5,
     // leaving 3, 4, 4 (XOR 3). sprague replies at once and restores XOR 0.
-    button(&client, "#nim .token[data-heap='2'][data-token='4']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#nim .token[data-heap='2'][data-token='4']").await;
     let reply = text_when(&client, "reply", |text| text.starts_with("sprague:")).await;
     assert!(reply.contains("Why"), "{reply}");
     let verdict = text_when(&client, "verdict", |text| text.starts_with("XOR 0")).await;
@@ -229,14 +230,10 @@ async fn the_page_answers_plays_and_plots_in_a_real_browser() {
     assert!(tokens.len() < 3 + 4 + 4, "sprague took at least one token");
     // Back to 3, 4, 5; two tokens fewer in the heap of 3 leave 1, 4, 5:
     // XOR 0 again, a loss for the player to move.
-    button(&client, "#new-nim").await.click().await.unwrap();
+    click(&client, "#new-nim").await;
     text_when(&client, "verdict", |text| text.starts_with("XOR 2")).await;
     for _ in 0..2 {
-        button(&client, "#nim .heap:nth-child(1) button.size")
-            .await
-            .click()
-            .await
-            .unwrap();
+        click(&client, "#nim .heap:nth-child(1) button.size").await;
     }
     let binary = text_when(&client, "binary", |text| text.contains("(1)")).await;
     assert!(binary.contains("XOR     000  (0)"), "{binary}");
@@ -244,11 +241,7 @@ async fn the_page_answers_plays_and_plots_in_a_real_browser() {
     // A sequence plotted: S's values n mod 4 with their period marked.
     let select = button(&client, "#sequence-game").await;
     select.select_by_value("S").await.unwrap();
-    button(&client, "#sequence-form button")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#sequence-form button").await;
     let note = text_when(&client, "sequence-note", |text| text.starts_with("S:")).await;
     assert!(note.contains("period 4 from n = 0"), "{note}");
     let dots = client

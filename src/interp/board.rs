@@ -220,65 +220,42 @@ trait Word:
     fn wide(self) -> u128;
 }
 
-impl Word for u64 {
-    const ZERO: u64 = 0;
-    const MAX: u64 = u64::MAX;
-    const BITS: u32 = u64::BITS;
-    #[inline(always)]
-    fn lowest(self) -> u64 {
-        self & self.wrapping_neg()
-    }
-    #[inline(always)]
-    fn trailing_zeros(self) -> u32 {
-        u64::trailing_zeros(self)
-    }
-    #[inline(always)]
-    fn wrapping_add(self, other: u64) -> u64 {
-        u64::wrapping_add(self, other)
-    }
-    #[inline(always)]
-    fn leading_zeros(self) -> u32 {
-        u64::leading_zeros(self)
-    }
-    #[inline(always)]
-    fn narrow(bits: u128) -> u64 {
-        bits as u64
-    }
-    #[inline(always)]
-    fn wide(self) -> u128 {
-        u128::from(self)
-    }
+/// `Word` for an unsigned integer type, by its own operations.
+macro_rules! word {
+    ($($bits:ty),*) => {$(
+        impl Word for $bits {
+            const ZERO: $bits = 0;
+            const MAX: $bits = <$bits>::MAX;
+            const BITS: u32 = <$bits>::BITS;
+            #[inline(always)]
+            fn lowest(self) -> $bits {
+                self & self.wrapping_neg()
+            }
+            #[inline(always)]
+            fn trailing_zeros(self) -> u32 {
+                <$bits>::trailing_zeros(self)
+            }
+            #[inline(always)]
+            fn wrapping_add(self, other: $bits) -> $bits {
+                <$bits>::wrapping_add(self, other)
+            }
+            #[inline(always)]
+            fn leading_zeros(self) -> u32 {
+                <$bits>::leading_zeros(self)
+            }
+            #[inline(always)]
+            fn narrow(bits: u128) -> $bits {
+                bits as $bits
+            }
+            #[inline(always)]
+            fn wide(self) -> u128 {
+                self as u128
+            }
+        }
+    )*};
 }
 
-impl Word for u128 {
-    const ZERO: u128 = 0;
-    const MAX: u128 = u128::MAX;
-    const BITS: u32 = u128::BITS;
-    #[inline(always)]
-    fn lowest(self) -> u128 {
-        self & self.wrapping_neg()
-    }
-    #[inline(always)]
-    fn trailing_zeros(self) -> u32 {
-        u128::trailing_zeros(self)
-    }
-    #[inline(always)]
-    fn wrapping_add(self, other: u128) -> u128 {
-        u128::wrapping_add(self, other)
-    }
-    #[inline(always)]
-    fn leading_zeros(self) -> u32 {
-        u128::leading_zeros(self)
-    }
-    #[inline(always)]
-    fn narrow(bits: u128) -> u128 {
-        bits
-    }
-    #[inline(always)]
-    fn wide(self) -> u128 {
-        self
-    }
-}
+word!(u64, u128);
 
 /// The nodes next to any node of a set: shifts for grids and paths.
 enum Spreader<'a, W> {

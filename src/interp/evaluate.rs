@@ -226,6 +226,11 @@ pub fn each(collection: &Value, span: SourceSpan) -> Result<Elements<'_>, EvalEr
 pub struct Elements<'a>(SetIter<'a>);
 
 impl Elements<'_> {
+    /// The elements of a set inside `0..128`, given by its bits.
+    pub fn bits(bits: u128) -> Elements<'static> {
+        Elements(SetIter::Bits(bits))
+    }
+
     pub fn len(&self) -> usize {
         match &self.0 {
             SetIter::Bits(bits) => bits.count_ones() as usize,
@@ -509,10 +514,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn leaf(kind: ExprKind) -> Expr {
-        Expr {
-            kind,
-            span: SourceSpan::new(0.into(), 0),
-        }
+        Expr::leaf(kind)
     }
 
     /// Set and region expressions over: slot 0, a region of a 3 × 4 grid;

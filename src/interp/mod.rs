@@ -1122,23 +1122,15 @@ where
         }
         Domain::Each(collection) => {
             // A small set or region: its bits, with no value built.
-            if let Some(bits) = evaluate::quick_bits(collection, env).map(|found| found.bits) {
-                budget.afford(u128::from(bits.count_ones()), binding.span)?;
-                let values = value::SetIter::Bits(bits);
-                return until_stop(
-                    binding,
-                    env,
-                    values,
-                    |value, env| {
-                        set_int(&mut env[slot], value);
-                        Ok(())
-                    },
-                    &mut assign,
-                );
-            }
-            let span = collection.span;
-            let collection = value(collection, env)?;
-            let values = evaluate::each(&collection, span)?;
+            let bits = evaluate::quick_bits(collection, env).map(|found| found.bits);
+            let held;
+            let values = match bits {
+                Some(bits) => evaluate::Elements::bits(bits),
+                None => {
+                    held = value(collection, env)?;
+                    evaluate::each(&held, collection.span)?
+                }
+            };
             budget.afford(values.len() as u128, binding.span)?;
             until_stop(
                 binding,
@@ -1596,10 +1588,7 @@ mod tests {
     }
 
     fn leaf(kind: ExprKind) -> Expr {
-        Expr {
-            kind,
-            span: SourceSpan::new(0.into(), 0),
-        }
+        Expr::leaf(kind)
     }
 
     fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {

@@ -515,6 +515,15 @@ impl Operand {
 }
 
 impl Expr {
+    /// An expression with no place in a source, for tests.
+    #[cfg(test)]
+    pub fn leaf(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            span: SourceSpan::new(0.into(), 0),
+        }
+    }
+
     /// The expression, compiled to a [`Chain`] when it is one: a left-deep
     /// sum or difference of variables and constants, `n - k - a`.
     pub fn compiled(self) -> Expr {
@@ -629,15 +638,8 @@ impl Program {
 mod tests {
     use super::*;
 
-    fn leaf(kind: ExprKind) -> Expr {
-        Expr {
-            kind,
-            span: SourceSpan::new(0.into(), 0),
-        }
-    }
-
     fn sub(lhs: Expr, rhs: Expr) -> Expr {
-        leaf(ExprKind::Binary(
+        Expr::leaf(ExprKind::Binary(
             BinaryOp::Sub,
             Box::new(lhs),
             Box::new(rhs),
@@ -649,9 +651,9 @@ mod tests {
     #[test]
     fn a_chain_inside_a_chain_is_one_chain() {
         let (n, k, a) = (
-            leaf(ExprKind::Slot(0)),
-            leaf(ExprKind::Slot(1)),
-            leaf(ExprKind::Slot(2)),
+            Expr::leaf(ExprKind::Slot(0)),
+            Expr::leaf(ExprKind::Slot(1)),
+            Expr::leaf(ExprKind::Slot(2)),
         );
         let inner = sub(n, k).compiled();
         assert!(matches!(inner.kind, ExprKind::Chain(_)));
