@@ -233,15 +233,21 @@ async fn moves_and_play_restore_xor_zero() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_long_run_is_cancelled_and_the_page_still_answers_meanwhile() {
-    let shared = shared();
+/// Starts a run that takes minutes, and gives it half a second to begin.
+async fn start_a_long_run(shared: &Arc<Shared>) -> tokio::task::JoinHandle<(StatusCode, Value)> {
     let long = json!({ "source": "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)" });
     let running = {
         let shared = shared.clone();
         tokio::spawn(async move { post(&shared, "/api/run", long).await })
     };
     tokio::time::sleep(Duration::from_millis(500)).await;
+    running
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_run_is_cancelled_and_the_page_still_answers_meanwhile() {
+    let shared = shared();
+    let running = start_a_long_run(&shared).await;
     // The page loads while the session is busy.
     let (status, _) = send(&shared, "/", None, &[("host", HOST)]).await;
     assert_eq!(status, StatusCode::OK);
@@ -261,12 +267,7 @@ async fn a_long_run_is_cancelled_and_the_page_still_answers_meanwhile() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_request_stops_its_computation() {
     let shared = shared();
-    let long = json!({ "source": "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)" });
-    let running = {
-        let shared = shared.clone();
-        tokio::spawn(async move { post(&shared, "/api/run", long).await })
-    };
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    let running = start_a_long_run(&shared).await;
     // As when the browser closes the connection: the request is dropped.
     running.abort();
     let quick = post(&shared, "/api/run", json!({ "source": "grundy *3 + *4" }));

@@ -81,8 +81,7 @@ pub async fn run(
     let name = shared.entry_name();
     let outcome = shared
         .compute(move |session| {
-            let base = session.next_offset();
-            let length = request.source.len();
+            let sent = Sent::new(session, &request.source);
             let source = &request.source;
             let (mut answers, mut texts, mut lines) = (Vec::new(), Vec::new(), Vec::new());
             let (mut errors, mut notes, mut plays) = (Vec::new(), Vec::new(), Vec::new());
@@ -93,7 +92,7 @@ pub async fn run(
                     texts.push(Json::String(output::text(&answer)));
                     lines.push(json!(line.get()));
                 }
-                Event::Error(report) => errors.push(error_json(&report, base, length)),
+                Event::Error(report) => errors.push(sent.error(&report)),
                 Event::Note(note) => notes.push(Json::String(note)),
                 Event::Play(play) => plays.push(play.position),
             };
@@ -101,7 +100,11 @@ pub async fn run(
                 sink(Event::Error(report));
             }) {
                 for query in &queries {
-                    let at = query.target_span.offset().saturating_sub(base).min(length);
+                    let at = query
+                        .target_span
+                        .offset()
+                        .saturating_sub(sent.base)
+                        .min(sent.length);
                     line.set(source.get(..at).unwrap_or(source).matches('\n').count());
                     session.answer_query(query, &mut sink);
                 }
@@ -127,14 +130,48 @@ pub async fn run(
     }
 }
 
-/// miette's JSON report, with the labels inside the source sent counted
-/// from its start; labels pointing into earlier sources are left out.
-fn error_json(report: &Report, base: usize, length: usize) -> Json {
-    let text = output::error(report, ErrorStyle::Json);
-    let mut error: Json =
-        serde_json::from_str(&text).unwrap_or_else(|_| json!({ "message": text }));
-    relative_spans(&mut error, base, length);
-    error
+/// Where a text sent in a request (a source, a position) lies among the
+/// session's entries: the offset it starts at, and its length.
+struct Sent {
+    base: usize,
+    length: usize,
+}
+
+impl Sent {
+    fn new(session: &Session, text: &str) -> Sent {
+        Sent {
+            base: session.next_offset(),
+            length: text.len(),
+        }
+    }
+
+    /// A position sent, parsed in the session, and where it lies.
+    fn position(
+        session: &mut Session,
+        name: &str,
+        text: &str,
+    ) -> Result<(Sent, Vec<Component>), Json> {
+        let sent = Sent::new(session, text);
+        let sum = session
+            .parse_position(name, text)
+            .map_err(|report| sent.error(&report))?;
+        Ok((sent, sum))
+    }
+
+    /// The whole text, as a span among the session's entries.
+    fn span(&self) -> SourceSpan {
+        SourceSpan::from(self.base..self.base + self.length)
+    }
+
+    /// miette's JSON report, with the labels inside the text sent counted
+    /// from its start; labels pointing into earlier sources are left out.
+    fn error(&self, report: &Report) -> Json {
+        let text = output::error(report, ErrorStyle::Json);
+        let mut error: Json =
+            serde_json::from_str(&text).unwrap_or_else(|_| json!({ "message": text }));
+        relative_spans(&mut error, self.base, self.length);
+        error
+    }
 }
 
 /// Counts the spans of a report and its related reports from `base`.
@@ -198,13 +235,8 @@ pub async fn moves(
     let name = shared.entry_name();
     let outcome = shared
         .compute(move |session| {
-            let base = session.next_offset();
-            let length = request.position.len();
-            let failed = |report: Report| error_json(&report, base, length);
-            let sum = session
-                .parse_position(&name, &request.position)
-                .map_err(failed)?;
-            state(session, &sum).map_err(failed)
+            let (sent, sum) = Sent::position(session, &name, &request.position)?;
+            state(session, &sum).map_err(|report| sent.error(&report))
         })
         .await;
     reply(outcome)
@@ -218,13 +250,9 @@ pub async fn play(
     let name = shared.entry_name();
     let outcome = shared
         .compute(move |session| {
-            let base = session.next_offset();
-            let length = request.position.len();
-            let failed = |report: Report| error_json(&report, base, length);
-            let sum = session
-                .parse_position(&name, &request.position)
-                .map_err(failed)?;
-            let span = SourceSpan::from(base..base + length);
+            let (sent, sum) = Sent::position(session, &name, &request.position)?;
+            let failed = |report: Report| sent.error(&report);
+            let span = sent.span();
             let moves = session.moves(&sum, span).map_err(failed)?;
             let chosen = match (request.number, &request.to) {
                 (Some(number), _) => number
