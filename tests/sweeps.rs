@@ -196,3 +196,39 @@ fn grundys_game_with_its_guard_matches_oeis() {
     let values: Vec<i64> = values.into_iter().map(|v| v as i64).collect();
     assert_eq!(values, expected);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// A `while` (or a guard) that ends a binding's range becomes its end,
+    /// squares included (`while k * k <= n` is `k ≤ isqrt(n)`), and a
+    /// target whose argument moves by other than ±1 is gathered from the
+    /// table option by option. Written so that neither can happen (negated
+    /// twice), the rule is tried assignment by assignment; both agree for
+    /// strict and loose comparisons either way round, shifts that make the
+    /// bound negative, starts below zero (where a square does not grow),
+    /// conditions that stop at once, and a guard over a range around zero;
+    /// every move takes at least one token.
+    #[test]
+    fn ends_of_ranges_agree(
+        cond in prop::sample::select(vec![
+            "k * k <= n + S", "k * k < n + S", "n + S >= k ** 2", "n + S > k * k",
+            "k <= n + S", "k * k <= n + S and k < 7", "k * k <= n + S and k >= S",
+        ]),
+        shift in -4i64..4,
+        start in prop::sample::select(vec![-2i64, 0, 1, 2]),
+        by_guard: bool,
+        step in prop::sample::select(vec!["k * k + 1", "abs(k) + 1", "k + 3"]),
+    ) {
+        let cond = cond.replace('S', &shift.to_string());
+        let game = |cond: &str| match by_guard {
+            true => format!("game G(n) {{ move G(n - ({step})) for k in {start}..=9 if {cond} }}"),
+            false => format!("game G(n) {{ move G(n - ({step})) for k in {start}.. while {cond} }}"),
+        };
+        let positions = heaps("G");
+        let queries: String = positions.iter().map(|p| format!("grundy {p}\n")).collect();
+        let absorbed = common::answers(&format!("{}\n{queries}", game(&cond)));
+        let literal = common::answers(&format!("{}\n{queries}", game(&format!("not (not ({cond}))"))));
+        prop_assert_eq!(absorbed, literal, "{}", game(&cond));
+    }
+}

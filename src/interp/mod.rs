@@ -1255,7 +1255,7 @@ fn until_stop<T>(
 /// Sets a slot to an integer; one that holds an integer is written in
 /// place (the search's bindings assign millions).
 #[inline(always)]
-fn set_int(slot: &mut Value, value: i64) {
+pub(super) fn set_int(slot: &mut Value, value: i64) {
     match slot {
         Value::Int(int) => *int = value,
         other => *other = Value::Int(value),
@@ -1341,7 +1341,29 @@ fn chain_value(chain: &Chain, env: &[Value]) -> Option<i64> {
 /// The search's inner loop runs through here: an `Option` is cheap to pass
 /// back where a spanned error is not, and [`explain`] finds the error only
 /// when there is one.
-fn quick(expr: &Expr, env: &[Value]) -> Option<i64> {
+///
+/// The kinds most rules are made of are evaluated here, in a function with
+/// a small frame; the rest in [`quick_rest`].
+pub(super) fn quick(expr: &Expr, env: &[Value]) -> Option<i64> {
+    match &expr.kind {
+        ExprKind::Const(value) => Some(*value),
+        ExprKind::Slot(slot) => env[*slot].int(),
+        ExprKind::Chain(chain) => chain_value(chain, env),
+        ExprKind::Binary(op, lhs, rhs)
+            if !matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::In) =>
+        {
+            let (a, b) = (operand(lhs, env)?, operand(rhs, env)?);
+            if matches!(op, BinaryOp::Div | BinaryOp::Rem) && b == 0 {
+                return None;
+            }
+            arithmetic(*op, a, b)
+        }
+        _ => quick_rest(expr, env),
+    }
+}
+
+#[inline(never)]
+fn quick_rest(expr: &Expr, env: &[Value]) -> Option<i64> {
     Some(match &expr.kind {
         ExprKind::Const(value) => *value,
         ExprKind::Slot(slot) => env[*slot].int()?,
@@ -1485,7 +1507,7 @@ fn fold(args: &[Expr], env: &[Value], pick: fn(i64, i64) -> i64) -> Result<i64, 
 
 /// A binary operation on integers; `None` on overflow. Division and
 /// remainder round towards negative infinity, as in Python.
-#[inline]
+#[inline(always)]
 fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
     Some(match op {
         BinaryOp::Add => a.checked_add(b)?,

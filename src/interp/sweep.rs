@@ -12,7 +12,7 @@
 use miette::SourceSpan;
 use smallvec::SmallVec;
 
-use super::{Budget, Component, EvalError, Interpreter, Value, assignments, eval};
+use super::{Budget, Component, EvalError, Interpreter, Value, assignments, eval, quick, set_int};
 use crate::engine::{Grundy, Mex, Solved};
 use crate::lower::ir::{self, Binding, Domain, Rule, Term};
 
@@ -140,7 +140,10 @@ impl Interpreter<'_> {
             }
         }
         let from = solved.noted();
-        let lines = self.lines(rule, plan, env, (first, last), length, solved);
+        let lines = match plan.gather {
+            Some(_) => Some((0, SmallVec::new())),
+            None => self.lines(rule, plan, env, (first, last), length, solved),
+        };
         let Some((fixed, lines)) = lines else {
             // The options are looked up one by one instead: what the lines
             // noted missing is noted again there, with the options.
@@ -150,6 +153,9 @@ impl Interpreter<'_> {
         };
         budget.spend_many(length, binding.span)?;
         count.add(length, rule.span)?;
+        if let Some(term) = plan.gather {
+            return self.gather(sweep, &rule.target[term], env, (first, length), solved, mex);
+        }
         // One line with nothing beside it: each option's value is its
         // cell's, and the set of them is kept per line, grown as positions
         // along it are folded (a prefix of a row, column or diagonal).
@@ -185,6 +191,43 @@ impl Interpreter<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// Folds the options of a gathered target (see [`ir::Sweep`]), a game
+    /// of one parameter: each option's argument evaluated, and its cell
+    /// read from row 0 of the game's table. An option whose argument fails
+    /// or leaves the table, or whose cell has no value yet, is folded the
+    /// ordinary way.
+    fn gather(
+        &self,
+        sweep: &Sweep,
+        term: &Term,
+        env: &mut [Value],
+        (first, length): (i64, usize),
+        solved: &mut Solved<'_, Component>,
+        mex: &mut Mex,
+    ) -> Result<(), EvalError> {
+        let Term::Game { game, args, .. } = term else {
+            unreachable!("a gathered term is a game's")
+        };
+        let grid = solved.grid(game.0 as usize);
+        let row = &grid.cells[..grid.stride.min(grid.cells.len())];
+        let slot = sweep.plan.slot;
+        let mut low = 0u64;
+        for k in (first..).take(length) {
+            set_int(&mut env[slot], k);
+            let cell = quick(&args[0], env)
+                .and_then(|n| usize::try_from(n).ok())
+                .and_then(|n| row.get(n).copied())
+                .unwrap_or(Grundy::MAX);
+            match Solved::<Component>::is_value(cell) {
+                true if cell < 64 => low |= 1 << cell,
+                true => mex.add(cell),
+                false => self.fold_option(&sweep.rule.target, env, solved, mex)?,
+            }
+        }
+        mex.add_below_64(low);
+        Ok(())
     }
 
     /// The rule's last binding, assignment by assignment.

@@ -14,8 +14,10 @@ use miette::SourceSpan;
 use super::ir::{BinaryOp, Binding, Domain, Expr, ExprKind};
 
 /// Moves the conjuncts of `guard` that bound the last binding into its
-/// range; answers the guard that is left.
+/// range; answers the guard that is left. Each binding's `while` gives up
+/// the conjuncts that end its range too (see [`absorb_stop`]).
 pub fn absorb(bindings: &mut [Binding], guard: Option<Expr>) -> Option<Expr> {
+    bindings.iter_mut().for_each(absorb_stop);
     let guard = guard?;
     let Some(last) = bindings.last_mut() else {
         return Some(guard);
@@ -25,12 +27,49 @@ pub fn absorb(bindings: &mut [Binding], guard: Option<Expr>) -> Option<Expr> {
     }
     let mut kept = Vec::new();
     for conjunct in conjuncts(guard) {
-        match bound(&conjunct, last.slot) {
-            Some(bound) => narrow(&mut last.domain, bound, conjunct.span),
+        let bounds = bound(&conjunct, last.slot).map(|bound| vec![bound]);
+        match bounds.or_else(|| square_bounds(&conjunct, last.slot)) {
+            Some(bounds) => bounds
+                .into_iter()
+                .for_each(|bound| narrow(&mut last.domain, bound, conjunct.span)),
             None => kept.push(conjunct),
         }
     }
-    kept.into_iter().reduce(|all, next| {
+    and_all(kept)
+}
+
+/// `for k in 1.. while k * k <= n`: a conjunct of a `while` that holds up
+/// to some value of a binding that counts up, and never after, is an end
+/// of its range (`k ≤ isqrt(n)`), and the `while` need not be tried for
+/// every value. Conjuncts that hold only from some value on (`while k ≥
+/// 5` stops at once) stay, as do all those of a binding that is not a
+/// range; a square bounds a range only from a start known not negative,
+/// where `k * k` grows with `k`.
+fn absorb_stop(binding: &mut Binding) {
+    let Domain::Range { start, .. } = &binding.domain else {
+        return;
+    };
+    let from_zero = matches!(start.kind, ExprKind::Const(start) if start >= 0);
+    let Some(stop) = binding.stop.take() else {
+        return;
+    };
+    let mut kept = Vec::new();
+    for conjunct in conjuncts(stop) {
+        let squares = || {
+            square_bounds(&conjunct, binding.slot)
+                .filter(|_| from_zero)
+                .and_then(|bounds| bounds.into_iter().next())
+        };
+        match bound(&conjunct, binding.slot).or_else(squares) {
+            Some(most @ Bound::AtMost(_)) => narrow(&mut binding.domain, most, conjunct.span),
+            _ => kept.push(conjunct),
+        }
+    }
+    binding.stop = and_all(kept);
+}
+
+fn and_all(conjuncts: Vec<Expr>) -> Option<Expr> {
+    conjuncts.into_iter().reduce(|all, next| {
         let span = all.span;
         binary(BinaryOp::And, all, next, span)
     })
@@ -113,6 +152,58 @@ fn bound(conjunct: &Expr, slot: usize) -> Option<Bound> {
         }
         _ => Bound::AtLeast(negated(over_c(r))),
     })
+}
+
+/// The bounds a conjunct `a * a ≤ e` (or `a ** 2`, `<`, or turned round)
+/// puts on `a`: `a ≤ s` first, then `a ≥ -s`, for `s = isqrt(e)`, and an
+/// empty range for a negative `e` (`s` is then -1).
+fn square_bounds(conjunct: &Expr, slot: usize) -> Option<Vec<Bound>> {
+    let ExprKind::Binary(op, lhs, rhs) = &conjunct.kind else {
+        return None;
+    };
+    let (square, other, strict) = match op {
+        BinaryOp::Le => (lhs, rhs, false),
+        BinaryOp::Lt => (lhs, rhs, true),
+        BinaryOp::Ge => (rhs, lhs, false),
+        BinaryOp::Gt => (rhs, lhs, true),
+        _ => return None,
+    };
+    let is_binding = |expr: &Expr| matches!(expr.kind, ExprKind::Slot(s) if s == slot);
+    let squared = match &square.kind {
+        ExprKind::Binary(BinaryOp::Mul, a, b) => is_binding(a) && is_binding(b),
+        ExprKind::Binary(BinaryOp::Pow, a, b) => {
+            is_binding(a) && matches!(b.kind, ExprKind::Const(2))
+        }
+        _ => false,
+    };
+    if !squared || other.mentions(slot) || !safe(other) {
+        return None;
+    }
+    let span = conjunct.span;
+    let constant = |value: i64| Expr {
+        kind: ExprKind::Const(value),
+        span,
+    };
+    // a² < e  ⇔  a² ≤ e - 1.
+    let most = match strict {
+        true => binary(BinaryOp::Sub, (**other).clone(), constant(1), span),
+        false => (**other).clone(),
+    };
+    // isqrt(max(e, 0)) - (e < 0): -1 when no square is small enough.
+    let root = Expr {
+        kind: ExprKind::Isqrt(Box::new(Expr {
+            kind: ExprKind::Max(vec![most.clone(), constant(0)]),
+            span,
+        })),
+        span,
+    };
+    let negative = binary(BinaryOp::Lt, most, constant(0), span);
+    let root = binary(BinaryOp::Sub, root, negative, span);
+    let least = Expr {
+        kind: ExprKind::Neg(Box::new(root.clone())),
+        span,
+    };
+    Some(vec![Bound::AtMost(root), Bound::AtLeast(least)])
 }
 
 /// `expr` as `c·a + r`, with `r` not reading the slot of `a`; `None` if it

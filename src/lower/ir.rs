@@ -169,6 +169,11 @@ impl Rule {
 /// lie along lines of the games' tables and are read there in one loop,
 /// the arguments evaluated only at the ends of the interval. The guard, if
 /// any, does not mention the last binding.
+///
+/// A target of one game of one parameter whose argument moves otherwise,
+/// as in `S(n - k * k) for k in 1..=isqrt(n)`, is *gathered* instead: the
+/// argument is evaluated for each option and its cell read straight from
+/// the table, with none of the rest of an option's evaluation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sweep {
     /// The slot of the last binding.
@@ -176,6 +181,8 @@ pub struct Sweep {
     /// Per term, the step of each argument; empty for a term that does not
     /// move (a heap, a node, a game whose arguments stay put).
     pub steps: Vec<Vec<i64>>,
+    /// The term gathered, if the target is gathered.
+    pub gather: Option<usize>,
 }
 
 impl Sweep {
@@ -187,6 +194,17 @@ impl Sweep {
         let slot = last.slot;
         if guard.is_some_and(|guard| guard.mentions(slot)) {
             return None;
+        }
+        if let [Term::Game { args, .. }] = target
+            && let [arg] = args.as_slice()
+            && arg.mentions(slot)
+            && arg.step(slot).is_none()
+        {
+            return Some(Sweep {
+                slot,
+                steps: vec![Vec::new()],
+                gather: Some(0),
+            });
         }
         let steps = target
             .iter()
@@ -210,7 +228,11 @@ impl Sweep {
                 Term::NodeAt { index, .. } => (!index.mentions(slot)).then(Vec::new),
             })
             .collect::<Option<Vec<_>>>()?;
-        Some(Sweep { slot, steps })
+        Some(Sweep {
+            slot,
+            steps,
+            gather: None,
+        })
     }
 }
 
