@@ -1353,7 +1353,7 @@ pub(super) fn quick(expr: &Expr, env: &[Value]) -> Option<i64> {
             if !matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::In) =>
         {
             let (a, b) = (operand(lhs, env)?, operand(rhs, env)?);
-            if matches!(op, BinaryOp::Div | BinaryOp::Rem) && b == 0 {
+            if matches!(op, BinaryOp::Div | BinaryOp::Rem | BinaryOp::NimDiv) && b == 0 {
                 return None;
             }
             arithmetic(*op, a, b)
@@ -1371,6 +1371,14 @@ fn quick_rest(expr: &Expr, env: &[Value]) -> Option<i64> {
         ExprKind::Not(operand) => (quick(operand, env)? == 0) as i64,
         ExprKind::Abs(operand) => quick(operand, env)?.checked_abs()?,
         ExprKind::Isqrt(operand) => u64::try_from(quick(operand, env)?).ok()?.isqrt() as i64,
+        ExprKind::BitNot(operand) => !quick(operand, env)?,
+        ExprKind::Popcount(operand) => {
+            i64::from(u64::try_from(quick(operand, env)?).ok()?.count_ones())
+        }
+        ExprKind::NimInv(operand) => {
+            let a = u64::try_from(quick(operand, env)?).ok()?;
+            i64::try_from(crate::nimber::inv(a)?).ok()?
+        }
         ExprKind::Min(args) => quick_fold(args, env, i64::min)?,
         ExprKind::Max(args) => quick_fold(args, env, i64::max)?,
         ExprKind::Chain(chain) => chain_value(chain, env)?,
@@ -1390,7 +1398,7 @@ fn quick_rest(expr: &Expr, env: &[Value]) -> Option<i64> {
         }
         ExprKind::Binary(op, lhs, rhs) => {
             let (a, b) = (operand(lhs, env)?, operand(rhs, env)?);
-            if matches!(op, BinaryOp::Div | BinaryOp::Rem) && b == 0 {
+            if matches!(op, BinaryOp::Div | BinaryOp::Rem | BinaryOp::NimDiv) && b == 0 {
                 return None;
             }
             arithmetic(*op, a, b)?
@@ -1453,6 +1461,21 @@ fn explain(expr: &Expr, env: &[Value]) -> Result<i64, EvalError> {
                 });
             }
         },
+        ExprKind::BitNot(operand) => !eval(operand, env)?,
+        ExprKind::Popcount(operand) => {
+            let help = "`popcount` counts the ones in the binary digits of a non-negative integer";
+            i64::from(non_negative(operand, env, help)?.count_ones())
+        }
+        ExprKind::NimInv(operand) => {
+            let a = non_negative(operand, env, NIMBERS_HELP)?;
+            let inverse = crate::nimber::inv(a).ok_or_else(|| no_inverse(operand.span))?;
+            i64::try_from(inverse).map_err(|_| EvalError::OutOfRange {
+                what: format!("the nim-inverse of {a} is {inverse}, past the largest integer"),
+                help: NIMBERS_HELP,
+                span: expr.span,
+                context: String::new(),
+            })?
+        }
         ExprKind::Min(args) | ExprKind::Max(args) if args.len() == 1 => {
             evaluate::int(value(expr, env)?, expr.span)?
         }
@@ -1487,6 +1510,9 @@ fn explain(expr: &Expr, env: &[Value]) -> Result<i64, EvalError> {
                     context: String::new(),
                 });
             }
+            if let Some(error) = bits_error(*op, (a, b), (lhs, rhs), expr.span) {
+                return Err(error);
+            }
             if *op == BinaryOp::Pow && b < 0 {
                 return Err(EvalError::NotAnInteger {
                     what: "a power with a negative exponent",
@@ -1507,6 +1533,84 @@ fn fold(args: &[Expr], env: &[Value], pick: fn(i64, i64) -> i64) -> Result<i64, 
 
 /// A binary operation on integers; `None` on overflow. Division and
 /// remainder round towards negative infinity, as in Python.
+/// What is wrong with a shift or a nimber operation that has no value,
+/// other than a division by zero.
+fn bits_error(
+    op: BinaryOp,
+    (a, b): (i64, i64),
+    (lhs, rhs): (&Expr, &Expr),
+    span: SourceSpan,
+) -> Option<EvalError> {
+    let out_of_range = |what: String, help, span| {
+        Some(EvalError::OutOfRange {
+            what,
+            help,
+            span,
+            context: String::new(),
+        })
+    };
+    match op {
+        BinaryOp::Shl | BinaryOp::Shr if a < 0 => out_of_range(
+            format!("a shift of the negative number {a}"),
+            "shifts move the bits of non-negative integers; `~`, `&`, `|` and `^` take negative ones",
+            lhs.span,
+        ),
+        BinaryOp::Shl | BinaryOp::Shr if !(0..=63).contains(&b) => out_of_range(
+            format!("a shift by {b} bits"),
+            "a shift moves by 0 to 63 bits",
+            rhs.span,
+        ),
+        BinaryOp::Shl => out_of_range(
+            format!("{a} << {b} is past the largest integer"),
+            "values are 64-bit signed integers: a shift to the left keeps every bit below bit 63",
+            span,
+        ),
+        BinaryOp::NimMul | BinaryOp::NimDiv | BinaryOp::NimPow if a < 0 => {
+            out_of_range(format!("{a} is not a nimber"), NIMBERS_HELP, lhs.span)
+        }
+        BinaryOp::NimPow if b < 0 => out_of_range(
+            format!("a nim power with the negative exponent {b}"),
+            "an exponent is a non-negative integer (for an inverse, `nim_inv(a)` or `1 / a`)",
+            rhs.span,
+        ),
+        BinaryOp::NimMul | BinaryOp::NimDiv if b < 0 => {
+            out_of_range(format!("{b} is not a nimber"), NIMBERS_HELP, rhs.span)
+        }
+        BinaryOp::NimDiv if b == 0 => Some(no_inverse(rhs.span)),
+        BinaryOp::NimMul | BinaryOp::NimDiv | BinaryOp::NimPow => out_of_range(
+            format!(
+                "the {} of {a} and {b} is past the largest integer",
+                op.symbol()
+            ),
+            NIMBERS_HELP,
+            span,
+        ),
+        _ => None,
+    }
+}
+
+fn no_inverse(span: SourceSpan) -> EvalError {
+    EvalError::OutOfRange {
+        what: "0 has no nim-inverse".into(),
+        help: "every nimber but 0 has an inverse: guard the division, e.g. `if b != 0`",
+        span,
+        context: String::new(),
+    }
+}
+
+const NIMBERS_HELP: &str = "nimbers are the integers from 0 to 9223372036854775807 (2^63 - 1); a product of two below 2^32 stays below 2^32";
+
+/// A non-negative operand, or why it is not one.
+fn non_negative(operand: &Expr, env: &[Value], help: &'static str) -> Result<u64, EvalError> {
+    let a = eval(operand, env)?;
+    u64::try_from(a).map_err(|_| EvalError::OutOfRange {
+        what: format!("{a} is negative"),
+        help,
+        span: operand.span,
+        context: String::new(),
+    })
+}
+
 #[inline(always)]
 fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
     Some(match op {
@@ -1548,8 +1652,30 @@ fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
         BinaryOp::BitAnd => a & b,
         BinaryOp::BitOr => a | b,
         BinaryOp::BitXor => a ^ b,
+        BinaryOp::Shl if a >= 0 && (0..64).contains(&b) => {
+            let shifted = a << b;
+            if shifted >> b != a {
+                return None;
+            }
+            shifted
+        }
+        BinaryOp::Shr if a >= 0 && (0..64).contains(&b) => a >> b,
+        BinaryOp::Shl | BinaryOp::Shr => return None,
+        BinaryOp::NimMul | BinaryOp::NimDiv | BinaryOp::NimPow => nimber(op, a, b)?,
         BinaryOp::In => return None,
     })
+}
+
+/// Nimber arithmetic on non-negative integers, `None` past `i64`.
+#[cold]
+fn nimber(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
+    let (a, b) = (u64::try_from(a).ok()?, u64::try_from(b).ok()?);
+    let value = match op {
+        BinaryOp::NimMul => crate::nimber::mul(a, b),
+        BinaryOp::NimDiv => crate::nimber::mul(a, crate::nimber::inv(b)?),
+        _ => crate::nimber::pow(a, b),
+    };
+    i64::try_from(value).ok()
 }
 
 /// A sum written as source text: `Nim(3) + *5 + Maze.start`.

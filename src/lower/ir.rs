@@ -314,6 +314,8 @@ pub enum Target {
     Game(GameId),
     /// `diff A B`.
     Games(GameId, GameId),
+    /// `nim 3 * 5`, its operators read in nimbers.
+    Nimber(Expr),
 }
 
 /// A variable, the slot it is stored in, and the values it ranges over.
@@ -425,6 +427,12 @@ pub enum ExprKind {
     Abs(Box<Expr>),
     /// The integer square root, `isqrt(a)`.
     Isqrt(Box<Expr>),
+    /// `~a`, bitwise not.
+    BitNot(Box<Expr>),
+    /// `popcount(a)`: the ones in a non-negative integer's binary digits.
+    Popcount(Box<Expr>),
+    /// `nim_inv(a)`: the nim-inverse of a positive integer.
+    NimInv(Box<Expr>),
     /// `a ± b ± c …` over variables and constants, compiled to a flat list
     /// that is evaluated left to right as the tree would be.
     Chain(Box<Chain>),
@@ -598,7 +606,10 @@ impl Expr {
             ExprKind::Neg(operand)
             | ExprKind::Not(operand)
             | ExprKind::Abs(operand)
-            | ExprKind::Isqrt(operand) => operand.mentions(slot),
+            | ExprKind::Isqrt(operand)
+            | ExprKind::BitNot(operand)
+            | ExprKind::Popcount(operand)
+            | ExprKind::NimInv(operand) => operand.mentions(slot),
             ExprKind::Binary(_, lhs, rhs) => lhs.mentions(slot) || rhs.mentions(slot),
             ExprKind::Min(args) | ExprKind::Max(args) => args.iter().any(|arg| arg.mentions(slot)),
             ExprKind::Chain(chain) => chain.tree.mentions(slot),

@@ -171,6 +171,10 @@ pub fn references(statement: &ast::Statement) -> Vec<&str> {
             }
             ast::Target::Game(game) => names.push(&game.name),
             ast::Target::Games(a, b) => names.extend([a.name.as_str(), b.name.as_str()]),
+            ast::Target::Nimber(value) => {
+                expr(value, &mut names);
+                rest(&query.bindings, query.guard.as_ref(), &mut names);
+            }
         },
         ast::Statement::Graph(_) => {}
     }
@@ -536,6 +540,7 @@ impl Lowerer {
             .map(|guard| self.condition(guard, &scope));
         let target = match &query.target {
             ast::Target::Position(sum) => Target::Position(self.sum(sum, &scope)),
+            ast::Target::Nimber(expr) => Target::Nimber(self.int(&in_nimbers(expr), &scope)),
             ast::Target::Positions(a, b) => {
                 Target::Positions(self.sum(a, &scope), self.sum(b, &scope))
             }
@@ -1104,6 +1109,10 @@ impl Lowerer {
             ast::ExprKind::Unary(ast::UnaryOp::Neg, operand) => {
                 (ExprKind::Neg(Box::new(self.int(operand, scope))), Type::Int)
             }
+            ast::ExprKind::Unary(ast::UnaryOp::BitNot, operand) => (
+                ExprKind::BitNot(Box::new(self.int(operand, scope))),
+                Type::Int,
+            ),
             ast::ExprKind::Unary(ast::UnaryOp::Not, operand) => (
                 ExprKind::Not(Box::new(self.condition(operand, scope))),
                 Type::Bool,
@@ -1344,6 +1353,9 @@ impl Lowerer {
             "max" => (ExprKind::Max as fn(Vec<Expr>) -> ExprKind, 1, usize::MAX),
             "abs" => (abs as fn(Vec<Expr>) -> ExprKind, 1, 1),
             "isqrt" => (isqrt as fn(Vec<Expr>) -> ExprKind, 1, 1),
+            "popcount" => (popcount as fn(Vec<Expr>) -> ExprKind, 1, 1),
+            "nim_inv" => (nim_inv as fn(Vec<Expr>) -> ExprKind, 1, 1),
+            "nim_mul" => (nim_mul as fn(Vec<Expr>) -> ExprKind, 2, 2),
             _ => {
                 self.errors.push(CheckError::UnknownFunction {
                     name: function.name.clone(),
@@ -1353,8 +1365,9 @@ impl Lowerer {
             }
         };
         if !(at_least..=at_most).contains(&lowered.len()) {
-            let expected = match at_most {
-                1 => "1 argument".to_owned(),
+            let expected = match (at_least, at_most) {
+                (1, 1) => "1 argument".to_owned(),
+                (least, most) if least == most => format!("{least} arguments"),
                 _ => format!("at least {at_least} argument"),
             };
             self.errors.push(CheckError::Arity {
@@ -1367,7 +1380,7 @@ impl Lowerer {
                 help: format!("`{}` is built in: {}", function.name, BUILTINS),
             });
             lowered.truncate(at_most.min(lowered.len()));
-            if lowered.is_empty() {
+            if lowered.len() < at_least {
                 return ExprKind::Const(0);
             }
         }
@@ -1375,7 +1388,7 @@ impl Lowerer {
     }
 }
 
-const BUILTINS: &str = "`min(a, b, …)`, `max(a, b, …)`, `abs(a)`, `isqrt(a)`";
+const BUILTINS: &str = "`min(a, b, …)`, `max(a, b, …)`, `abs(a)`, `isqrt(a)`, `popcount(a)`, `nim_mul(a, b)`, `nim_inv(a)`";
 
 const COLLECTION_BUILTINS: &str = "`len(x)`, `sum(l)`, `sort(l)`, `replace(l, i, v)`, `nodes(r)`, `neighbours(r, v)`, `closed(r, v)`, `grounded(r, g)`, `Grid(r, c)`, `Path(n)`, `Cycle(n)`, `Edges(G)`";
 
@@ -1405,6 +1418,60 @@ fn isqrt(mut args: Vec<Expr>) -> ExprKind {
     ExprKind::Isqrt(Box::new(args.remove(0)))
 }
 
+fn popcount(mut args: Vec<Expr>) -> ExprKind {
+    ExprKind::Popcount(Box::new(args.remove(0)))
+}
+
+fn nim_inv(mut args: Vec<Expr>) -> ExprKind {
+    ExprKind::NimInv(Box::new(args.remove(0)))
+}
+
+fn nim_mul(mut args: Vec<Expr>) -> ExprKind {
+    let (b, a) = (args.remove(1), args.remove(0));
+    ExprKind::Binary(BinaryOp::NimMul, Box::new(a), Box::new(b))
+}
+
+/// An expression of a `nim` query with its operators read in nimbers:
+/// `+` and `-` as nim-addition (XOR), `*` as nim-multiplication, `/` as
+/// division by the nim-inverse, `**` as a nim-power; a nimber is its own
+/// negative. Arguments of functions, indices and conditions keep their
+/// integer meaning.
+fn in_nimbers(expr: &ast::Expr) -> ast::Expr {
+    use ast::ExprKind as Kind;
+    let kind = match &expr.kind {
+        Kind::Binary(op, lhs, rhs) => {
+            let op = match op {
+                BinaryOp::Add | BinaryOp::Sub => BinaryOp::BitXor,
+                BinaryOp::Mul => BinaryOp::NimMul,
+                BinaryOp::Div => BinaryOp::NimDiv,
+                BinaryOp::Pow => {
+                    // The exponent counts factors: an integer.
+                    let base = in_nimbers(lhs);
+                    return ast::Expr {
+                        kind: Kind::Binary(BinaryOp::NimPow, Box::new(base), rhs.clone()),
+                        span: expr.span,
+                        depth: expr.depth,
+                    };
+                }
+                other => *other,
+            };
+            Kind::Binary(op, Box::new(in_nimbers(lhs)), Box::new(in_nimbers(rhs)))
+        }
+        Kind::Unary(ast::UnaryOp::Neg, operand) => return in_nimbers(operand),
+        Kind::If(condition, then, otherwise) => Kind::If(
+            condition.clone(),
+            Box::new(in_nimbers(then)),
+            Box::new(in_nimbers(otherwise)),
+        ),
+        other => other.clone(),
+    };
+    ast::Expr {
+        kind,
+        span: expr.span,
+        depth: expr.depth,
+    }
+}
+
 /// The operand and result types of a binary operator.
 fn operator_types(op: BinaryOp) -> (Type, Type) {
     match op {
@@ -1418,7 +1485,14 @@ fn operator_types(op: BinaryOp) -> (Type, Type) {
             (Type::Int, Type::Bool)
         }
         BinaryOp::And | BinaryOp::Or => (Type::Bool, Type::Bool),
-        BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor => (Type::Int, Type::Int),
+        BinaryOp::BitAnd
+        | BinaryOp::BitOr
+        | BinaryOp::BitXor
+        | BinaryOp::Shl
+        | BinaryOp::Shr
+        | BinaryOp::NimMul
+        | BinaryOp::NimDiv
+        | BinaryOp::NimPow => (Type::Int, Type::Int),
         BinaryOp::In => (Type::Int, Type::Bool),
     }
 }

@@ -57,6 +57,10 @@ pub const KEYWORDS: &[&str] = &[
     "max",
     "abs",
     "isqrt",
+    "popcount",
+    "nim",
+    "nim_mul",
+    "nim_inv",
 ];
 
 /// The REPL's commands.

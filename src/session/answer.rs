@@ -52,8 +52,39 @@ impl Session {
                 sink(Event::Answer(answer));
                 Ok(())
             }
+            Target::Nimber(expr) => self.nimber(query, expr, sink),
             Target::Position(_) | Target::Positions(..) => self.answer_positions(query, sink),
         }
+    }
+
+    /// `nim 3 * 5`: one value per row, shown as written with the row's
+    /// values in place of its variables.
+    fn nimber(
+        &mut self,
+        query: &Query,
+        expr: &crate::lower::ir::Expr,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<(), EvalError> {
+        let text = self.sources.text(query.target_span).trim().to_owned();
+        each_row(query, &Budget::rows(self.max_rows), &mut |env| {
+            let value = crate::interp::eval(expr, env)?;
+            let value = u64::try_from(value).map_err(|_| EvalError::OutOfRange {
+                what: format!("{value} is not a nimber"),
+                help: "nimbers are the non-negative integers (`~a` is negative for every one of them)",
+                span: expr.span,
+                context: String::new(),
+            })?;
+            let bindings = bindings(query, env);
+            sink(Event::Answer(Answer {
+                query: QueryKind::Nim,
+                position: substituted(&text, &bindings),
+                bindings,
+                value: Value::Grundy(value),
+                play: None,
+                by: None,
+            }));
+            Ok(())
+        })
     }
 
     fn answer_positions(
@@ -70,7 +101,9 @@ impl Session {
             let (terms, other) = match &query.target {
                 Target::Position(terms) => (terms, None),
                 Target::Positions(a, b) => (a, Some(b)),
-                Target::Game(_) | Target::Games(..) => unreachable!("answered by `answer`"),
+                Target::Game(_) | Target::Games(..) | Target::Nimber(_) => {
+                    unreachable!("answered by `answer`")
+                }
             };
             let sum = evaluate(&interp, terms, env)?;
             let value = match (query.kind, other) {
@@ -259,6 +292,29 @@ fn evaluate(
 }
 
 /// The bindings of a table row, or none for a query without `for`.
+/// `text` with each name of a binding replaced by its value.
+fn substituted(text: &str, bindings: &[(String, i64)]) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        // A name starts here unless it continues a number or a name.
+        let (before, from) = rest.split_at(start);
+        out.push_str(before);
+        let end = from
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(from.len());
+        let (word, after) = from.split_at(end);
+        let glued = before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        match bindings.iter().find(|(name, _)| name == word) {
+            Some((_, value)) if !glued => out.push_str(&value.to_string()),
+            _ => out.push_str(word),
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
 fn bindings(query: &Query, env: &[crate::interp::Value]) -> Vec<(String, i64)> {
     match query.bindings.is_empty() {
         true => Vec::new(),
@@ -328,6 +384,7 @@ fn solve(
         | QueryKind::Period
         | QueryKind::Draw
         | QueryKind::Plot
+        | QueryKind::Nim
         | QueryKind::Diff => Value::Moves(
             valued_moves(interp, engine, sum)?
                 .into_iter()

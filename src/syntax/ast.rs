@@ -154,6 +154,7 @@ pub enum QueryKind {
     Equal,
     Period,
     Diff,
+    Nim,
 }
 
 impl QueryKind {
@@ -173,6 +174,7 @@ impl QueryKind {
             QueryKind::Equal => "equal?",
             QueryKind::Period => "period",
             QueryKind::Diff => "diff",
+            QueryKind::Nim => "nim",
         }
     }
 }
@@ -218,6 +220,8 @@ pub enum Target {
     Game(Ident),
     /// `diff A B`.
     Games(Ident, Ident),
+    /// `nim 3 * 5`: an expression in nimbers.
+    Nimber(Expr),
 }
 
 impl Target {
@@ -228,6 +232,7 @@ impl Target {
             Target::Positions(a, b) => join(a.span, b.span),
             Target::Game(game) => game.span,
             Target::Games(a, b) => join(a.span, b.span),
+            Target::Nimber(expr) => expr.span,
         }
     }
 }
@@ -319,6 +324,8 @@ pub enum ExprKind {
 pub enum UnaryOp {
     Neg,
     Not,
+    /// `~`, bitwise not.
+    BitNot,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -341,7 +348,15 @@ pub enum BinaryOp {
     BitAnd,
     BitOr,
     BitXor,
+    /// `<<` and `>>`, shifts of non-negative integers.
+    Shl,
+    Shr,
     In,
+    /// Nimber arithmetic: `nim_mul(a, b)`, and `*`, `/` and `**` in a
+    /// `nim` query (never written as such).
+    NimMul,
+    NimDiv,
+    NimPow,
 }
 
 impl BinaryOp {
@@ -365,7 +380,12 @@ impl BinaryOp {
             BinaryOp::BitAnd => "&",
             BinaryOp::BitOr => "|",
             BinaryOp::BitXor => "^",
+            BinaryOp::Shl => "<<",
+            BinaryOp::Shr => ">>",
             BinaryOp::In => "in",
+            BinaryOp::NimMul => "nim_mul",
+            BinaryOp::NimDiv => "nim division",
+            BinaryOp::NimPow => "nim power",
         }
     }
 }

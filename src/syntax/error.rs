@@ -44,6 +44,18 @@ pub enum ParseError {
         span: SourceSpan,
     },
 
+    #[error("games do not multiply")]
+    #[diagnostic(
+        code(sprague::parse::product_of_games),
+        help(
+            "a sum of games adds with `+` (a move is made in one of them); to multiply nimbers, ask `nim 3 * 5`; the product of two coin-turning games is a game of its own: `game T = product A B`"
+        )
+    )]
+    ProductOfGames {
+        #[label("a product of games")]
+        span: SourceSpan,
+    },
+
     #[error("the input nests too deeply to parse")]
     #[diagnostic(
         code(sprague::parse::too_deep),

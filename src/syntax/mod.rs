@@ -105,11 +105,12 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::bit_or, Assoc::Left))
         .op(Op::infix(Rule::bit_xor, Assoc::Left))
         .op(Op::infix(Rule::bit_and, Assoc::Left))
+        .op(Op::infix(Rule::shl, Assoc::Left) | Op::infix(Rule::shr, Assoc::Left))
         .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
         .op(Op::infix(Rule::mul, Assoc::Left)
             | Op::infix(Rule::div, Assoc::Left)
             | Op::infix(Rule::rem, Assoc::Left))
-        .op(Op::prefix(Rule::neg))
+        .op(Op::prefix(Rule::neg) | Op::prefix(Rule::bit_not))
         .op(Op::infix(Rule::pow, Assoc::Right))
         .op(Op::postfix(Rule::index))
 });
@@ -391,6 +392,21 @@ impl Builder {
                 QueryKind::Plot,
                 Target::Game(self.ident(inner.next().expect("a plot names a game"))),
             ),
+            Rule::nim_query => {
+                let pair = inner.next().expect("a nim query has an expression");
+                // The whole expression as written, parentheses included,
+                // up to its last token (not the comments after it).
+                let end = pair
+                    .clone()
+                    .into_inner()
+                    .flatten()
+                    .map(|token| token.as_span().end());
+                let start = pair.as_span().start();
+                let end = end.max().unwrap_or(start);
+                let span = SourceSpan::new((self.base + start).into(), end - start);
+                let expr = self.expr(pair)?;
+                (QueryKind::Nim, Target::Nimber(Expr { span, ..expr }))
+            }
             _ => {
                 let kind = match opening {
                     Rule::kw_grundy => QueryKind::Grundy,
@@ -445,7 +461,12 @@ impl Builder {
     fn sum(&self, pair: Pair<Rule>) -> Built<Sum> {
         let span = self.span(&pair);
         let terms = children(pair)
-            .map(|pair| self.term(pair))
+            .map(|pair| match pair.as_rule() {
+                Rule::game_times => Err(ParseError::ProductOfGames {
+                    span: self.span(&pair),
+                }),
+                _ => self.term(pair),
+            })
             .collect::<Built<_>>()?;
         Ok(Sum { terms, span })
     }
@@ -510,6 +531,7 @@ impl Builder {
                 let operand = operand?;
                 let op_kind = match op.as_rule() {
                     Rule::neg => UnaryOp::Neg,
+                    Rule::bit_not => UnaryOp::BitNot,
                     _ => UnaryOp::Not,
                 };
                 let span = join(self.span(&op), operand.span);
@@ -658,6 +680,8 @@ fn binary_op(rule: Rule) -> BinaryOp {
         Rule::bit_and => BinaryOp::BitAnd,
         Rule::bit_or => BinaryOp::BitOr,
         Rule::bit_xor => BinaryOp::BitXor,
+        Rule::shl => BinaryOp::Shl,
+        Rule::shr => BinaryOp::Shr,
         Rule::kw_in => BinaryOp::In,
         _ => BinaryOp::Or,
     }
@@ -685,6 +709,8 @@ fn meaningful_token(rule: Rule) -> bool {
             | Rule::kw_misere
             | Rule::kw_draw
             | Rule::kw_plot
+            | Rule::kw_nim
+            | Rule::game_times
             | Rule::kw_remoteness
             | Rule::kw_period
             | Rule::kw_diff
@@ -735,6 +761,7 @@ fn name(rule: Rule) -> Name {
         Rule::destination => Phrase("`to \"FILE\"`"),
         Rule::draw_query => Phrase("a `draw` query"),
         Rule::plot_query => Phrase("a `plot` query"),
+        Rule::nim_query => Phrase("a `nim` query"),
         Rule::bindings => Phrase("`for` bindings"),
         Rule::binding => Phrase("a binding `x in …`"),
         Rule::domain => Phrase("a range or a set"),
@@ -752,6 +779,9 @@ fn name(rule: Rule) -> Name {
         Rule::bit_and => Token("&"),
         Rule::bit_or => Token("|"),
         Rule::bit_xor => Token("^"),
+        Rule::shl => Token("<<"),
+        Rule::shr => Token(">>"),
+        Rule::bit_not => Token("~"),
         Rule::kw_then => Token("then"),
         Rule::kw_else => Token("else"),
         Rule::kw_splits => Token("splits"),
@@ -811,6 +841,8 @@ fn name(rule: Rule) -> Name {
         Rule::kw_genus => Token("genus"),
         Rule::kw_draw => Token("draw"),
         Rule::kw_plot => Token("plot"),
+        Rule::kw_nim => Token("nim"),
+        Rule::game_times => Token("*"),
         Rule::kw_to => Token("to"),
         Rule::kw_misere => Token("misere"),
         Rule::kw_period => Token("period"),

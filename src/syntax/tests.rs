@@ -107,6 +107,7 @@ fn shape(expr: &Expr) -> String {
         }
         ExprKind::Unary(UnaryOp::Neg, e) => format!("(-{})", shape(e)),
         ExprKind::Unary(UnaryOp::Not, e) => format!("(not {})", shape(e)),
+        ExprKind::Unary(UnaryOp::BitNot, e) => format!("(~{})", shape(e)),
         ExprKind::Binary(op, a, b) => format!("({} {} {})", shape(a), op.symbol(), shape(b)),
         ExprKind::If(c, a, b) => format!("(if {} then {} else {})", shape(c), shape(a), shape(b)),
         ExprKind::Elements { list, elements } => {
@@ -142,6 +143,16 @@ fn operator_precedence_and_associativity() {
         shape(&expr("if a < b then a else b + 1")),
         "(if (a < b) then a else (b + 1))"
     );
+    // Bit operators rank as in Rust: shifts below sums, then `&`, `^`, `|`.
+    assert_eq!(shape(&expr("1 + 2 << 3")), "((1 + 2) << 3)");
+    assert_eq!(shape(&expr("a << 1 & b")), "((a << 1) & b)");
+    assert_eq!(
+        shape(&expr("a | b ^ c & d >> 2")),
+        "(a | (b ^ (c & (d >> 2))))"
+    );
+    assert_eq!(shape(&expr("~a + 1")), "((~a) + 1)");
+    assert_eq!(shape(&expr("a << b << c")), "((a << b) << c)");
+    assert_eq!(shape(&expr("a >> 1 < b")), "((a >> 1) < b)");
 }
 
 #[test]
