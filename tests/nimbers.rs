@@ -109,3 +109,119 @@ fn tables_of_queries_show_their_values_in_place() {
     // `ab` is not `a`: only whole names are replaced.
     assert_eq!(found, ["nim 2 * ab + 0 = 3", "nim 3 * ab + 0 = 1"]);
 }
+
+const COINS: &str = "
+game MockTurtles = coins(n) { turn t for t in subsets({m for m in 0..n}, 2) }
+game Ruler = coins(n) { turn {j for j in i..n} for i in 1..=n }
+game Twins = coins(n) { turn {m} for m in 0..n }
+game TurningCorners = product Twins Twins
+game Rugs = product Ruler Ruler
+";
+
+#[test]
+fn mock_turtles_are_the_odious_numbers() {
+    let odious: Vec<u64> = (0u64..)
+        .filter(|n| n.count_ones() % 2 == 1)
+        .take(41)
+        .collect();
+    let found = values(&format!("{COINS} grundy MockTurtles(n) for n in 0..=40"));
+    assert_eq!(found, odious);
+}
+
+#[test]
+fn ruler_is_the_largest_power_of_two_dividing_n() {
+    let expected: Vec<u64> = (1u64..=64).map(|n| 1 << n.trailing_zeros()).collect();
+    let found = values(&format!("{COINS} grundy Ruler(n) for n in 1..=64"));
+    assert_eq!(found, expected);
+}
+
+#[test]
+fn a_set_of_heads_is_the_sum_of_its_coins() {
+    let source = format!(
+        "{COINS}
+         game MockTurtlesSet(s) {{
+           move MockTurtlesSet(s ^ ({{x}} + t)) for x in s, t in subsets({{y for y in 0..x}}, 2)
+         }}"
+    );
+    for heads in [vec![0, 3, 5, 8], vec![1, 2], vec![4, 6, 7, 9, 10], vec![]] {
+        let set = format!("{heads:?}").replace('[', "{").replace(']', "}");
+        let found = values(&format!(
+            "{source} grundy MockTurtles({set})\ngrundy MockTurtlesSet({set})"
+        ));
+        let odious = |n: u64| (0u64..).filter(|m| m.count_ones() % 2 == 1).nth(n as usize);
+        let by_theory = heads
+            .iter()
+            .map(|&n| odious(n).unwrap())
+            .fold(0, |a, b| a ^ b);
+        assert_eq!(found, [by_theory, by_theory], "heads at {heads:?}");
+    }
+}
+
+#[test]
+fn turning_corners_searched_on_the_board_is_the_nim_product() {
+    // A head at (x, y) turns the corners of a rectangle: (a, b), (a, y),
+    // (x, b) and itself, a < x and b < y; searched as a game of rules.
+    let source = format!(
+        "{COINS}
+         game Corners(x, y) {{
+           move Corners(a, b) + Corners(a, y) + Corners(x, b) for a in 0..x, b in 0..y
+         }}
+         grundy Corners(x, y) for x in 0..=15, y in 0..=15
+         grundy TurningCorners(x, y) for x in 0..=15, y in 0..=15"
+    );
+    let found = values(&source);
+    let (searched, product) = found.split_at(256);
+    let table: Vec<u64> = conway_table(15).into_iter().flatten().collect();
+    assert_eq!(searched, table);
+    assert_eq!(product, table);
+}
+
+#[test]
+fn rugs_searched_on_the_board_is_the_product_of_rulers() {
+    // A head at (x, y) turns every coin of a rectangle with (x, y) its far
+    // corner (places from 1).
+    let source = format!(
+        "{COINS}
+         game Rug(x, y) {{
+           move (Rug(p, q) for p in i..=x, q in j..=y if p != x or q != y)
+             for i in 1..=x, j in 1..=y
+         }}
+         grundy Rug(x, y) for x in 1..=8, y in 1..=8
+         grundy Rugs(x, y) for x in 1..=8, y in 1..=8"
+    );
+    let found = values(&source);
+    let ruler = |n: u64| 1u64 << n.trailing_zeros();
+    let table: Vec<u64> = (1..=8u64)
+        .flat_map(|x| (1..=8u64).map(move |y| sprague::nimber::mul(ruler(x), ruler(y))))
+        .collect();
+    assert_eq!(&found[..64], table);
+    assert_eq!(&found[64..128], table);
+}
+
+#[test]
+fn products_answer_every_query_alike_by_search() {
+    // best_move and crosscheck search the product's own moves; the value
+    // comes from the factors.
+    let found: Vec<String> = answers(&format!(
+        "{COINS} crosscheck TurningCorners(3, 2) + TurningCorners(2, 3)
+         wins? TurningCorners(3, 2) + TurningCorners(2, 3)
+         best_move TurningCorners(2, 2)"
+    ))
+    .iter()
+    .map(output::text)
+    .collect();
+    assert!(found[0].contains("agree"), "{}", found[0]);
+    // 3 ⊗ 2 = 2 ⊗ 3: the sum is a loss.
+    assert_eq!(
+        found[1],
+        "wins? TurningCorners(3, 2) + TurningCorners(2, 3) = false"
+    );
+    // 2 ⊗ 2 = 3; the corners (0, 0), (0, 2), (2, 0) are worth 0.
+    assert!(
+        found[2].ends_with(
+            "leaving TurningCorners(0, 0) + TurningCorners(0, 2) + TurningCorners(2, 0)"
+        ),
+        "{}",
+        found[2]
+    );
+}

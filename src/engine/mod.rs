@@ -271,6 +271,15 @@ pub trait Rules {
         Ok(None)
     }
 
+    /// The two positions whose values' nim-product is this position's
+    /// value, for a product of coin-turning games (Lenstra's Tartan
+    /// theorem): the engine then solves the factors and multiplies, where
+    /// it is asked for the position itself, instead of searching its
+    /// options (which it still does for a product met inside a search).
+    fn factors(&self, _position: &Self::Position) -> Option<(Self::Position, Self::Position)> {
+        None
+    }
+
     /// Whether a chain of positions, each reached from the one before
     /// while solving it (the deepest last), runs off without end: a rule
     /// missing its guard, say, whose positions fall below zero forever.
@@ -937,6 +946,19 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
+        if let Some((a, b)) = rules.factors(position) {
+            let (a, b) = (self.solved(rules, &a)?, self.solved(rules, &b)?);
+            let (a, b) = (self.value(a), self.value(b));
+            if a < LOOPY && b < LOOPY {
+                let key = self.intern(rules, position, position)?;
+                if self.value(key) >= LOOPY {
+                    self.set_value(key, crate::nimber::mul(a, b));
+                }
+                self.dense.keep();
+                self.packed.keep();
+                return Ok(key);
+            }
+        }
         let mark = self.positions.len();
         self.work = 0;
         self.dense.keep();

@@ -94,6 +94,20 @@ pub fn value(expr: &Expr, env: &[Value]) -> Result<Value, EvalError> {
             }
         }
         ExprKind::Call(builtin, args) => call(*builtin, args, env, expr.span)?,
+        ExprKind::Turned(set) => {
+            let turned = value(set, env)?;
+            let coin = env[0].int().unwrap_or_default();
+            let elements = elements(&turned, set.span)?;
+            if let Some(&wrong) = elements.iter().find(|&&t| !(0..coin).contains(&t)) {
+                return Err(EvalError::OutOfRange {
+                    what: format!("the move from the coin at {coin} turns the coin at {wrong}"),
+                    help: "a coin-turning move turns coins left of its own: places from 0 to n - 1 (guard the rule, e.g. `if i < n`)",
+                    span: set.span,
+                    context: String::new(),
+                });
+            }
+            turned
+        }
         _ => Value::Int(eval(expr, env)?),
     })
 }

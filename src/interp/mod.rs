@@ -171,7 +171,9 @@ impl Rules for Interpreter<'_> {
                     mex,
                     limit,
                 ),
-                Moves::Code(_) | Moves::Alias(_) => self.fold_listed(position, solved, mex, limit),
+                Moves::Code(_) | Moves::Alias(_) | Moves::Product(..) => {
+                    self.fold_listed(position, solved, mex, limit)
+                }
             },
             Component::Heap(_) | Component::Node(..) => {
                 self.fold_listed(position, solved, mex, limit)
@@ -180,6 +182,18 @@ impl Rules for Interpreter<'_> {
         folded.map_err(|error| {
             error.while_expanding(&self.show(std::slice::from_ref(position)).to_string())
         })
+    }
+
+    fn factors(&self, position: &Component) -> Option<(Component, Component)> {
+        let Component::Game(game, args) = position else {
+            return None;
+        };
+        let Moves::Product(a, b) = self.program.game(*game).moves else {
+            return None;
+        };
+        let coin =
+            |game: GameId, arg: &Value| Component::Game(game, smallvec::smallvec![arg.clone()]);
+        Some((coin(a, &args[0]), coin(b, &args[1])))
     }
 
     fn runs_off(&self, chain: &[Component]) -> bool {
@@ -426,6 +440,7 @@ impl<'p> Interpreter<'p> {
         let game = self.program.game(id);
         let rules = match &game.moves {
             Moves::Rules(rules) => rules,
+            &Moves::Product(a, b) => return self.product_options(id, (a, b), args, options),
             Moves::Alias(terms) => {
                 let mut env = vec![Value::Int(0); game.slots];
                 env[..args.len()].clone_from_slice(args);
@@ -472,6 +487,74 @@ impl<'p> Interpreter<'p> {
             )?;
         }
         Ok(())
+    }
+
+    /// The options of a head at (x, y) of a product of coin-turning games:
+    /// for a move of the first game at x turning the coins A and one of the
+    /// second at y turning B, the heads at every (a, b) of (A ∪ {x}) ×
+    /// (B ∪ {y}) but (x, y).
+    fn product_options(
+        &self,
+        id: GameId,
+        (a, b): (GameId, GameId),
+        args: &[Value],
+        options: &mut Options<Component>,
+    ) -> Result<(), EvalError> {
+        let span = self.program.game(id).span;
+        let place = |arg: &Value| {
+            arg.int()
+                .ok_or_else(|| evaluate::wrong_type("an integer", arg, span))
+        };
+        let (x, y) = (place(&args[0])?, place(&args[1])?);
+        let (rows, columns) = (
+            self.turns(a, x, options.limit())?,
+            self.turns(b, y, options.limit())?,
+        );
+        for row in &rows {
+            for column in &columns {
+                for &p in row.iter().chain([&x]) {
+                    for &q in column.iter().chain([&y]) {
+                        if (p, q) != (x, y) {
+                            let place = smallvec::smallvec![Value::Int(p), Value::Int(q)];
+                            options.push_part(Component::Game(id, place));
+                        }
+                    }
+                }
+                options
+                    .end_option()
+                    .map_err(|too_many| EvalError::TooManyOptions {
+                        limit: too_many.limit,
+                        what: "options",
+                        span,
+                        context: String::new(),
+                    })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The coins each move of a coin-turning game turns from its coin at
+    /// `n`, besides that coin, in rule order.
+    fn turns(&self, id: GameId, n: i64, limit: usize) -> Result<Vec<Vec<i64>>, EvalError> {
+        let game = self.program.game(id);
+        let mut env = vec![Value::Int(0); game.slots];
+        env[0] = Value::Int(n);
+        let mut found = Vec::new();
+        for turn in game.coins.iter().flatten() {
+            let budget = Budget::new(limit);
+            assignments(
+                &turn.bindings,
+                turn.guard.as_ref(),
+                &mut env,
+                &budget,
+                &mut |env| {
+                    let turned = value(&turn.set, env)?;
+                    found.push(evaluate::elements(&turned, turn.set.span)?);
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(found)
     }
 
     /// Lists the options, then folds them.
@@ -677,7 +760,8 @@ impl<'p> Interpreter<'p> {
     }
 
     /// Passes on a game's position: itself, or for a game that splits, the
-    /// connected parts of its region, each moved to a board of its shape.
+    /// connected parts of its region, each moved to a board of its shape,
+    /// or for a coin-turning game given a set of heads, each head.
     pub fn game_parts(
         &self,
         game: GameId,
@@ -685,6 +769,14 @@ impl<'p> Interpreter<'p> {
         span: SourceSpan,
         each: &mut dyn FnMut(Component),
     ) -> Result<(), EvalError> {
+        if let [Value::Set(heads)] = args.as_slice()
+            && self.program.game(game).coins.is_some()
+        {
+            heads
+                .iter()
+                .for_each(|head| each(Component::Game(game, smallvec::smallvec![head.into()])));
+            return Ok(());
+        }
         let Some(splits) = self.program.game(game).splits else {
             each(Component::Game(game, args));
             return Ok(());
@@ -714,12 +806,17 @@ impl<'p> Interpreter<'p> {
         span: SourceSpan,
         solved: &mut Solved<'_, Component>,
     ) -> Result<Partial, EvalError> {
+        let (splits, coins) = (
+            self.program.game(game).splits.is_some(),
+            self.program.game(game).coins.is_some(),
+        );
         if let [arg] = args.as_slice()
             && let Some(bits) = evaluate::Bits::of(arg)
+            && !coins
         {
             return Ok(self.bits_value(game, bits, solved));
         }
-        if self.program.game(game).splits.is_none() {
+        if !splits && !coins {
             return Ok(partial(solved.part(self, &Component::Game(game, args))));
         }
         let (mut value, mut known) = (0, true);
@@ -1384,7 +1481,10 @@ fn quick_rest(expr: &Expr, env: &[Value]) -> Option<i64> {
         ExprKind::Chain(chain) => chain_value(chain, env)?,
         ExprKind::Value(value) => value.int()?,
         // Never an integer: a set, a list or a region.
-        ExprKind::SetOf(_) | ExprKind::ListOf(_) | ExprKind::Comprehension(_) => return None,
+        ExprKind::SetOf(_)
+        | ExprKind::ListOf(_)
+        | ExprKind::Comprehension(_)
+        | ExprKind::Turned(_) => return None,
         ExprKind::Call(builtin, _) if !builtin.gives_int() => return None,
         ExprKind::Binary(BinaryOp::In, ..)
         | ExprKind::If(_)
@@ -1485,6 +1585,7 @@ fn explain(expr: &Expr, env: &[Value]) -> Result<i64, EvalError> {
         ExprKind::Binary(BinaryOp::In, ..)
         | ExprKind::Value(_)
         | ExprKind::If(_)
+        | ExprKind::Turned(_)
         | ExprKind::SetOf(_)
         | ExprKind::ListOf(_)
         | ExprKind::Comprehension(_)

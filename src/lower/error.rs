@@ -244,6 +244,19 @@ pub enum CheckError {
         span: SourceSpan,
     },
 
+    #[error("`{name}` is not a coin-turning game")]
+    #[diagnostic(
+        code(sprague::check::not_coin_turning),
+        help(
+            "a product's factors are coin-turning games, declared `game {name} = coins(n) {{ turn SET for … }}`"
+        )
+    )]
+    NotCoinTurning {
+        name: String,
+        #[label("a product of games that turn coins needs their turns")]
+        span: SourceSpan,
+    },
+
     #[error("the value of `{name}` cannot be worked out")]
     #[diagnostic(code(sprague::check::bad_value))]
     BadValue {

@@ -69,6 +69,20 @@ pub struct Game {
     /// Whether a position is the sum of the connected parts of its first
     /// argument, a region.
     pub splits: Option<Splits>,
+    /// For a coin-turning game, its turns (its rules say the same as
+    /// moves): what a product of it with another game turns.
+    pub coins: Option<Vec<Turn>>,
+    pub span: SourceSpan,
+}
+
+/// `turn SET for … if …`: with the coin at slot 0, one move per
+/// assignment, turning the coin and the coins of SET.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    /// The set, checked to lie left of the coin (see [`ExprKind::Turned`]).
+    pub set: Expr,
+    pub bindings: Vec<Binding>,
+    pub guard: Option<Expr>,
     pub span: SourceSpan,
 }
 
@@ -89,6 +103,11 @@ pub enum Moves {
     /// `= POSITION`: a position is a sum of other games' positions, over
     /// the parameters in slots `0..params`.
     Alias(Vec<Term>),
+    /// `= product A B` of two coin-turning games (Lenstra's Tartan
+    /// theorem): from a head at (x, y), a move turns the coins of the
+    /// rectangle product of a move of A at x and one of B at y, each with
+    /// its own coin; the value is the nim-product of A(x)'s and B(y)'s.
+    Product(GameId, GameId),
 }
 
 /// A take-and-break code: `digits[k]` says how a heap may lose k tokens,
@@ -433,6 +452,9 @@ pub enum ExprKind {
     Popcount(Box<Expr>),
     /// `nim_inv(a)`: the nim-inverse of a positive integer.
     NimInv(Box<Expr>),
+    /// The coins a move of a coin-turning game turns: a set, each of whose
+    /// elements must lie left of the coin in slot 0 (from 0 to n - 1).
+    Turned(Box<Expr>),
     /// `a ± b ± c …` over variables and constants, compiled to a flat list
     /// that is evaluated left to right as the tree would be.
     Chain(Box<Chain>),
@@ -610,6 +632,7 @@ impl Expr {
             | ExprKind::BitNot(operand)
             | ExprKind::Popcount(operand)
             | ExprKind::NimInv(operand) => operand.mentions(slot),
+            ExprKind::Turned(set) => slot == 0 || set.mentions(slot),
             ExprKind::Binary(_, lhs, rhs) => lhs.mentions(slot) || rhs.mentions(slot),
             ExprKind::Min(args) | ExprKind::Max(args) => args.iter().any(|arg| arg.mentions(slot)),
             ExprKind::Chain(chain) => chain.tree.mentions(slot),

@@ -155,6 +155,13 @@ pub fn references(statement: &ast::Statement) -> Vec<&str> {
             }),
             ast::GameBody::Alias(sum) => walk(sum, &mut names),
             ast::GameBody::Code(_) => {}
+            ast::GameBody::Coins(turns) => {
+                for turn in turns {
+                    expr(&turn.set, &mut names);
+                    rest(&turn.bindings, turn.guard.as_ref(), &mut names);
+                }
+            }
+            ast::GameBody::Product(a, b) => names.extend([a.name.as_str(), b.name.as_str()]),
         },
         ast::Statement::Let(decl) => match &decl.value {
             ast::LetValue::Position(sum) => walk(sum, &mut names),
@@ -317,6 +324,7 @@ impl Lowerer {
             moves: Moves::Rules(Vec::new()),
             slots: decl.params.len(),
             splits,
+            coins: None,
             span: decl.span,
         });
         DeclarationKind::Game(id)
@@ -476,6 +484,24 @@ impl Lowerer {
         }
         let rules = match &decl.body {
             ast::GameBody::Rules { rules, .. } => rules,
+            ast::GameBody::Coins(turns) => return self.coins(turns, &params, id),
+            ast::GameBody::Product(a, b) => {
+                let factors = [a, b].map(|factor| {
+                    let id = self.any_game(factor)?;
+                    if self.program.game(id).coins.is_none() {
+                        self.errors.push(CheckError::NotCoinTurning {
+                            name: factor.name.clone(),
+                            span: factor.span,
+                        });
+                        return None;
+                    }
+                    Some(id)
+                });
+                if let [Some(a), Some(b)] = factors {
+                    self.program.games[id.0 as usize].moves = Moves::Product(a, b);
+                }
+                return;
+            }
             ast::GameBody::Alias(sum) => {
                 self.max_slots = 0;
                 let terms = self.sum(sum, &params);
@@ -649,6 +675,69 @@ impl Lowerer {
                 None
             }
         }
+    }
+
+    /// A coin-turning game's turns: each becomes a rule whose target is the
+    /// sum of the game at each coin turned (a position of heads is the sum
+    /// of its coins), and is kept as a turn for products.
+    fn coins(&mut self, turns: &[ast::Turn], params: &Scope, id: GameId) {
+        self.max_slots = params.vars.len();
+        let (mut rules, mut kept) = (Vec::new(), Vec::new());
+        for turn in turns {
+            let mut scope = params.clone();
+            let bindings = self.bindings(&turn.bindings, &mut scope);
+            let guard = turn
+                .guard
+                .as_ref()
+                .map(|guard| self.condition(guard, &scope));
+            let span = turn.set.span;
+            let set = Expr {
+                kind: ExprKind::Turned(Box::new(
+                    self.typed(&turn.set, &scope, Type::Set).compiled(),
+                )),
+                span,
+            };
+            // The coin turned, in a slot no name reaches.
+            let name = ast::Ident {
+                name: " coin".into(),
+                span,
+            };
+            let coin = self.bind(&mut scope, &name, Type::Int);
+            let over = Over {
+                terms: vec![Term::Game {
+                    game: id,
+                    args: vec![Expr {
+                        kind: ExprKind::Slot(coin),
+                        span,
+                    }],
+                    span,
+                }],
+                bindings: vec![Binding {
+                    slot: coin,
+                    domain: Domain::Each(set.clone()),
+                    stop: None,
+                    span,
+                }],
+                guard: None,
+                span: turn.span,
+            };
+            let target = vec![Term::Over(Box::new(over))];
+            rules.push(Rule::new(
+                target,
+                bindings.clone(),
+                guard.clone(),
+                turn.span,
+            ));
+            kept.push(Turn {
+                set,
+                bindings,
+                guard,
+                span: turn.span,
+            });
+        }
+        let slots = self.max_slots;
+        let game = &mut self.program.games[id.0 as usize];
+        (game.moves, game.coins, game.slots) = (Moves::Rules(rules), Some(kept), slots);
     }
 
     /// Lowers bindings left to right: each domain sees the variables before it.

@@ -61,6 +61,9 @@ pub const KEYWORDS: &[&str] = &[
     "nim",
     "nim_mul",
     "nim_inv",
+    "coins",
+    "turn",
+    "product",
 ];
 
 /// The REPL's commands.

@@ -56,8 +56,8 @@ enum ReplError {
 
 const HELP: &str = "\
 Enter declarations (game, graph, let) and queries (grundy, wins?, best_move,
-moves, play, genus, draw, plot, …; `wins? misere P` under misère play); a block
-left open continues on the next line.
+moves, play, genus, draw, plot, …; `wins? misere P` under misère play), and
+nimber arithmetic (`nim 3 * 5`); a block left open continues on the next line.
 
   :help            this text
   :load FILE       run a file in this session

@@ -163,14 +163,16 @@ impl Session {
     pub(super) fn period(&mut self, game: GameId, span: SourceSpan) -> Result<Answer, EvalError> {
         let proof = match &self.program.game(game).moves {
             Moves::Code(code) => analysis::proof_for(code),
-            Moves::Rules(_) | Moves::Alias(_) => Proof::None,
+            Moves::Rules(_) | Moves::Alias(_) | Moves::Product(..) => Proof::None,
         };
         // A game of rules is valued by the engine, with its tables and
         // sweeps: as far as the state limit, within one search's work.
         // A code's values come from its own table, up to the usual cap.
         let (cap, budget) = match &self.program.game(game).moves {
             Moves::Code(_) => (PERIOD_SEARCH, u64::MAX),
-            Moves::Rules(_) | Moves::Alias(_) => (self.engine.max_states(), self.engine.max_work()),
+            Moves::Rules(_) | Moves::Alias(_) | Moves::Product(..) => {
+                (self.engine.max_states(), self.engine.max_work())
+            }
         };
         let start = self.engine.total_work();
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);

@@ -42,6 +42,21 @@ pub enum GameBody {
     Code(Code),
     /// `= POSITION`: each position is a sum of other games' positions.
     Alias(Sum),
+    /// `= coins(n) { turn … }`: a coin-turning game, its one parameter the
+    /// place of a coin.
+    Coins(Vec<Turn>),
+    /// `= product A B`: the product of two coin-turning games, its two
+    /// parameters a place of each.
+    Product(Ident, Ident),
+}
+
+/// `turn SET for x in D if COND`
+#[derive(Debug, Clone)]
+pub struct Turn {
+    pub set: Expr,
+    pub bindings: Vec<Binding>,
+    pub guard: Option<Expr>,
+    pub span: SourceSpan,
 }
 
 /// `splits` or `splits up to symmetry`.

@@ -150,6 +150,30 @@ impl Builder {
         let mut inner = children(pair).peekable();
         let name = self.ident(inner.next().expect("a game has a name"));
         if let Some(code) = inner.next_if(|pair| pair.as_rule() == Rule::code) {
+            let body = children(code.clone()).next().expect("a code follows `=`");
+            match body.as_rule() {
+                Rule::coins => return self.coins(name, body, span),
+                Rule::product => {
+                    let mut factors = children(body).map(|pair| self.ident(pair));
+                    let (a, b) = (factors.next(), factors.next());
+                    let (a, b) = (
+                        a.expect("a product has two factors"),
+                        b.expect("and a second"),
+                    );
+                    // The places of a coin in each factor.
+                    let params = ["x", "y"].map(|name| Ident {
+                        name: name.into(),
+                        span: name_span(&a, &b),
+                    });
+                    return Ok(GameDecl {
+                        name,
+                        params: params.into(),
+                        body: GameBody::Product(a, b),
+                        span,
+                    });
+                }
+                _ => {}
+            }
             let code = self.code(code)?;
             return Ok(GameDecl {
                 params: vec![Ident {
@@ -193,6 +217,32 @@ impl Builder {
             name,
             params,
             body: GameBody::Rules { rules, splits },
+            span,
+        })
+    }
+
+    /// `game T = coins(n) { turn … }`.
+    fn coins(&self, name: Ident, pair: Pair<Rule>, span: SourceSpan) -> Built<GameDecl> {
+        let mut inner = children(pair);
+        let param = self.ident(inner.next().expect("coins name the place of a coin"));
+        let turns = inner
+            .map(|pair| {
+                let span = self.span(&pair);
+                let mut inner = children(pair);
+                let set = self.expr(inner.next().expect("a turn names the coins turned"))?;
+                let (bindings, guard) = self.bindings_and_guard(inner)?;
+                Ok(Turn {
+                    set,
+                    bindings,
+                    guard,
+                    span,
+                })
+            })
+            .collect::<Built<_>>()?;
+        Ok(GameDecl {
+            name,
+            params: vec![param],
+            body: GameBody::Coins(turns),
             span,
         })
     }
@@ -695,6 +745,12 @@ fn children(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
     })
 }
 
+/// The span of a product's factors, where its implicit parameters are
+/// said to be declared.
+fn name_span(a: &Ident, b: &Ident) -> SourceSpan {
+    join(a.span, b.span)
+}
+
 /// Tokens whose identity matters to the tree (which operator, which query).
 fn meaningful_token(rule: Rule) -> bool {
     matches!(
@@ -842,6 +898,12 @@ fn name(rule: Rule) -> Name {
         Rule::kw_draw => Token("draw"),
         Rule::kw_plot => Token("plot"),
         Rule::kw_nim => Token("nim"),
+        Rule::kw_coins => Token("coins"),
+        Rule::kw_turn => Token("turn"),
+        Rule::kw_product => Token("product"),
+        Rule::coins => Phrase("a coin-turning game `coins(n) { turn … }`"),
+        Rule::turn_rule => Phrase("a rule `turn SET for …`"),
+        Rule::product => Phrase("a product `product A B`"),
         Rule::game_times => Token("*"),
         Rule::kw_to => Token("to"),
         Rule::kw_misere => Token("misere"),
