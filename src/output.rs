@@ -5,8 +5,9 @@ use miette::{GraphicalReportHandler, GraphicalTheme, JSONReportHandler, Report};
 use serde_json::{Value as Json, json};
 
 use crate::analysis::{Period, Proof};
-use crate::engine::Gamma;
+use crate::engine::{Gamma, Grundy};
 use crate::lower::ir::Play;
+use crate::session::why::{Reason, StrategyRow, Why};
 use crate::session::{Answer, Diff, MoveLine, Value};
 
 /// The answer as text: the query as asked, then its answer; lists (of
@@ -78,6 +79,8 @@ pub fn text(answer: &Answer) -> String {
             text
         }
         Value::Genus(genus) => format!("{question} = {genus}"),
+        Value::Why(why) => format!("{question} = {}{}", why.value, why_text(why)),
+        Value::Strategy { n, rows } => strategy_text(&question, *n, rows),
         Value::Graph(picture) | Value::Plot(picture) => match &picture.file {
             // Without a file the picture itself is the answer, ready for a pipe.
             None => picture.content.trim_end().to_owned(),
@@ -162,6 +165,246 @@ fn bindings_text(bindings: &[(String, i64)]) -> String {
         .map(|(name, value)| format!("{name} = {value}"))
         .collect();
     parts.join(", ")
+}
+
+/// The lines after `why P = g`: the proof, as the theorem gives it.
+fn why_text(why: &Why) -> String {
+    let mut text = String::new();
+    let mut line = |line: String| {
+        text.push_str("\n  ");
+        text.push_str(&line);
+    };
+    match &why.reason {
+        Reason::Mex {
+            options,
+            witnesses,
+            reversals,
+        } => {
+            let g = &why.value;
+            if *options == 0 {
+                line("no options: the player to move loses, and the value is 0".to_owned());
+                return text;
+            }
+            match witnesses.is_empty() {
+                true => line(format!("{}", count(*options, "option", "options"))),
+                false => line(format!(
+                    "{}, one of each value below {g} (the first in rule order):",
+                    count(*options, "option", "options")
+                )),
+            }
+            for witness in witnesses {
+                line(format!(
+                    "  {}: {} -> {}",
+                    witness.grundy, witness.from, witness.to
+                ));
+            }
+            if !reversals.is_empty() {
+                line(format!(
+                    "options worth more than {g} (or infinite) reverse to {g}:"
+                ));
+            }
+            for (option, back) in reversals {
+                line(match back {
+                    Some(back) => format!(
+                        "  {} -> {} is worth {}, and {} -> {} is worth {g}",
+                        option.from, option.to, option.grundy, back.from, back.to
+                    ),
+                    None => format!(
+                        "  {} -> {} is worth {}, with no move back to {g}",
+                        option.from, option.to, option.grundy
+                    ),
+                });
+            }
+            line(format!(
+                "no option has value {g}, so {g} is the least value missing (the mex)"
+            ));
+        }
+        Reason::Infinite {
+            options,
+            candidate,
+            unreversed,
+        } => {
+            line(format!(
+                "{}; {candidate} is the least finite value none has",
+                count(*options, "option", "options")
+            ));
+            match unreversed {
+                Some(option) => line(format!(
+                    "but {} -> {} is worth {} and has no move back to {candidate}: no finite value fits, play may go on forever",
+                    option.from, option.to, option.grundy
+                )),
+                None => line(format!("no finite value fits (Smith's rule)")),
+            }
+        }
+        Reason::Xor { best } => {
+            let finite: Vec<Grundy> = why
+                .parts
+                .iter()
+                .map(|(_, value)| match value {
+                    Gamma::Finite(value) => *value,
+                    Gamma::Infinite(_) => 0,
+                })
+                .collect();
+            let xor = finite.iter().fold(0, |x, value| x ^ value);
+            let width = finite
+                .iter()
+                .map(|value| format!("{value:b}").len())
+                .max()
+                .unwrap_or(1);
+            let binary = |value: Grundy| format!("{value:0width$b}");
+            let name_width = why
+                .parts
+                .iter()
+                .map(|(name, _)| name.len())
+                .max()
+                .unwrap_or(3)
+                .max(3);
+            for ((name, _), value) in why.parts.iter().zip(&finite) {
+                line(format!("{name:<name_width$}  {}  {value}", binary(*value)));
+            }
+            line(format!("{:<name_width$}  {}  {xor}", "XOR", binary(xor)));
+            match best {
+                Some((part, best)) => {
+                    let g = finite[*part];
+                    line(format!(
+                        "{} has the XOR's highest bit: {g} ⊕ {xor} = {} < {g}, so {} -> {} leaves XOR 0",
+                        best.from,
+                        g ^ xor,
+                        best.from,
+                        best.to
+                    ));
+                }
+                None => line(
+                    "XOR 0: a move changes one part's value g to some g' ≠ g (no option of a position has its value), leaving g ⊕ g' ≠ 0, which the other player brings back to 0"
+                        .to_owned(),
+                ),
+            }
+        }
+        Reason::Loopy => line(format!(
+            "a part has an infinite value: {}",
+            why.parts
+                .iter()
+                .map(|(name, value)| format!("{name} = {value}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        Reason::Genus { genus, options } => {
+            line(format!(
+                "genus {genus}, from the genera of {}:",
+                count(options.len(), "option", "options")
+            ));
+            for (option, genus) in options {
+                line(format!("  {} -> {}: {genus}", option.from, option.to));
+            }
+            line("g and γ0 are the mex of the options' (γ0 = 1 with no option); γn = mex(options' γn, γ(n-1), γ(n-1) ⊕ 1)".to_owned());
+            line(format!(
+                "misère grundy γ0 = {}: the player to move {}",
+                genus.misere[0],
+                if genus.wins() { "wins" } else { "loses" }
+            ));
+        }
+    }
+    text
+}
+
+/// A move as JSON: `{"from", "to", "result", "value"}`.
+fn line_json(line: &MoveLine) -> Json {
+    json!({
+        "from": line.from,
+        "to": line.to,
+        "result": line.result,
+        "value": gamma_json(&line.grundy),
+    })
+}
+
+/// The fields of a `why` answer (README.md documents them).
+fn why_json(fields: &mut serde_json::Map<String, Json>, why: &Why) {
+    fields.insert("value".into(), gamma_json(&why.value));
+    let parts: Vec<Json> = why
+        .parts
+        .iter()
+        .map(|(position, value)| json!({ "position": position, "value": gamma_json(value) }))
+        .collect();
+    fields.insert("parts".into(), json!(parts));
+    let reason = match &why.reason {
+        Reason::Mex {
+            options,
+            witnesses,
+            reversals,
+        } => json!({
+            "rule": "mex",
+            "options": options,
+            "witnesses": witnesses.iter().map(line_json).collect::<Vec<_>>(),
+            "reversals": reversals.iter().map(|(option, back)| json!({
+                "option": line_json(option),
+                "back": back.as_ref().map_or(Json::Null, line_json),
+            })).collect::<Vec<_>>(),
+        }),
+        Reason::Infinite {
+            options,
+            candidate,
+            unreversed,
+        } => json!({
+            "rule": "infinite",
+            "options": options,
+            "candidate": candidate,
+            "unreversed": unreversed.as_ref().map_or(Json::Null, line_json),
+        }),
+        Reason::Xor { best } => {
+            let values = why.parts.iter().map(|(_, value)| match value {
+                Gamma::Finite(value) => *value,
+                Gamma::Infinite(_) => 0,
+            });
+            let xor = values.clone().fold(0, |x, value| x ^ value);
+            json!({
+                "rule": "xor",
+                "binary": values.map(binary).collect::<Vec<_>>(),
+                "xor": binary(xor),
+                "part": best.as_ref().map_or(Json::Null, |(part, _)| json!(part)),
+                "move": best.as_ref().map_or(Json::Null, |(_, best)| line_json(best)),
+            })
+        }
+        Reason::Loopy => json!({ "rule": "loopy" }),
+        Reason::Genus { genus, options } => json!({
+            "rule": "genus",
+            "genus": genus.to_string(),
+            "options": options.iter().map(|(option, genus)| json!({
+                "move": line_json(option),
+                "genus": genus.to_string(),
+            })).collect::<Vec<_>>(),
+        }),
+    };
+    fields.insert("proof".into(), reason);
+}
+
+/// The binary digits of a value.
+fn binary(value: Grundy) -> String {
+    format!("{value:b}")
+}
+
+/// `strategy A`: the second player's reply to each first move in A + *n.
+fn strategy_text(question: &str, n: Grundy, rows: &[StrategyRow]) -> String {
+    let mut text = format!(
+        "{question} = {n}: in A + *{n} the second player answers every first move, restoring value 0:"
+    );
+    for (number, row) in rows.iter().enumerate() {
+        let reply = match &row.reply {
+            Some(reply) => format!("{} -> {}", reply.from, reply.to),
+            None => "none".to_owned(),
+        };
+        let case = match row.case {
+            1 => "case 1: A went to a smaller value; the heap goes down to it",
+            2 => "case 2: the heap went down; A has an option of its size, as n is A's mex",
+            _ => "case 3: A went to a larger value, which has an option of value n",
+        };
+        text += &format!(
+            "\n  {}. {} -> {}; reply {reply}  ({case})",
+            number + 1,
+            row.first.from,
+            row.first.to
+        );
+    }
+    text
 }
 
 /// `from -> to, leaving result`.
@@ -319,6 +562,21 @@ fn position_fields(fields: &mut serde_json::Map<String, Json>, value: &Value) {
             fields.insert("value".into(), json!(genus.to_string()));
             fields.insert("grundy".into(), json!(genus.grundy));
             fields.insert("misere".into(), json!(genus.misere));
+        }
+        Value::Why(why) => why_json(fields, why),
+        Value::Strategy { n, rows } => {
+            fields.insert("n".into(), json!(n));
+            let rows: Vec<Json> = rows
+                .iter()
+                .map(|row| {
+                    json!({
+                        "first": line_json(&row.first),
+                        "reply": row.reply.as_ref().map_or(Json::Null, line_json),
+                        "case": row.case,
+                    })
+                })
+                .collect();
+            fields.insert("replies".into(), json!(rows));
         }
         Value::Graph(picture) | Value::Plot(picture) => {
             let size = match value {

@@ -82,7 +82,11 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
         let Some(replies) = list_moves(repl, &position, span) else {
             return;
         };
-        let Some(reply) = PlayMove::reply(&replies) else {
+        let reply = match repl.session.reply(&position, &replies, span) {
+            Ok(reply) => reply,
+            Err(report) => return repl.report(&report),
+        };
+        let Some(reply) = reply else {
             say!("sprague has no move: you win");
             return;
         };

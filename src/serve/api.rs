@@ -275,7 +275,7 @@ pub async fn play(
             let you = move_json(session, chosen);
             let after = chosen.result.clone();
             let replies = session.moves(&after, span).map_err(failed)?;
-            let Some(answer) = PlayMove::reply(&replies) else {
+            let Some(answer) = session.reply(&after, &replies, span).map_err(failed)? else {
                 let mut body = state(session, &after).map_err(failed)?;
                 body["you"] = you;
                 body["reply"] = Json::Null;

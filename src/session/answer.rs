@@ -5,6 +5,7 @@ use miette::SourceSpan;
 use super::picture::{finish, move_graph};
 use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Value,
+    why,
 };
 use crate::analysis::{self, Proof};
 use crate::engine::{Engine, EngineError, Gamma, Grundy, Misere, Move, Outcome};
@@ -17,7 +18,7 @@ use crate::picture::render_dot;
 /// How many values `period` computes, at most, looking for a period.
 pub const PERIOD_SEARCH: usize = 4096;
 
-type Solved<T> = Result<T, EngineError<Component, EvalError>>;
+pub(super) type Solved<T> = Result<T, EngineError<Component, EvalError>>;
 
 impl Session {
     /// Answers a query, one event per row of its table.
@@ -380,6 +381,11 @@ fn solve(
         QueryKind::Genus => {
             Value::Genus(engine.genus(interp, misere, sum, true, max_search)?.genus)
         }
+        QueryKind::Why => Value::Why(why::why(interp, engine, sum)?),
+        QueryKind::Strategy => {
+            let (n, rows) = why::strategy(interp, engine, sum)?;
+            Value::Strategy { n, rows }
+        }
         QueryKind::Moves
         | QueryKind::Play
         | QueryKind::Equal
@@ -464,6 +470,7 @@ fn solve_misere(
             Value::BestMove(moves(engine)?.into_iter().find(|line| line.winning))
         }
         QueryKind::Moves => Value::Moves(moves(engine)?),
+        QueryKind::Why => Value::Why(why::why_misere(interp, engine, misere, sum, max_search)?),
         QueryKind::Crosscheck => {
             let theory = engine.genus(interp, misere, sum, true, max_search)?;
             let search = engine.genus(interp, misere, sum, false, max_search)?;

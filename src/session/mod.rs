@@ -9,6 +9,7 @@ use miette::{Diagnostic, Report, SourceSpan};
 
 mod answer;
 mod picture;
+pub mod why;
 
 pub use picture::DEFAULT_MAX_DRAW;
 
@@ -69,6 +70,13 @@ pub enum Value {
         checked_to: usize,
     },
     Diff(Diff),
+    /// The proof of a value, from `why`.
+    Why(why::Why),
+    /// The second player's replies in A + *n, n the value of A.
+    Strategy {
+        n: Grundy,
+        rows: Vec<why::StrategyRow>,
+    },
 }
 
 /// A picture: its text (DOT or SVG), the file it was written to, and how
@@ -482,6 +490,29 @@ impl Session {
                 longest,
             })
             .collect())
+    }
+
+    /// sprague's reply in play: the move among `moves` (those of `sum`)
+    /// that [`why::reply`] makes, which `strategy` shows too; when no move
+    /// restores value 0, one that keeps a loopy game drawn, else the one
+    /// leaving the longest play.
+    pub fn reply<'m>(
+        &mut self,
+        sum: &[Component],
+        moves: &'m [PlayMove],
+        span: SourceSpan,
+    ) -> Result<Option<&'m PlayMove>, Report> {
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
+        let best = why::reply(&interp, &mut self.engine, sum);
+        let best = best.map_err(|error| engine_error(&interp, error, span));
+        let best = best.map_err(|error| self.report(error))?;
+        let line = best.map(|best| move_line(&interp, sum, &best, Gamma::Finite(0)));
+        let chosen = line.and_then(|line| {
+            moves
+                .iter()
+                .find(|choice| choice.line.from == line.from && choice.line.to == line.to)
+        });
+        Ok(chosen.or_else(|| PlayMove::reply(moves)))
     }
 
     /// The components of a sum that still have a move: what a game in

@@ -170,6 +170,8 @@ pub enum QueryKind {
     Period,
     Diff,
     Nim,
+    Why,
+    Strategy,
 }
 
 impl QueryKind {
@@ -190,6 +192,8 @@ impl QueryKind {
             QueryKind::Period => "period",
             QueryKind::Diff => "diff",
             QueryKind::Nim => "nim",
+            QueryKind::Why => "why",
+            QueryKind::Strategy => "strategy",
         }
     }
 }
@@ -199,7 +203,11 @@ impl QueryKind {
     pub fn has_misere(self) -> bool {
         matches!(
             self,
-            QueryKind::Wins | QueryKind::BestMove | QueryKind::Moves | QueryKind::Crosscheck
+            QueryKind::Wins
+                | QueryKind::BestMove
+                | QueryKind::Moves
+                | QueryKind::Crosscheck
+                | QueryKind::Why
         )
     }
 }

@@ -466,6 +466,8 @@ impl Builder {
                     Rule::kw_crosscheck => QueryKind::Crosscheck,
                     Rule::kw_remoteness => QueryKind::Remoteness,
                     Rule::kw_genus => QueryKind::Genus,
+                    Rule::kw_why => QueryKind::Why,
+                    Rule::kw_strategy => QueryKind::Strategy,
                     _ => QueryKind::Play,
                 };
                 misere = inner
@@ -766,6 +768,8 @@ fn meaningful_token(rule: Rule) -> bool {
             | Rule::kw_draw
             | Rule::kw_plot
             | Rule::kw_nim
+            | Rule::kw_why
+            | Rule::kw_strategy
             | Rule::game_times
             | Rule::kw_remoteness
             | Rule::kw_period
@@ -898,6 +902,8 @@ fn name(rule: Rule) -> Name {
         Rule::kw_draw => Token("draw"),
         Rule::kw_plot => Token("plot"),
         Rule::kw_nim => Token("nim"),
+        Rule::kw_why => Token("why"),
+        Rule::kw_strategy => Token("strategy"),
         Rule::kw_coins => Token("coins"),
         Rule::kw_turn => Token("turn"),
         Rule::kw_product => Token("product"),

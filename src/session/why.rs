@@ -1,0 +1,291 @@
+//! `why` and `strategy`: the proof behind an answer, as the Sprague–Grundy
+//! theorem gives it. A position A whose options have values n₁, …, nₘ is
+//! worth *n, n = mex(n₁, …, nₘ): it has an option of every value below n
+//! (the witnesses) and none of value n. A sum's value is the XOR of its
+//! parts'; when it is x ≠ 0, a part of value g with g ⊕ x < g (one with x's
+//! highest bit) moves to an option of value g ⊕ x and leaves 0.
+//!
+//! In A + *n the second player always has a reply, which [`reply`] finds
+//! for `strategy`, and for `play` wherever a move restores value 0:
+//! 1. the first player moves A to Aⱼ with nⱼ < n: reduce *n to *nⱼ;
+//! 2. he reduces *n to *n′: A has an option of value n′ (n is the least
+//!    value missing), move A there;
+//! 3. he moves A to Aⱼ with nⱼ > n: Aⱼ has an option of value n, move there.
+
+use super::MoveLine;
+use super::answer::{Solved, move_line, valued_moves};
+use crate::engine::{Engine, EngineError, Gamma, Genus, Grundy, Misere, Move, Outcome};
+use crate::interp::{Component, Interpreter};
+
+/// Why a position has its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Why {
+    /// Each part of the sum, with its value.
+    pub parts: Vec<(String, Gamma)>,
+    pub value: Gamma,
+    pub reason: Reason,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// One part of finite value g: an option of each value below g (the
+    /// first in rule order), and no option of value g among `options`.
+    /// For a loopy part, each option of larger or infinite value with the
+    /// move from it back to value g that makes it no better than g.
+    Mex {
+        options: usize,
+        witnesses: Vec<MoveLine>,
+        reversals: Vec<(MoveLine, Option<MoveLine>)>,
+    },
+    /// One part of value ∞(K): the least value m missing from K would be
+    /// its value, but the option `unreversed` of larger or infinite value
+    /// has no move back to m.
+    Infinite {
+        options: usize,
+        candidate: Grundy,
+        unreversed: Option<MoveLine>,
+    },
+    /// A sum of finite parts: the XOR of their values; when it is not 0,
+    /// the part with its highest bit and the move that leaves 0.
+    Xor { best: Option<(usize, MoveLine)> },
+    /// A sum with a part of infinite value: its outcome is a draw or a
+    /// win as the parts' values say (Smith), not an XOR.
+    Loopy,
+    /// Misère play, one part or a sum searched whole: the genus from the
+    /// options' genera.
+    Genus {
+        genus: Genus,
+        options: Vec<(MoveLine, Genus)>,
+    },
+}
+
+/// Why `sum` has its value under normal play.
+pub fn why(interp: &Interpreter, engine: &mut Engine<Component>, sum: &[Component]) -> Solved<Why> {
+    let mut parts = Vec::new();
+    for part in sum {
+        let value = engine.gamma(interp, part)?;
+        parts.push((interp.show(std::slice::from_ref(part)).to_string(), value));
+    }
+    let value = engine.gamma_sum(interp, sum)?;
+    let reason = match (sum.len(), &value) {
+        (1, Gamma::Finite(g)) => mex_reason(interp, engine, sum, *g)?,
+        (1, Gamma::Infinite(reaches)) => infinite_reason(interp, engine, sum, reaches)?,
+        _ if parts
+            .iter()
+            .all(|(_, value)| matches!(value, Gamma::Finite(_))) =>
+        {
+            let best = reply(interp, engine, sum)?.map(|best| {
+                (
+                    best.component,
+                    move_line(interp, sum, &best, Gamma::Finite(0)),
+                )
+            });
+            Reason::Xor { best }
+        }
+        _ => Reason::Loopy,
+    };
+    Ok(Why {
+        parts,
+        value,
+        reason,
+    })
+}
+
+/// The moves of a sum with their values, and whether it is loopy.
+fn moves_of(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+) -> Solved<(Vec<(Move<Component>, Gamma)>, bool)> {
+    let loopy = matches!(engine.moves(interp, sum), Err(EngineError::Loopy { .. }));
+    let moves = valued_moves(interp, engine, sum)?;
+    Ok((
+        moves
+            .into_iter()
+            .map(|(r#move, value, _)| (r#move, value))
+            .collect(),
+        loopy,
+    ))
+}
+
+fn mex_reason(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+    g: Grundy,
+) -> Solved<Reason> {
+    let (moves, loopy) = moves_of(interp, engine, sum)?;
+    let witnesses = (0..g)
+        .filter_map(|v| {
+            let found = moves.iter().find(|(_, value)| *value == Gamma::Finite(v));
+            found.map(|(r#move, value)| move_line(interp, sum, r#move, value.clone()))
+        })
+        .collect();
+    let mut reversals = Vec::new();
+    if loopy {
+        for (r#move, value) in &moves {
+            let larger = match value {
+                Gamma::Finite(h) => *h > g,
+                Gamma::Infinite(_) => true,
+            };
+            if larger {
+                let back = back_to(interp, engine, &r#move.apply(sum), g)?;
+                reversals.push((move_line(interp, sum, r#move, value.clone()), back));
+            }
+        }
+    }
+    Ok(Reason::Mex {
+        options: moves.len(),
+        witnesses,
+        reversals,
+    })
+}
+
+/// A move from `sum` to a position of value `g`, if it has one.
+fn back_to(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+    g: Grundy,
+) -> Solved<Option<MoveLine>> {
+    let (moves, _) = moves_of(interp, engine, sum)?;
+    Ok(moves
+        .iter()
+        .find(|(_, value)| *value == Gamma::Finite(g))
+        .map(|(r#move, value)| move_line(interp, sum, r#move, value.clone())))
+}
+
+fn infinite_reason(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+    reaches: &[Grundy],
+) -> Solved<Reason> {
+    let (moves, _) = moves_of(interp, engine, sum)?;
+    let candidate = (0..).find(|m| !reaches.contains(m)).unwrap_or_default();
+    let mut unreversed = None;
+    for (r#move, value) in &moves {
+        let larger = match value {
+            Gamma::Finite(h) => *h > candidate,
+            Gamma::Infinite(_) => true,
+        };
+        if larger && back_to(interp, engine, &r#move.apply(sum), candidate)?.is_none() {
+            unreversed = Some(move_line(interp, sum, r#move, value.clone()));
+            break;
+        }
+    }
+    Ok(Reason::Infinite {
+        options: moves.len(),
+        candidate,
+        unreversed,
+    })
+}
+
+/// Why `sum` has its genus under misère play.
+pub fn why_misere(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    misere: &mut Misere<Component>,
+    sum: &[Component],
+    max_search: usize,
+) -> Solved<Why> {
+    let genus = engine.genus(interp, misere, sum, true, max_search)?.genus;
+    let options = engine
+        .misere_moves(interp, misere, sum, max_search)?
+        .into_iter()
+        .map(|(r#move, genus)| {
+            let line = move_line(interp, sum, &r#move, Gamma::Finite(genus.misere[0]));
+            (line, genus)
+        })
+        .collect();
+    let mut parts = Vec::new();
+    for part in sum {
+        let value = engine.gamma(interp, part)?;
+        parts.push((interp.show(std::slice::from_ref(part)).to_string(), value));
+    }
+    Ok(Why {
+        parts,
+        value: Gamma::Finite(genus.misere[0]),
+        reason: Reason::Genus { genus, options },
+    })
+}
+
+/// The move that restores value 0, as the theorem finds it: a part whose
+/// value g has g ⊕ x < g (x the value of the sum), moved to its first
+/// option of value g ⊕ x; `None` when the sum is worth 0. The part is a
+/// Nim heap at the end of the sum if it can be (so that in A + *n the
+/// replies are the proof's: case 1 reduces the heap), else the first such
+/// part. A sum with loopy parts moves to a position of value 0 if it can.
+/// `strategy` and `play` both reply with it.
+pub fn reply(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+) -> Solved<Option<Move<Component>>> {
+    if let Some((Component::Heap(h), rest)) = sum.split_last()
+        && let Ok(x) = engine.nim_sum(interp, rest)
+        && x < *h
+    {
+        // The rest is worth x; the heap goes down to x, leaving 0.
+        return Ok(Some(Move {
+            component: sum.len() - 1,
+            to: vec![Component::Heap(x)],
+        }));
+    }
+    match engine.best_move(interp, sum) {
+        Err(EngineError::Loopy { .. }) => {
+            if engine.gamma_sum(interp, sum)?.outcome() != Outcome::Win {
+                return Ok(None);
+            }
+            Ok(engine
+                .gamma_moves(interp, sum)?
+                .into_iter()
+                .find(|(_, value)| *value == Gamma::Finite(0))
+                .map(|(r#move, _)| r#move))
+        }
+        other => other,
+    }
+}
+
+/// One row of the second player's strategy in A + *n: the first player's
+/// move, the reply, and which case of the proof it is (1, 2 or 3, as in
+/// the module's text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrategyRow {
+    pub first: MoveLine,
+    pub reply: Option<MoveLine>,
+    pub case: u8,
+}
+
+/// The strategy table for A + *n, n = grundy A: a row per first move.
+pub fn strategy(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    a: &[Component],
+) -> Solved<(Grundy, Vec<StrategyRow>)> {
+    let n = engine.nim_sum(interp, a)?;
+    let mut game = a.to_vec();
+    game.push(Component::Heap(n));
+    let heap = game.len() - 1;
+    let mut rows = Vec::new();
+    for (first, value) in valued_moves(interp, engine, &game)?
+        .into_iter()
+        .map(|(r#move, value, _)| (r#move, value))
+    {
+        let after = first.apply(&game);
+        let case = match (first.component == heap, &value) {
+            (true, _) => 2,
+            // The sum after the move is worth n_j ⊕ n.
+            (false, Gamma::Finite(x)) if x ^ n < n => 1,
+            (false, _) => 3,
+        };
+        let reply = reply(interp, engine, &after)?
+            .map(|reply| move_line(interp, &after, &reply, Gamma::Finite(0)));
+        rows.push(StrategyRow {
+            first: move_line(interp, &game, &first, value),
+            reply,
+            case,
+        });
+    }
+    Ok((n, rows))
+}
