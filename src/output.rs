@@ -186,7 +186,7 @@ fn why_text(why: &Why) -> String {
                 return text;
             }
             match witnesses.is_empty() {
-                true => line(format!("{}", count(*options, "option", "options"))),
+                true => line(count(*options, "option", "options")),
                 false => line(format!(
                     "{}, one of each value below {g} (the first in rule order):",
                     count(*options, "option", "options")
@@ -233,7 +233,7 @@ fn why_text(why: &Why) -> String {
                     "but {} -> {} is worth {} and has no move back to {candidate}: no finite value fits, play may go on forever",
                     option.from, option.to, option.grundy
                 )),
-                None => line(format!("no finite value fits (Smith's rule)")),
+                None => line("no finite value fits (Smith's rule)".to_owned()),
             }
         }
         Reason::Xor { best } => {

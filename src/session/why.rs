@@ -91,12 +91,15 @@ pub fn why(interp: &Interpreter, engine: &mut Engine<Component>, sum: &[Componen
     })
 }
 
+/// A move and the value of what it leaves.
+type Valued = (Move<Component>, Gamma);
+
 /// The moves of a sum with their values, and whether it is loopy.
 fn moves_of(
     interp: &Interpreter,
     engine: &mut Engine<Component>,
     sum: &[Component],
-) -> Solved<(Vec<(Move<Component>, Gamma)>, bool)> {
+) -> Solved<(Vec<Valued>, bool)> {
     let loopy = matches!(engine.moves(interp, sum), Err(EngineError::Loopy { .. }));
     let moves = valued_moves(interp, engine, sum)?;
     Ok((
