@@ -102,6 +102,27 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// Write a certificate of a position's value: every part its proof
+    /// needs, with its claimed value and the options that witness it.
+    Certify {
+        /// The file declaring the games.
+        file: PathBuf,
+        /// The position, as written in the language: `Kayles(5) + *2`.
+        position: String,
+        /// Where to write the certificate (standard output if not given).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Check a certificate against the file's rules with the plain
+    /// interpreter, trusting none of the engine's tables.
+    Verify {
+        /// The file declaring the games.
+        file: PathBuf,
+        /// The certificate, as `sprague certify` writes it.
+        certificate: PathBuf,
+    },
     /// Explore games interactively, after loading the files.
     Repl {
         files: Vec<PathBuf>,
@@ -288,6 +309,13 @@ fn run(cli: Cli) -> ExitCode {
                 session: Box::new(move || limits.session(true)),
             })
         }
+        Some(Command::Certify {
+            file,
+            position,
+            output,
+            limits,
+        }) => certify(&file, &position, output.as_deref(), limits.session(false)),
+        Some(Command::Verify { file, certificate }) => verify(&file, &certificate),
         Some(Command::Repl { files, limits }) => crate::repl::run(files, limits.session(true)),
         None => crate::repl::run(Vec::new(), Session::interactive(DEFAULT_MAX_STATES)),
     }
@@ -342,6 +370,90 @@ fn picture(
     }
     let query = query(&session);
     exit_code(!print_run(&mut session, "<command line>", &query, json))
+}
+
+/// The file's declarations in a fresh session, or the exit code of why not.
+fn declared(file: &std::path::Path, mut session: Session) -> Result<(Session, String), ExitCode> {
+    let style = error_style(false);
+    let sources = read_all(&[file.to_path_buf()]).map_err(|failure| failure.exit_with(style))?;
+    let (name, text) = &sources[0];
+    if let Err(report) = session.declare(name, text, &mut |_| {}) {
+        eprint!("{}", output::error(&report, style));
+        return Err(exit_code(true));
+    }
+    Ok((session, name.clone()))
+}
+
+/// `sprague certify FILE POSITION [-o OUT]`.
+fn certify(
+    file: &std::path::Path,
+    position: &str,
+    to: Option<&std::path::Path>,
+    session: Session,
+) -> ExitCode {
+    let (mut session, _) = match declared(file, session) {
+        Ok(declared) => declared,
+        Err(code) => return code,
+    };
+    let style = error_style(false);
+    let certificate = match session.certify("<command line>", position) {
+        Ok(certificate) => certificate,
+        Err(report) => {
+            eprint!("{}", output::error(&report, style));
+            return exit_code(true);
+        }
+    };
+    let text = serde_json::to_string_pretty(&certificate).expect("a certificate is JSON") + "\n";
+    match to {
+        None => print!("{text}"),
+        Some(path) => {
+            if let Err(error) = std::fs::write(path, text) {
+                eprintln!("sprague: cannot write {}: {error}", path.display());
+                return ExitCode::from(2);
+            }
+            say!(
+                "certified: {} = {} ({} positions), written to {}",
+                certificate.position,
+                certificate.value,
+                certificate.claims.len(),
+                path.display()
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `sprague verify FILE CERTIFICATE`.
+fn verify(file: &std::path::Path, path: &std::path::Path) -> ExitCode {
+    let (mut session, _) = match declared(file, Session::new(DEFAULT_MAX_STATES)) {
+        Ok(declared) => declared,
+        Err(code) => return code,
+    };
+    let style = error_style(false);
+    let certificate = std::fs::read_to_string(path)
+        .map_err(|error| format!("cannot read {}: {error}", path.display()))
+        .and_then(|text| serde_json::from_str(&text).map_err(|error| error.to_string()));
+    let certificate: crate::session::certificate::Certificate = match certificate {
+        Ok(certificate) => certificate,
+        Err(error) => {
+            let report = Report::new(crate::session::certificate::Refused::Unreadable(error));
+            eprint!("{}", output::error(&report, style));
+            return exit_code(true);
+        }
+    };
+    match session.verify("<certificate>", &certificate) {
+        Ok((value, positions)) => {
+            say!(
+                "verified: {} = {value} ({positions} positions)",
+                certificate.position
+            );
+            ExitCode::SUCCESS
+        }
+        Err(report) => {
+            eprint!("{}", output::error(&report, style));
+            exit_code(true)
+        }
+    }
 }
 
 /// Runs a source in the session, printing answers and errors as they come;

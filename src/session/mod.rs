@@ -8,6 +8,7 @@ use std::sync::Arc;
 use miette::{Diagnostic, Report, SourceSpan};
 
 mod answer;
+pub mod certificate;
 mod picture;
 pub mod why;
 

@@ -1,0 +1,241 @@
+//! `sprague certify` and `sprague verify`: certificates made through the
+//! engine's fast paths (sweeps, code tables, packed boards) verify through
+//! the plain interpreter, and a certificate with one value altered, one
+//! witness removed or one position dropped is refused, naming the claim.
+
+mod common;
+
+use std::path::Path;
+
+use common::sprague;
+use serde_json::Value as Json;
+
+/// The games certified, one file.
+const GAMES: &str = "
+game Kayles(n) { move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k }
+game GrundyCode = octal \"4!.0\"
+game Wythoff(a, b) {
+    move Wythoff(a - k, b)     for k in 1..=a
+    move Wythoff(a, b - k)     for k in 1..=b
+    move Wythoff(a - k, b - k) for k in 1..=min(a, b)
+}
+game NodeKayles(s) splits { move NodeKayles(s - closed(s, v)) for v in s }
+graph Round {
+    a -> b
+    b -> c
+    c -> a, exit
+    d -> d, a
+    e -> d, exit
+}
+";
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// Certifies `position`, and answers the certificate as JSON.
+fn certify(dir: &Path, games: &str, position: &str) -> Json {
+    let file = write(dir, "games.game", games);
+    let out = dir.join("cert.json");
+    let output = sprague(
+        &["certify", &file, position, "-o", &out.to_string_lossy()],
+        "",
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
+}
+
+/// Verifies a certificate: the exit code, and what was printed.
+fn verify(dir: &Path, games: &str, certificate: &Json) -> (bool, String) {
+    let file = write(dir, "games.game", games);
+    let cert = write(dir, "check.json", &certificate.to_string());
+    let output = sprague(&["verify", &file, &cert], "");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    (output.status.code() == Some(0), text)
+}
+
+fn claim<'a>(certificate: &'a mut Json, position: &str) -> &'a mut Json {
+    certificate["claims"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|claim| claim["position"] == position)
+        .unwrap_or_else(|| panic!("no claim of {position}"))
+}
+
+#[test]
+fn certificates_of_every_kind_of_game_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    for (position, value, kind) in [
+        // Kayles, OEIS A002186: K(10) = 2, so with *2 the sum is 0.
+        ("Kayles(10) + *2", Json::from(0), "acyclic"),
+        // Grundy's game as a code (its table), OEIS A002188: G(12) = 1.
+        ("GrundyCode(12)", Json::from(1), "acyclic"),
+        // Wythoff (swept rules): (3, 5) = (⌊2φ⌋, ⌊2φ²⌋) is a P-position.
+        ("Wythoff(3, 5)", Json::from(0), "acyclic"),
+        // Node Kayles on a 2 × 3 grid: a board split into parts (packed
+        // keys); its value is compared with the query's below.
+        ("NodeKayles(Grid(2, 3))", Json::Null, "acyclic"),
+        // A graph with cycles, as in examples/loopy.game: exit = 0, b = 0
+        // (its option c, worth 2, reverses to exit), a = 1. d stays or
+        // goes to a (1): 0 is the only candidate, and d itself has no
+        // move to 0, so d = ∞. e goes to d or exit (0): 1, since d
+        // reverses to a.
+        ("Round.a", Json::from(1), "loopy"),
+        ("Round.d", Json::from("inf"), "loopy"),
+        ("Round.e", Json::from(1), "loopy"),
+    ] {
+        let mut certificate = certify(dir.path(), GAMES, position);
+        assert_eq!(certificate["kind"], kind, "{position}");
+        if !value.is_null() {
+            assert_eq!(certificate["value"], value, "{position}");
+        }
+        if value == "inf" {
+            let blocked = claim(&mut certificate, position)["blocked"].clone();
+            assert_eq!(blocked, "Round.d", "d blocks itself");
+        }
+        let (ok, text) = verify(dir.path(), GAMES, &certificate);
+        assert!(ok, "{position}: {text}");
+        let expected = format!(
+            "verified: {position} = {}",
+            certificate["value"]
+                .as_u64()
+                .map_or("∞".into(), |v| v.to_string())
+        );
+        assert!(text.starts_with(&expected), "{text}");
+    }
+}
+
+#[test]
+fn values_agree_with_the_query() {
+    // The certified value is the one `grundy` answers.
+    let dir = tempfile::tempdir().unwrap();
+    let certificate = certify(dir.path(), GAMES, "NodeKayles(Grid(2, 3))");
+    let output = sprague(
+        &["run", "-"],
+        &format!("{GAMES}\ngrundy NodeKayles(Grid(2, 3))"),
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.trim()
+            .ends_with(&format!("= {}", certificate["value"])),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_altered_value_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut certificate = certify(dir.path(), GAMES, "Kayles(8)");
+    // Kayles(4) = 1 (A002186); claim 2.
+    *claim(&mut certificate, "Kayles(4)")
+        .get_mut("value")
+        .unwrap() = Json::from(2);
+    let (ok, text) = verify(dir.path(), GAMES, &certificate);
+    assert!(!ok);
+    assert!(text.contains("claim Kayles("), "{text}");
+}
+
+#[test]
+fn a_removed_witness_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut certificate = certify(dir.path(), GAMES, "Kayles(8)");
+    // Kayles(8) = 1: its one witness is an option of value 0.
+    claim(&mut certificate, "Kayles(8)")["witnesses"]
+        .as_array_mut()
+        .unwrap()
+        .clear();
+    let (ok, text) = verify(dir.path(), GAMES, &certificate);
+    assert!(!ok);
+    assert!(
+        text.contains("claim Kayles(8) = 1 fails: no witness of an option of value 0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_dropped_position_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut certificate = certify(dir.path(), GAMES, "Wythoff(2, 3)");
+    certificate["claims"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|claim| claim["position"] != "Wythoff(1, 1)");
+    let (ok, text) = verify(dir.path(), GAMES, &certificate);
+    assert!(!ok);
+    assert!(
+        text.contains("Wythoff(1, 1) is part of an option"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_cycle_claimed_acyclic_or_a_loopy_claim_without_reversal_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // Round.b = 0 only because its option c (2) reverses to exit (0).
+    let mut certificate = certify(dir.path(), GAMES, "Round.b");
+    assert_eq!(claim(&mut certificate, "Round.b")["value"], 0);
+    claim(&mut certificate, "Round.b")
+        .as_object_mut()
+        .unwrap()
+        .remove("reversals");
+    let (ok, text) = verify(dir.path(), GAMES, &certificate);
+    assert!(!ok);
+    assert!(text.contains("has no reversal"), "{text}");
+    // The same claims called acyclic: the ranks cannot fall round a cycle.
+    let mut certificate = certify(dir.path(), GAMES, "Round.b");
+    certificate["kind"] = Json::from("acyclic");
+    let (ok, text) = verify(dir.path(), GAMES, &certificate);
+    assert!(!ok, "{text}");
+    // A draw claimed finite: d -> d forever, with a way out to a (1).
+    let mut certificate = certify(dir.path(), GAMES, "Round.e");
+    *claim(&mut certificate, "Round.d").get_mut("value").unwrap() = Json::from(0);
+    let (ok, text) = verify(dir.path(), GAMES, &certificate);
+    assert!(!ok, "{text}");
+}
+
+#[test]
+fn certificates_are_checked_against_the_file_given() {
+    // The same certificate against rules where Kayles may also take three.
+    let dir = tempfile::tempdir().unwrap();
+    let certificate = certify(dir.path(), GAMES, "Kayles(6)");
+    let changed = GAMES.replace("k in 1..=2", "k in 1..=3");
+    let (ok, text) = verify(dir.path(), &changed, &certificate);
+    assert!(!ok);
+    assert!(text.contains("fails"), "{text}");
+}
+
+#[test]
+fn a_circular_justification_is_refused() {
+    // a and b move to each other and nowhere else: play never ends, both
+    // are ∞. Claiming a = 0 and b = 1 satisfies the mex rule at each, and
+    // a's option b (1) "reverses" to a (0); only the counters show that a
+    // is justified by itself.
+    let games = "graph Pair {\n  a -> b\n  b -> a\n}\n";
+    let forged = serde_json::json!({
+        "format": "sprague certificate 1",
+        "kind": "loopy",
+        "position": "Pair.a",
+        "value": 0,
+        "claims": [
+            {"position": "Pair.a", "value": 0, "rank": 1, "reversals": [["Pair.b", "Pair.a"]]},
+            {"position": "Pair.b", "value": 1, "rank": 0, "witnesses": ["Pair.a"]},
+        ]
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, text) = verify(dir.path(), games, &forged);
+    assert!(!ok, "{text}");
+    assert!(text.contains("counter"), "{text}");
+    // The true values verify.
+    let certificate = certify(dir.path(), games, "Pair.a");
+    assert_eq!(certificate["value"], "inf");
+    let (ok, text) = verify(dir.path(), games, &certificate);
+    assert!(ok, "{text}");
+}
