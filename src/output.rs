@@ -356,6 +356,12 @@ fn why_json(fields: &mut serde_json::Map<String, Json>, why: &Why) {
                 Gamma::Infinite(_) => 0,
             });
             let xor = values.clone().fold(0, |x, value| x ^ value);
+            let width = values
+                .clone()
+                .map(|value| binary(value).len())
+                .max()
+                .unwrap_or(1);
+            let binary = |value: Grundy| format!("{value:0width$b}");
             json!({
                 "rule": "xor",
                 "binary": values.map(binary).collect::<Vec<_>>(),

@@ -61,6 +61,8 @@ pub const KEYWORDS: &[&str] = &[
     "nim",
     "nim_mul",
     "nim_inv",
+    "why",
+    "strategy",
     "coins",
     "turn",
     "product",
