@@ -21,10 +21,9 @@ fn json(source: &str) -> Vec<Json> {
 
 #[test]
 fn why_names_an_option_of_each_smaller_value_and_none_of_the_value() {
-    for n in 0..A002186.len() {
+    for (n, &g) in A002186.iter().enumerate() {
         let found = json(&format!("{KAYLES}why Kayles({n})\nmoves Kayles({n})"));
         let (why, moves) = (&found[0], &found[1]);
-        let g = A002186[n];
         assert_eq!(why["value"], g, "Kayles({n})");
         let proof = &why["proof"];
         assert_eq!(proof["rule"], "mex");
@@ -75,8 +74,7 @@ fn why_a_sum_works_the_xor_in_binary() {
 
 #[test]
 fn strategy_replies_as_the_proof_does() {
-    for n in 1..A002186.len() {
-        let g = A002186[n];
+    for (n, &g) in A002186.iter().enumerate().skip(1) {
         let found = json(&format!("{KAYLES}strategy Kayles({n})"));
         let strategy = &found[0];
         assert_eq!(strategy["n"], g);
