@@ -39,6 +39,7 @@ pub mod cli;
 pub mod engine;
 pub mod interp;
 pub mod lower;
+pub mod lsp;
 pub mod nimber;
 pub mod octal;
 pub mod output;

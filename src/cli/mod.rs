@@ -19,7 +19,12 @@ use crate::session::{DEFAULT_MAX_DRAW, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH, Eve
 /// Sprague–Grundy values, outcomes and winning moves of impartial games
 /// declared in `.game` files.
 #[derive(Debug, Parser)]
-#[command(name = "sprague", version, about)]
+#[command(
+    name = "sprague",
+    version,
+    about,
+    after_help = "With no command, `sprague` opens the REPL with nothing loaded (`sprague repl FILE…` loads files first)."
+)]
 pub struct Cli {
     /// With no command, sprague starts the REPL.
     #[command(subcommand)]
@@ -30,6 +35,7 @@ pub struct Cli {
 enum Command {
     /// Evaluate the queries of the files, in order (`-` reads standard input).
     Run {
+        /// The `.game` files, read in order as one session (`-` is standard input).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print one JSON object per result; errors as miette JSON on stderr.
@@ -41,6 +47,7 @@ enum Command {
     /// Draw the move graph of a position of the file's games: DOT on
     /// standard output, or a file (SVG, by Graphviz, when it ends in .svg).
     Draw {
+        /// The `.game` file declaring the games.
         file: PathBuf,
         /// The position, as written in the language: `Kayles(4) + *2`.
         position: String,
@@ -56,6 +63,7 @@ enum Command {
     },
     /// Plot a game's Grundy values for each parameter from 0 to N, as SVG.
     Plot {
+        /// The `.game` file declaring the game.
         file: PathBuf,
         /// A game of one parameter (or two: the second is drawn as colour).
         game: String,
@@ -71,12 +79,15 @@ enum Command {
     },
     /// Parse and check the files without evaluating anything.
     Check {
+        /// The `.game` files to check, each on its own.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
     /// Compare every game declared under the same name in two files.
     Diff {
+        /// The file with the rules as they were.
         old: PathBuf,
+        /// The file with the rules changed.
         new: PathBuf,
         /// The arguments to compare at (each parameter ranges over them).
         #[arg(long, default_value = "0..=100", value_name = "RANGE")]
@@ -88,6 +99,7 @@ enum Command {
     /// Serve the page in the browser (and its JSON API), after loading the
     /// files; on 127.0.0.1 unless `--host` says otherwise.
     Serve {
+        /// `.game` files to load before the page opens.
         files: Vec<PathBuf>,
         /// The port; 0 picks a free one.
         #[arg(long, default_value_t = crate::serve::DEFAULT_PORT)]
@@ -123,8 +135,19 @@ enum Command {
         /// The certificate, as `sprague certify` writes it.
         certificate: PathBuf,
     },
+    /// Print a completion script for a shell: `sprague completions bash >
+    /// ~/.local/share/bash-completion/completions/sprague`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `sprague man > sprague.1`.
+    Man,
+    /// A language server over standard input and output, for editors.
+    Lsp,
     /// Explore games interactively, after loading the files.
     Repl {
+        /// `.game` files to load before the prompt.
         files: Vec<PathBuf>,
         #[command(flatten)]
         limits: Limits,
@@ -316,6 +339,19 @@ fn run(cli: Cli) -> ExitCode {
             limits,
         }) => certify(&file, &position, output.as_deref(), limits.session(false)),
         Some(Command::Verify { file, certificate }) => verify(&file, &certificate),
+        Some(Command::Completions { shell }) => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "sprague", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Man) => {
+            let command = <Cli as clap::CommandFactory>::command();
+            match clap_mangen::Man::new(command).render(&mut std::io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::from(2),
+            }
+        }
+        Some(Command::Lsp) => crate::lsp::run(),
         Some(Command::Repl { files, limits }) => crate::repl::run(files, limits.session(true)),
         None => crate::repl::run(Vec::new(), Session::interactive(DEFAULT_MAX_STATES)),
     }
