@@ -312,3 +312,57 @@ fn a_value_from_a_proven_period_says_so() {
     );
     assert!(lines[1].ends_with(r#","by":"period"}"#), "{}", lines[1]);
 }
+
+#[test]
+fn help_describes_every_argument_and_says_that_plain_sprague_opens_the_repl() {
+    let help = stdout(&sprague(&["--help"], ""));
+    assert!(
+        help.contains("With no command, `sprague` opens the REPL"),
+        "{help}"
+    );
+    let command = <sprague::cli::Cli as clap::CommandFactory>::command();
+    for subcommand in command.get_subcommands() {
+        for arg in subcommand.get_arguments() {
+            if ["help", "version"].contains(&arg.get_id().as_str()) {
+                continue;
+            }
+            assert!(
+                arg.get_help().is_some(),
+                "`sprague {}` has no description of <{}>",
+                subcommand.get_name(),
+                arg.get_id()
+            );
+        }
+    }
+    let version = stdout(&sprague(&["--version"], ""));
+    assert_eq!(
+        version.trim(),
+        format!("sprague {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn completions_and_the_manual_page() {
+    for (shell, mark) in [
+        ("bash", "_sprague()"),
+        ("zsh", "#compdef sprague"),
+        ("fish", "complete -c sprague"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let output = sprague(&["completions", shell], "");
+        assert!(output.status.success(), "{shell}");
+        let script = stdout(&output);
+        assert!(script.contains(mark), "{shell}: {script}");
+        // Subcommands are completed.
+        assert!(
+            script.contains("certify") && script.contains("verify"),
+            "{shell}"
+        );
+    }
+    let output = sprague(&["completions", "tcsh"], "");
+    assert_eq!(output.status.code(), Some(2));
+    let manual = stdout(&sprague(&["man"], ""));
+    assert!(manual.starts_with(".ie"), "{manual}");
+    assert!(manual.contains(".TH sprague 1"), "{manual}");
+    assert!(manual.contains("certify"), "{manual}");
+}

@@ -1,0 +1,2 @@
+" .game files are sprague's language.
+autocmd BufRead,BufNewFile *.game setfiletype sprague
