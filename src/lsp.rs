@@ -31,6 +31,7 @@ use miette::Report;
 use crate::lower::ir::DeclarationKind;
 use crate::output;
 use crate::session::{Event, Session};
+use crate::syntax::ast::Statement;
 
 /// The states a save's run, or a hover's query, may solve.
 const MAX_STATES: usize = 100_000;
@@ -235,14 +236,20 @@ impl Server {
             .iter()
             .flat_map(|report| diagnostics(report, &uri, &text))
             .collect();
+        // A text with errors still declares what it can: its statements
+        // that check, at their own offsets.
+        let session = match checked {
+            true => Some(session),
+            false => best_effort(&name, &text),
+        };
         let document = self.documents.entry(name).or_insert(Document {
             uri: uri.clone(),
             text: String::new(),
             checked: None,
         });
         document.text = text;
-        if checked {
-            document.checked = Some(session);
+        if session.is_some() {
+            document.checked = session;
         }
         let params = PublishDiagnosticsParams {
             uri,
@@ -421,6 +428,51 @@ impl Server {
             .collect();
         Some(DocumentSymbolResponse::Nested(symbols))
     }
+}
+
+/// A session of the declarations of a text that does not check, as far as
+/// they do: the queries, and then each statement an error points into, are
+/// blanked out (white space, so that offsets stay) until the rest checks.
+/// `None` when the text does not parse.
+fn best_effort(name: &str, text: &str) -> Option<Session> {
+    let program = crate::syntax::parse(text, 0).ok()?;
+    let span = |statement: &Statement| match statement {
+        Statement::Game(decl) => decl.span,
+        Statement::Graph(decl) => decl.span,
+        Statement::Let(decl) => decl.span,
+        Statement::Query(query) => query.span,
+    };
+    let mut masked = text.to_owned();
+    let blank = |masked: &mut String, at: miette::SourceSpan| {
+        let range = at.offset()..at.offset() + at.len();
+        let spaces: String = masked[range.clone()]
+            .chars()
+            .map(|c| if c == '\n' { '\n' } else { ' ' })
+            .collect();
+        masked.replace_range(range, &spaces);
+    };
+    for statement in &program.statements {
+        if matches!(statement, Statement::Query(_)) {
+            blank(&mut masked, span(statement));
+        }
+    }
+    for _ in 0..=program.statements.len() {
+        let mut session = Session::new(MAX_STATES);
+        let report = match session.declare(name, &masked, &mut |_| {}) {
+            Ok(_) => return Some(session),
+            Err(report) => report,
+        };
+        let at = diagnostics(&report, &"file:///".parse().ok()?, &masked)
+            .first()
+            .map(|diagnostic| offset(&masked, diagnostic.range.start))?;
+        let culprit = program
+            .statements
+            .iter()
+            .map(span)
+            .find(|span| span.offset() <= at && at <= span.offset() + span.len())?;
+        blank(&mut masked, culprit);
+    }
+    None
 }
 
 /// The answer to the query the line at `at` asks, when it is cheap: the

@@ -258,3 +258,30 @@ fn completion_hover_definition_and_symbols() {
     assert_eq!(names, ["Kayles", "Maze", "heaps"]);
     client.stop();
 }
+
+#[test]
+fn a_file_with_errors_still_declares_what_checks() {
+    let mut client = Client::start();
+    // Never checked whole: a query and a declaration name unknown games.
+    let text = format!("{GAMES}grundy Nope(3)\ngame Bad(n) {{ move Worse(n) }}\n");
+    let diagnostics = client.open(&text);
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    // The rest is there: hover answers, definitions are found, and the
+    // declarations that check are the symbols.
+    let hover = client.at("textDocument/hover", 6, 2);
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("= 4"));
+    let definition = client.at("textDocument/definition", 6, 9);
+    assert_eq!(definition["range"]["start"]["line"], 0);
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": URI } }),
+    );
+    let names: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|symbol| symbol["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Kayles", "Maze", "heaps"]);
+    client.stop();
+}
