@@ -232,3 +232,20 @@ proptest! {
         prop_assert_eq!(absorbed, literal, "{}", game(&cond));
     }
 }
+
+/// Tables keep values in one byte and widen as larger ones arrive: a
+/// game worth n at n (its options are the heaps below n), asked out of
+/// order across the widths' limits, and Nim as rules read along a table
+/// that widened under it.
+#[test]
+fn tables_widen_as_values_grow() {
+    let asked = [5, 300, 251, 252, 70_000, 65_531, 65_532, 7, 100_000];
+    let queries: String = asked.iter().map(|n| format!("grundy B({n})\n")).collect();
+    let values = grundy_values(&format!("game B(n) {{ move *k for k in 0..n }}\n{queries}"));
+    assert_eq!(values, asked.map(|n| n as u64));
+    let values = grundy_values(
+        "game N(n) { move N(n - k) for k in 1..=n }
+         grundy N(n) for n in {3, 250, 260, 1000, 999}",
+    );
+    assert_eq!(values, [3, 250, 260, 1000, 999]);
+}

@@ -9,7 +9,7 @@
 //! like any other, so a game reaching far but sparsely (one heap of a
 //! billion) does not allocate its whole table.
 
-use super::{Grundy, UNSOLVED};
+use super::{Grundy, LOOPY, UNSOLVED};
 
 /// A dense address: a game's table, and a row and a column in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -19,12 +19,191 @@ pub struct Address {
     pub col: u32,
 }
 
+/// One cell's width. A cell of w bits holds a value below 2^w − 4; its
+/// four largest values are the search's states ([`LOOPY`] to
+/// [`UNSOLVED`]), read as theirs in 64 bits.
+pub trait Cell: Copy + Send + Sync + 'static {
+    const STATES: u64;
+    /// The cell's bits, a value if below [`Cell::STATES`].
+    fn raw(self) -> u64;
+    fn wide(self) -> Grundy;
+    fn narrow(value: Grundy) -> Self;
+}
+
+macro_rules! cell {
+    ($($bits:ty),*) => {$(
+        impl Cell for $bits {
+            const STATES: u64 = <$bits>::MAX as u64 - 3;
+            #[inline(always)]
+            fn raw(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            fn wide(self) -> Grundy {
+                let value = self as u64;
+                // A state moves up to the top of 64 bits.
+                let state = (value >= Self::STATES) as u64;
+                value + state * (u64::MAX - <$bits>::MAX as u64)
+            }
+            #[inline(always)]
+            fn narrow(value: Grundy) -> $bits {
+                match value >= LOOPY {
+                    true => (value - (u64::MAX - <$bits>::MAX as u64)) as $bits,
+                    false => value as $bits,
+                }
+            }
+        }
+    )*};
+}
+
+cell!(u8, u16, u32, u64);
+
+/// A table's cells, one byte each while every value stored is below 252,
+/// widened (to 2, 4, then 8 bytes) when one is not.
+#[derive(Debug)]
+enum Cells {
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+}
+
+/// Calls `$body` with `$cells` bound to the cells of whichever width.
+macro_rules! each_width {
+    ($value:expr, $cells:ident => $body:expr) => {
+        match $value {
+            Cells::U8($cells) => $body,
+            Cells::U16($cells) => $body,
+            Cells::U32($cells) => $body,
+            Cells::U64($cells) => $body,
+        }
+    };
+}
+
+impl Default for Cells {
+    fn default() -> Self {
+        Cells::U8(Vec::new())
+    }
+}
+
+impl Cells {
+    fn len(&self) -> usize {
+        each_width!(self, cells => cells.len())
+    }
+
+    #[inline]
+    fn get(&self, index: usize) -> Grundy {
+        each_width!(self, cells => cells[index].wide())
+    }
+
+    /// Sets a cell, widening every cell first if the value does not fit.
+    fn set(&mut self, index: usize, value: Grundy) {
+        if value < LOOPY {
+            self.make_room(value);
+        }
+        each_width!(self, cells => cells[index] = Cell::narrow(value))
+    }
+
+    fn make_room(&mut self, value: Grundy) {
+        let fits = match self {
+            Cells::U8(_) => value < u8::STATES,
+            Cells::U16(_) => value < u16::STATES,
+            Cells::U32(_) => value < u32::STATES,
+            Cells::U64(_) => true,
+        };
+        if fits {
+            return;
+        }
+        let wide: Vec<Grundy> =
+            each_width!(self, cells => cells.iter().map(|cell| cell.wide()).collect());
+        *self = match value {
+            value if value < u16::STATES => {
+                Cells::U16(wide.into_iter().map(Cell::narrow).collect())
+            }
+            value if value < u32::STATES => {
+                Cells::U32(wide.into_iter().map(Cell::narrow).collect())
+            }
+            _ => Cells::U64(wide),
+        };
+    }
+
+    fn resize(&mut self, len: usize) {
+        each_width!(self, cells => cells.resize(len, Cell::narrow(UNSOLVED)))
+    }
+
+    /// Cells of this width, `len` of them, none stored.
+    fn empty_like(&self, len: usize) -> Cells {
+        match self {
+            Cells::U8(_) => Cells::U8(vec![Cell::narrow(UNSOLVED); len]),
+            Cells::U16(_) => Cells::U16(vec![Cell::narrow(UNSOLVED); len]),
+            Cells::U32(_) => Cells::U32(vec![Cell::narrow(UNSOLVED); len]),
+            Cells::U64(_) => Cells::U64(vec![UNSOLVED; len]),
+        }
+    }
+
+    /// Copies `len` cells from `from` of `other` (of the same width) to
+    /// `to`.
+    fn copy_from(&mut self, to: usize, other: &Cells, from: usize, len: usize) {
+        match (self, other) {
+            (Cells::U8(a), Cells::U8(b)) => a[to..to + len].copy_from_slice(&b[from..from + len]),
+            (Cells::U16(a), Cells::U16(b)) => a[to..to + len].copy_from_slice(&b[from..from + len]),
+            (Cells::U32(a), Cells::U32(b)) => a[to..to + len].copy_from_slice(&b[from..from + len]),
+            (Cells::U64(a), Cells::U64(b)) => a[to..to + len].copy_from_slice(&b[from..from + len]),
+            _ => unreachable!("cells are copied between tables of one width"),
+        }
+    }
+
+    fn slice(&self) -> CellSlice<'_> {
+        match self {
+            Cells::U8(cells) => CellSlice::U8(cells),
+            Cells::U16(cells) => CellSlice::U16(cells),
+            Cells::U32(cells) => CellSlice::U32(cells),
+            Cells::U64(cells) => CellSlice::U64(cells),
+        }
+    }
+}
+
+/// A table's cells as the search reads them, in their width.
+#[derive(Debug, Clone, Copy)]
+pub enum CellSlice<'a> {
+    U8(&'a [u8]),
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+    U64(&'a [u64]),
+}
+
+impl CellSlice<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            CellSlice::U8(cells) => cells.len(),
+            CellSlice::U16(cells) => cells.len(),
+            CellSlice::U32(cells) => cells.len(),
+            CellSlice::U64(cells) => cells.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The state of a cell, if there is one at `index`.
+    #[inline]
+    pub fn get(&self, index: usize) -> Option<Grundy> {
+        match self {
+            CellSlice::U8(cells) => cells.get(index).map(|cell| cell.wide()),
+            CellSlice::U16(cells) => cells.get(index).map(|cell| cell.wide()),
+            CellSlice::U32(cells) => cells.get(index).map(|cell| cell.wide()),
+            CellSlice::U64(cells) => cells.get(index).copied(),
+        }
+    }
+}
+
 /// One game's table: `rows` rows of `stride` cells, row after row, so
 /// that a line through it (a row, a column, a diagonal) is an arithmetic
 /// progression of indices into one slice.
 #[derive(Debug, Default)]
 struct Table {
-    cells: Vec<Grundy>,
+    cells: Cells,
     rows: usize,
     stride: usize,
 }
@@ -38,11 +217,12 @@ impl Table {
     /// Makes room for `rows` rows of `stride` cells, keeping every cell.
     fn grow(&mut self, rows: usize, stride: usize) {
         if stride == self.stride {
-            self.cells.resize(rows * stride, UNSOLVED);
+            self.cells.resize(rows * stride);
         } else {
-            let mut cells = vec![UNSOLVED; rows * stride];
-            for (row, old) in self.cells.chunks_exact(self.stride.max(1)).enumerate() {
-                cells[row * stride..][..old.len()].copy_from_slice(old);
+            let mut cells = self.cells.empty_like(rows * stride);
+            let old_stride = self.stride.max(1);
+            for row in 0..self.cells.len() / old_stride {
+                cells.copy_from(row * stride, &self.cells, row * old_stride, self.stride);
             }
             self.cells = cells;
         }
@@ -53,9 +233,20 @@ impl Table {
 /// A table as the search reads it: `rows` rows of `stride` cells.
 #[derive(Debug, Clone, Copy)]
 pub struct Grid<'a> {
-    pub cells: &'a [Grundy],
+    pub cells: CellSlice<'a>,
     pub rows: usize,
     pub stride: usize,
+}
+
+/// Positions stored along a row since the journal was last cleared: the
+/// table, the row, the first column and how many columns on. A table
+/// filled along its rows keeps a few runs, not an entry a position.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    table: u32,
+    row: u32,
+    col: u32,
+    len: u32,
 }
 
 #[derive(Debug)]
@@ -68,7 +259,7 @@ pub(super) struct Dense {
     filled: usize,
     /// Addresses stored since the journal was last cleared, so that a
     /// search that fails can forget them.
-    journal: Vec<Address>,
+    journal: Vec<Run>,
 }
 
 impl Dense {
@@ -97,7 +288,7 @@ impl Dense {
     #[inline]
     pub fn get(&self, address: Address) -> Grundy {
         match self.index(address) {
-            Some((table, index)) => self.tables[table].cells[index],
+            Some((table, index)) => self.tables[table].cells.get(index),
             None => UNSOLVED,
         }
     }
@@ -107,12 +298,12 @@ impl Dense {
     pub fn grid(&self, table: usize) -> Grid<'_> {
         match self.tables.get(table) {
             Some(table) => Grid {
-                cells: &table.cells,
+                cells: table.cells.slice(),
                 rows: table.rows,
                 stride: table.stride,
             },
             None => Grid {
-                cells: &[],
+                cells: CellSlice::U64(&[]),
                 rows: 0,
                 stride: 0,
             },
@@ -122,7 +313,7 @@ impl Dense {
     /// Sets the state at an address where one is stored.
     pub fn set(&mut self, address: Address, value: Grundy) {
         let (table, index) = self.index(address).expect("a stored address");
-        self.tables[table].cells[index] = value;
+        self.tables[table].cells.set(index, value);
     }
 
     /// Stores a new position's state at its address, if the budget allows
@@ -165,11 +356,12 @@ impl Dense {
             grid.grow(rows, stride);
         }
         let index = grid.index(row, col).expect("room was made");
-        if grid.cells[index] == UNSOLVED {
+        let fresh = grid.cells.get(index) == UNSOLVED;
+        grid.cells.set(index, value);
+        if fresh {
             self.filled += 1;
-            self.journal.push(address);
+            self.note(address);
         }
-        grid.cells[index] = value;
         true
     }
 
@@ -178,18 +370,48 @@ impl Dense {
         self.journal.clear();
     }
 
+    /// Notes a new address in the journal, in the run it extends if any.
+    fn note(&mut self, address: Address) {
+        if let Some(run) = self.journal.last_mut()
+            && (run.table, run.row) == (address.table, address.row)
+            && run.len < u32::MAX
+        {
+            if run.col.checked_add(run.len) == Some(address.col) {
+                run.len += 1;
+                return;
+            }
+            if address.col.checked_add(1) == Some(run.col) {
+                run.col -= 1;
+                run.len += 1;
+                return;
+            }
+        }
+        self.journal.push(Run {
+            table: address.table,
+            row: address.row,
+            col: address.col,
+            len: 1,
+        });
+    }
+
     /// Forgets every position stored since the journal was last cleared.
     pub fn roll_back(&mut self) {
-        for address in std::mem::take(&mut self.journal) {
-            self.remove(address);
+        for run in std::mem::take(&mut self.journal) {
+            for col in run.col..run.col + run.len {
+                self.remove(Address {
+                    table: run.table,
+                    row: run.row,
+                    col,
+                });
+            }
         }
     }
 
     fn remove(&mut self, address: Address) {
         if let Some((table, index)) = self.index(address) {
-            let cell = &mut self.tables[table].cells[index];
-            if *cell != UNSOLVED {
-                *cell = UNSOLVED;
+            let cells = &mut self.tables[table].cells;
+            if cells.get(index) != UNSOLVED {
+                cells.set(index, UNSOLVED);
                 self.filled -= 1;
             }
         }
@@ -199,11 +421,9 @@ impl Dense {
     pub fn addresses(&self) -> impl Iterator<Item = Address> + '_ {
         self.tables.iter().enumerate().flat_map(|(table, grid)| {
             let stride = grid.stride.max(1);
-            grid.cells
-                .iter()
-                .enumerate()
-                .filter(|&(_, &value)| value != UNSOLVED)
-                .map(move |(index, _)| Address {
+            (0..grid.cells.len())
+                .filter(|&index| grid.cells.get(index) != UNSOLVED)
+                .map(move |index| Address {
                     table: table as u32,
                     row: (index / stride) as u32,
                     col: (index % stride) as u32,
@@ -214,5 +434,74 @@ impl Dense {
     /// Forgets the positions at these addresses.
     pub fn forget(&mut self, addresses: &[Address]) {
         addresses.iter().for_each(|&address| self.remove(address));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{EXPANDING, QUEUED};
+    use super::*;
+    use proptest::prelude::*;
+
+    fn at(table: u32, row: u32, col: u32) -> Address {
+        Address { table, row, col }
+    }
+
+    #[test]
+    fn states_keep_their_meaning_in_every_width() {
+        for state in [LOOPY, EXPANDING, QUEUED, UNSOLVED] {
+            assert_eq!(<u8 as Cell>::narrow(state).wide(), state);
+            assert_eq!(<u16 as Cell>::narrow(state).wide(), state);
+            assert_eq!(<u32 as Cell>::narrow(state).wide(), state);
+            assert_eq!(<u64 as Cell>::narrow(state).wide(), state);
+        }
+        assert_eq!(<u8 as Cell>::narrow(251).wide(), 251);
+        assert_eq!(u8::STATES, 252);
+    }
+
+    proptest! {
+        /// Values stored in any order, across tables, rows and widths,
+        /// read back as stored (states too); a roll back forgets exactly
+        /// what was stored since the journal was cleared.
+        #[test]
+        fn cells_widen_and_roll_back(
+            kept in proptest::collection::vec((0u32..2, 0u32..6, 0u32..40, 0u64..300), 0..40),
+            added in proptest::collection::vec((0u32..2, 0u32..6, 0u32..40, 0u64..100_000), 0..40),
+        ) {
+            let mut dense = Dense::new(10_000);
+            let mut expected = std::collections::BTreeMap::new();
+            for &(table, row, col, value) in &kept {
+                let address = at(table, row, col);
+                if !expected.contains_key(&address) {
+                    prop_assert!(dense.insert(address, QUEUED));
+                }
+                dense.set(address, value);
+                expected.insert(address, value);
+            }
+            dense.keep();
+            let before = expected.clone();
+            for &(table, row, col, value) in &added {
+                let address = at(table, row, col);
+                if !expected.contains_key(&address) {
+                    prop_assert!(dense.insert(address, EXPANDING));
+                    expected.insert(address, EXPANDING);
+                } else {
+                    dense.set(address, value);
+                    expected.insert(address, value);
+                }
+            }
+            for (&address, &value) in &expected {
+                prop_assert_eq!(dense.get(address), value);
+            }
+            dense.roll_back();
+            // What was stored before stays (with the values set since);
+            // what was new is gone.
+            for (&address, &value) in &expected {
+                let kept = before.contains_key(&address);
+                prop_assert_eq!(dense.get(address), if kept { value } else { UNSOLVED });
+            }
+            prop_assert_eq!(dense.len(), before.len());
+            prop_assert_eq!(dense.addresses().count(), before.len());
+        }
     }
 }

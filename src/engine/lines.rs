@@ -81,7 +81,7 @@ impl Lines {
         while seen.count < length {
             let index = end.checked_add_signed(-step * seen.count as isize)?;
             match cells.get(index) {
-                Some(&value) if value < LOOPY => seen.values.add(value),
+                Some(value) if value < LOOPY => seen.values.add(value),
                 _ => break,
             }
             seen.count += 1;

@@ -21,7 +21,7 @@ use indexmap::IndexSet;
 use rustc_hash::FxHashMap as HashMap;
 
 use dense::Dense;
-pub use dense::{Address, Grid};
+pub use dense::{Address, Cell, CellSlice, Grid};
 use lines::Lines;
 pub use loopy::{Gamma, Outcome};
 pub use misere::{Found, Genus, Misere};

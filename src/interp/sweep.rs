@@ -13,7 +13,7 @@ use miette::SourceSpan;
 use smallvec::SmallVec;
 
 use super::{Budget, Component, EvalError, Interpreter, Value, assignments, eval, quick, set_int};
-use crate::engine::{Grundy, Mex, Solved};
+use crate::engine::{Cell, CellSlice, Grundy, Mex, Solved};
 use crate::lower::ir::{self, Binding, Domain, Rule, Term};
 
 /// A rule with a sweep plan, and its last binding.
@@ -69,7 +69,7 @@ impl Count {
 #[derive(Clone, Copy)]
 struct Line<'a> {
     table: usize,
-    cells: &'a [Grundy],
+    cells: CellSlice<'a>,
     start: usize,
     step: isize,
 }
@@ -84,7 +84,7 @@ impl Line<'_> {
     #[inline(always)]
     fn cell(&self, i: usize) -> Grundy {
         let index = self.start.wrapping_add_signed(self.step * i as isize);
-        self.cells.get(index).copied().unwrap_or(Grundy::MAX)
+        self.cells.get(index).unwrap_or(Grundy::MAX)
     }
 }
 
@@ -174,9 +174,11 @@ impl Interpreter<'_> {
         // One to three lines in a loop the compiler unrolls; more, rare in
         // rules, in a plain one.
         match lines.as_slice() {
-            [one] => across::<1, false>([*one], length, fixed, &mut slow, mex),
-            [one, two] => across_apart([*one, *two], length, fixed, &mut slow, mex),
-            [one, two, three] => across_apart([*one, *two, *three], length, fixed, &mut slow, mex),
+            [one] => typed::<1, false>([*one], length, fixed, &mut slow, mex),
+            [one, two] => typed::<2, true>([*one, *two], length, fixed, &mut slow, mex),
+            [one, two, three] => {
+                typed::<3, true>([*one, *two, *three], length, fixed, &mut slow, mex)
+            }
             lines => {
                 for i in 0..length {
                     let cells = lines.iter().map(|line| line.cell(i));
@@ -211,14 +213,15 @@ impl Interpreter<'_> {
             unreachable!("a gathered term is a game's")
         };
         let grid = solved.grid(game.0 as usize);
-        let row = &grid.cells[..grid.stride.min(grid.cells.len())];
+        let (row, stride) = (grid.cells, grid.stride);
         let slot = sweep.plan.slot;
         let mut low = 0u64;
         for k in (first..).take(length) {
             set_int(&mut env[slot], k);
             let cell = quick(&args[0], env)
                 .and_then(|n| usize::try_from(n).ok())
-                .and_then(|n| row.get(n).copied())
+                .filter(|&n| n < stride)
+                .and_then(|n| row.get(n))
                 .unwrap_or(Grundy::MAX);
             match Solved::<Component>::is_value(cell) {
                 true if cell < 64 => low |= 1 << cell,
@@ -316,18 +319,63 @@ fn known(found: Result<(Grundy, bool), EvalError>) -> Option<Grundy> {
     }
 }
 
-/// [`across`] for two or three lines (sums: options of values below 64
-/// are most), compiled apart: in a function of its own, the loop keeps its
-/// indices and the values gathered in registers.
-#[inline(never)]
-fn across_apart<const N: usize>(
+/// A line whose cells are all of one width `T`.
+#[derive(Clone, Copy)]
+struct Typed<'a, T> {
+    cells: &'a [T],
+    start: usize,
+    step: isize,
+}
+
+/// [`across`] for lines read in their cells' width, when they share one
+/// (they do when they run through one table, as in a sum of one game's
+/// heaps); `GATHER` for two or three lines (sums: options of values below
+/// 64 are most). Lines of tables of different widths are read through the
+/// width of each cell.
+fn typed<const N: usize, const GATHER: bool>(
     lines: [Line; N],
     length: usize,
     fixed: Grundy,
     slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
     mex: &mut Mex,
 ) -> Result<(), EvalError> {
-    across::<N, true>(lines, length, fixed, slow, mex)
+    macro_rules! width {
+        ($variant:ident) => {
+            if lines
+                .iter()
+                .all(|line| matches!(line.cells, CellSlice::$variant(_)))
+            {
+                let typed = lines.map(|line| match line.cells {
+                    CellSlice::$variant(cells) => Typed {
+                        cells,
+                        start: line.start,
+                        step: line.step,
+                    },
+                    _ => unreachable!("every line is of this width"),
+                });
+                return across::<N, GATHER, _>(typed, length, fixed, slow, mex);
+            }
+        };
+    }
+    width!(U8);
+    width!(U16);
+    width!(U32);
+    width!(U64);
+    let mut at = lines.map(|line| line.start);
+    for i in 0..length {
+        let (mut largest, mut value) = (0, fixed);
+        for (line, at) in lines.iter().zip(&mut at) {
+            let cell = line.cells.get(*at).unwrap_or(Grundy::MAX);
+            largest = largest.max(cell);
+            value ^= cell;
+            *at = at.wrapping_add_signed(line.step);
+        }
+        match Solved::<Component>::is_value(largest) {
+            true => mex.add(value),
+            false => slow(i as isize, mex)?,
+        }
+    }
+    Ok(())
 }
 
 /// Adds the value of each of `length` options to `mex`, reading their
@@ -336,9 +384,11 @@ fn across_apart<const N: usize>(
 /// noted at the end: noting each in the same word of the set would wait on
 /// the last store every time (for lines whose values are mostly larger,
 /// the test costs more than it saves).
-#[inline(always)]
-fn across<const N: usize, const GATHER: bool>(
-    lines: [Line; N],
+/// Compiled apart for each width and count: in a function of its own, the
+/// loop keeps its indices and the values gathered in registers.
+#[inline(never)]
+fn across<const N: usize, const GATHER: bool, T: Cell>(
+    lines: [Typed<T>; N],
     length: usize,
     fixed: Grundy,
     slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
@@ -350,12 +400,14 @@ fn across<const N: usize, const GATHER: bool>(
     for i in 0..length {
         let (mut largest, mut value) = (0, fixed);
         for (line, at) in lines.iter().zip(&mut at) {
-            let cell = line.cells.get(*at).copied().unwrap_or(Grundy::MAX);
+            // In the cells' own width: a state, or a cell off the table,
+            // is the largest, and the XOR is of plain values otherwise.
+            let cell = line.cells.get(*at).map_or(u64::MAX, |cell| cell.raw());
             largest = largest.max(cell);
             value ^= cell;
             *at = at.wrapping_add_signed(line.step);
         }
-        match Solved::<Component>::is_value(largest) {
+        match largest < T::STATES {
             true if GATHER && value < 64 => low |= 1 << value,
             true => mex.add(value),
             false => slow(i as isize, mex)?,
