@@ -482,13 +482,17 @@ mod tests {
             let before = expected.clone();
             for &(table, row, col, value) in &added {
                 let address = at(table, row, col);
-                if !expected.contains_key(&address) {
-                    prop_assert!(dense.insert(address, EXPANDING));
-                    expected.insert(address, EXPANDING);
-                } else {
-                    dense.set(address, value);
-                    expected.insert(address, value);
-                }
+                let stored = match expected.contains_key(&address) {
+                    false => {
+                        prop_assert!(dense.insert(address, EXPANDING));
+                        EXPANDING
+                    }
+                    true => {
+                        dense.set(address, value);
+                        value
+                    }
+                };
+                expected.insert(address, stored);
             }
             for (&address, &value) in &expected {
                 prop_assert_eq!(dense.get(address), value);
