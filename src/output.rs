@@ -390,6 +390,9 @@ fn binary(value: Grundy) -> String {
 
 /// `strategy A`: the second player's reply to each first move in A + *n.
 fn strategy_text(question: &str, n: Grundy, rows: &[StrategyRow]) -> String {
+    if rows.is_empty() {
+        return format!("{question} = {n}: A + *{n} has no move, and the player to move loses");
+    }
     let mut text = format!(
         "{question} = {n}: in A + *{n} the second player answers every first move, restoring value 0:"
     );

@@ -152,7 +152,7 @@ pub enum EvalError {
     #[diagnostic(
         code(sprague::eval::loopy),
         help(
-            "this query needs every play to end; `grundy`, `wins?`, `best_move` and `moves` value loopy games (normal play)"
+            "this query needs every play to end; `grundy`, `wins?`, `best_move`, `moves` and `why` value loopy games (normal play)"
         )
     )]
     Loopy {

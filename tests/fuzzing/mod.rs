@@ -143,6 +143,22 @@ const TOKENS: &[&str] = &[
     "min(",
     "max(",
     "abs(",
+    "isqrt(",
+    "popcount(",
+    "nim_mul(",
+    "nim_inv(",
+    "<<",
+    ">>",
+    "~",
+    "&",
+    "|",
+    "^",
+    " nim ",
+    " why ",
+    " strategy ",
+    " = coins(n) { turn {m} for m in 0..n }",
+    " = product T T",
+    " turn ",
     "*0",
     "*1",
     "*(n - k)",
@@ -266,6 +282,8 @@ pub fn check(program: &Path, env: &[(&str, &str)], input: &[u8]) -> Result<(), S
         .args(LIMITS)
         .arg("-")
         .envs(env.iter().copied())
+        // Pictures an input asks for are written away from the checkout.
+        .current_dir(std::env::temp_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
