@@ -203,6 +203,16 @@ async fn the_page_answers_plays_and_plots_in_a_real_browser() {
         );
     }
 
+    // An answer of several lines: its first beside the query, the proof
+    // below the source, and the next answer still beside its own line.
+    type_source(&client, "why *3 + *4 + *5\nnim 3 * 5\n").await;
+    run_with_ctrl_enter(&client).await;
+    let answers = text_when(&client, "answers", |text| text.contains("nim 3 * 5")).await;
+    let lines: Vec<&str> = answers.lines().collect();
+    assert_eq!(lines[0], "why *3 + *4 + *5 = 2", "{answers}");
+    assert_eq!(lines[1], "nim 3 * 5 = 15", "{answers}");
+    assert!(answers.contains("XOR  010  2"), "{answers}");
+
     // A mistake is underlined in the editor and explained beside it.
     type_source(&client, "# a slip\ngrundy Nope(3)\n").await;
     click(&client, "#run").await;

@@ -156,3 +156,18 @@ fn the_vscode_extension_names_files_that_exist() {
     }
     assert!(read("editors/vscode/extension.js").contains(r#"args: ["lsp"]"#));
 }
+
+#[test]
+fn the_page_highlights_every_keyword() {
+    let app = read("web/app.js");
+    let start = app.find("regex: /(?:").expect("the page's keyword pattern") + "regex: /(?:".len();
+    let end = start + app[start..].find(")\\b/").unwrap();
+    let words: BTreeSet<String> = app[start..end]
+        .split('|')
+        .map(|word| word.replace("\\?", "?"))
+        .collect();
+    let (reserved, contextual) = grammar_keywords();
+    for word in reserved.iter().chain(&contextual) {
+        assert!(words.contains(word), "the page does not highlight `{word}`");
+    }
+}

@@ -59,7 +59,7 @@ CodeMirror.defineSimpleMode("sprague", {
     { regex: /#.*/, token: "comment" },
     { regex: /"(?:[^\\"]|\\.)*"/, token: "string" },
     {
-      regex: /(?:game|graph|move|let|for|in|while|if|then|else|and|or|not|true|false|splits|up to symmetry|grundy|wins\?|best_move|moves|play|period|diff|equal\?|crosscheck|remoteness|genus|misere|draw|plot|to|octal|hexadecimal|subtraction|subsets|under|divisors)\b/,
+      regex: /(?:game|graph|move|let|for|in|while|if|then|else|and|or|not|true|false|splits|up to symmetry|grundy|wins\?|best_move|moves|play|period|diff|equal\?|crosscheck|remoteness|genus|misere|draw|plot|to|nim|why|strategy|octal|hexadecimal|subtraction|coins|turn|product|all but|subsets|under|divisors)\b/,
       token: "keyword",
     },
     { regex: /\*?\d+(?:\.\d+)?/, token: "number" },
@@ -99,14 +99,23 @@ async function run() {
 function showAnswers(result) {
   const json = $("show-json").checked;
   const rows = [];
+  // An answer of several lines (moves, why, strategy) shows its first
+  // beside its query, and the rest below the source, so that the answers
+  // stay beside their lines.
+  const details = [];
   (result.answers || []).forEach((answer, i) => {
     const line = result.lines[i];
-    rows[line] = (rows[line] ? rows[line] + "   " : "") + (json ? JSON.stringify(answer) : result.texts[i]);
+    const [first, ...rest] = json ? [JSON.stringify(answer)] : result.texts[i].split("\n");
+    rows[line] = (rows[line] ? rows[line] + "   " : "") + first;
+    if (rest.length > 0) {
+      details.push("", `line ${line + 1}: ${first}`, ...rest);
+    }
   });
   const lines = [];
   for (let line = 0; line < Math.max(rows.length, editor.lineCount()); line += 1) {
     lines.push(rows[line] || "");
   }
+  lines.push(...details);
   (result.notes || []).forEach((note) => lines.push("note: " + note));
   $("answers").textContent = lines.join("\n");
 }
