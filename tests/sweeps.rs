@@ -249,3 +249,96 @@ fn tables_widen_as_values_grow() {
     );
     assert_eq!(values, [3, 250, 260, 1000, 999]);
 }
+
+/// The three-heap game of one heap's tokens or the same number from two
+/// heaps, by its definition (a mex over every option, by hand).
+fn three_heaps_by_hand(n: usize) -> Vec<u64> {
+    let at = |a: usize, b: usize, c: usize| (a * n + b) * n + c;
+    let mut values = vec![0u64; n * n * n];
+    for a in 0..n {
+        for b in 0..n {
+            for c in 0..n {
+                let mut seen = vec![false; 3 * n + 1];
+                let mut see = |value: u64| seen[value as usize] = true;
+                (1..=a).for_each(|k| see(values[at(a - k, b, c)]));
+                (1..=b).for_each(|k| see(values[at(a, b - k, c)]));
+                (1..=c).for_each(|k| see(values[at(a, b, c - k)]));
+                (1..=a.min(b)).for_each(|k| see(values[at(a - k, b - k, c)]));
+                (1..=a.min(c)).for_each(|k| see(values[at(a - k, b, c - k)]));
+                (1..=b.min(c)).for_each(|k| see(values[at(a, b - k, c - k)]));
+                values[at(a, b, c)] = seen.iter().position(|&was| !was).unwrap() as u64;
+            }
+        }
+    }
+    values
+}
+
+const THREE_HEAPS: &str = "game W3(a, b, c) {
+  move W3(a - k, b, c) for k in 1..=a
+  move W3(a, b - k, c) for k in 1..=b
+  move W3(a, b, c - k) for k in 1..=c
+  move W3(a - k, b - k, c) for k in 1..=min(a, b)
+  move W3(a - k, b, c - k) for k in 1..=min(a, c)
+  move W3(a, b - k, c - k) for k in 1..=min(b, c)
+}";
+
+/// Games of three parameters have tables too, swept along any parameter
+/// and any diagonal of two; asked from the far corner down, and then
+/// position by position from the near one (so that the table grows in
+/// every direction under the queries), they agree with the definition.
+#[test]
+fn three_parameter_tables_agree_with_the_definition() {
+    let n = 9;
+    let expected = three_heaps_by_hand(n);
+    let mut queries = format!("grundy W3({0}, {0}, {0})\n", n - 1);
+    queries.push_str(&format!(
+        "grundy W3(a, b, c) for a in 0..={m}, b in 0..={m}, c in 0..={m}\n",
+        m = n - 1
+    ));
+    let values = grundy_values(&format!("{THREE_HEAPS}\n{queries}"));
+    assert_eq!(values[0], expected[n * n * n - 1]);
+    assert_eq!(values[1..], expected[..]);
+    // Asked in a fresh session from small to large along each axis.
+    let queries: String = [(0, 0, 8), (0, 8, 0), (8, 0, 0), (3, 8, 5), (8, 8, 8)]
+        .iter()
+        .map(|(a, b, c)| format!("grundy W3({a}, {b}, {c})\n"))
+        .collect();
+    let values = grundy_values(&format!("{THREE_HEAPS}\n{queries}"));
+    let at = |a: usize, b: usize, c: usize| expected[(a * n + b) * n + c];
+    assert_eq!(
+        values,
+        [
+            at(0, 0, 8),
+            at(0, 8, 0),
+            at(8, 0, 0),
+            at(3, 8, 5),
+            at(8, 8, 8)
+        ]
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// Rules of three parameters with two moving terms (a heap split in
+    /// two along any parameter), swept and folded one by one, agree.
+    #[test]
+    fn three_parameter_sweeps_agree(axis in 0usize..3, q in 1i64..3) {
+        let mut args = ["x", "y", "z"].map(String::from);
+        let mut rest = args.clone();
+        args[axis] = "i".into();
+        rest[axis] = format!("{} - {q} - i", ["x", "y", "z"][axis]);
+        let game = format!(
+            "game T(x, y, z) {{ move T({}) + T({}) for i in 0..={} - {q} }}",
+            args.join(", "),
+            rest.join(", "),
+            ["x", "y", "z"][axis]
+        );
+        let positions: Vec<String> = (0..4)
+            .flat_map(|x| (0..4).flat_map(move |y| (0..6).map(move |z| format!("T({x}, {y}, {z})"))))
+            .rev()
+            .collect();
+        let (swept, one_by_one) = both_ways(&game, "i", &positions);
+        prop_assert_eq!(swept, one_by_one, "{}", game);
+    }
+}

@@ -11,10 +11,12 @@
 
 use super::{Grundy, LOOPY, UNSOLVED};
 
-/// A dense address: a game's table, and a row and a column in it.
+/// A dense address: a game's table, and a plane, a row and a column in
+/// it (a game of one parameter has plane and row 0, of two plane 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Address {
     pub table: u32,
+    pub plane: u32,
     pub row: u32,
     pub col: u32,
 }
@@ -198,44 +200,70 @@ impl CellSlice<'_> {
     }
 }
 
-/// One game's table: `rows` rows of `stride` cells, row after row, so
-/// that a line through it (a row, a column, a diagonal) is an arithmetic
-/// progression of indices into one slice.
+/// One game's table: `planes` planes of `rows` rows of `stride` cells,
+/// row after row and plane after plane, so that a line through it (along
+/// any parameter, or a diagonal of several) is an arithmetic progression
+/// of indices into one slice.
 #[derive(Debug, Default)]
 struct Table {
     cells: Cells,
+    planes: usize,
     rows: usize,
     stride: usize,
 }
 
 impl Table {
     #[inline]
-    fn index(&self, row: usize, col: usize) -> Option<usize> {
-        (row < self.rows && col < self.stride).then(|| row * self.stride + col)
+    fn index(&self, plane: usize, row: usize, col: usize) -> Option<usize> {
+        (plane < self.planes && row < self.rows && col < self.stride)
+            .then(|| (plane * self.rows + row) * self.stride + col)
     }
 
-    /// Makes room for `rows` rows of `stride` cells, keeping every cell.
-    fn grow(&mut self, rows: usize, stride: usize) {
-        if stride == self.stride {
-            self.cells.resize(rows * stride);
+    /// Makes room for `planes` × `rows` × `stride` cells, keeping every
+    /// cell.
+    fn grow(&mut self, (planes, rows, stride): (usize, usize, usize)) {
+        if (rows, stride) == (self.rows, self.stride) {
+            self.cells.resize(planes * rows * stride);
         } else {
-            let mut cells = self.cells.empty_like(rows * stride);
-            let old_stride = self.stride.max(1);
-            for row in 0..self.cells.len() / old_stride {
-                cells.copy_from(row * stride, &self.cells, row * old_stride, self.stride);
+            let mut cells = self.cells.empty_like(planes * rows * stride);
+            for plane in 0..self.planes {
+                for row in 0..self.rows {
+                    let from = (plane * self.rows + row) * self.stride;
+                    let to = (plane * rows + row) * stride;
+                    cells.copy_from(to, &self.cells, from, self.stride);
+                }
             }
             self.cells = cells;
         }
-        (self.rows, self.stride) = (rows, stride);
+        (self.planes, self.rows, self.stride) = (planes, rows, stride);
     }
 }
 
-/// A table as the search reads it: `rows` rows of `stride` cells.
+/// A table as the search reads it: `planes` of `rows` rows of `stride`
+/// cells.
 #[derive(Debug, Clone, Copy)]
 pub struct Grid<'a> {
     pub cells: CellSlice<'a>,
+    pub planes: usize,
     pub rows: usize,
     pub stride: usize,
+}
+
+impl Grid<'_> {
+    /// The index of the cell of arguments `args` (one, two or three), if
+    /// the table has it.
+    #[inline]
+    pub fn index(&self, args: &[i64]) -> Option<usize> {
+        let arg = |i: usize| usize::try_from(args[i]).ok();
+        let (plane, row, col) = match args.len() {
+            1 => (0, 0, arg(0)?),
+            2 => (0, arg(0)?, arg(1)?),
+            3 => (arg(0)?, arg(1)?, arg(2)?),
+            _ => return None,
+        };
+        (plane < self.planes && row < self.rows && col < self.stride)
+            .then(|| (plane * self.rows + row) * self.stride + col)
+    }
 }
 
 /// Positions stored along a row since the journal was last cleared: the
@@ -244,6 +272,7 @@ pub struct Grid<'a> {
 #[derive(Debug, Clone, Copy)]
 struct Run {
     table: u32,
+    plane: u32,
     row: u32,
     col: u32,
     len: u32,
@@ -280,7 +309,8 @@ impl Dense {
 
     fn index(&self, address: Address) -> Option<(usize, usize)> {
         let table = self.tables.get(address.table as usize)?;
-        let index = table.index(address.row as usize, address.col as usize)?;
+        let (plane, row, col) = (address.plane, address.row, address.col);
+        let index = table.index(plane as usize, row as usize, col as usize)?;
         Some((address.table as usize, index))
     }
 
@@ -299,11 +329,13 @@ impl Dense {
         match self.tables.get(table) {
             Some(table) => Grid {
                 cells: table.cells.slice(),
+                planes: table.planes,
                 rows: table.rows,
                 stride: table.stride,
             },
             None => Grid {
                 cells: CellSlice::U64(&[]),
+                planes: 0,
                 rows: 0,
                 stride: 0,
             },
@@ -320,42 +352,38 @@ impl Dense {
     /// the room; `false` if it does not.
     pub fn insert(&mut self, address: Address, value: Grundy) -> bool {
         debug_assert_ne!(value, UNSOLVED);
-        let (row, col) = (address.row as usize, address.col as usize);
+        let at = [address.plane, address.row, address.col].map(|i| i as usize);
         let table = address.table as usize;
         if table >= self.tables.len() {
             self.tables.resize_with(table + 1, Table::default);
         }
         let grid = &mut self.tables[table];
-        if grid.index(row, col).is_none() {
+        if grid.index(at[0], at[1], at[2]).is_none() {
             // Doubling keeps growth cheap; exactly enough when doubling
             // would pass the budget.
             let room = self.budget - self.cells + grid.cells.len();
-            let fits = |rows: usize, stride: usize| {
-                rows.checked_mul(stride).filter(|&cells| cells <= room)
+            let size = |[planes, rows, stride]: [usize; 3]| {
+                planes
+                    .checked_mul(rows)
+                    .and_then(|cells| cells.checked_mul(stride))
+                    .filter(|&cells| cells <= room)
             };
-            let at_least = ((row + 1).max(grid.rows), (col + 1).max(grid.stride));
-            let doubled = (
-                if row < grid.rows {
-                    grid.rows
-                } else {
-                    at_least.0.max(2 * grid.rows)
-                },
-                if col < grid.stride {
-                    grid.stride
-                } else {
-                    at_least.1.max(2 * grid.stride)
-                },
-            );
-            let Some((rows, stride)) = [doubled, at_least]
+            let now = [grid.planes, grid.rows, grid.stride];
+            let at_least: [usize; 3] = std::array::from_fn(|d| (at[d] + 1).max(now[d]));
+            let doubled: [usize; 3] = std::array::from_fn(|d| match at[d] < now[d] {
+                true => now[d],
+                false => at_least[d].max(2 * now[d]),
+            });
+            let Some((dims, cells)) = [doubled, at_least]
                 .into_iter()
-                .find(|&(rows, stride)| fits(rows, stride).is_some())
+                .find_map(|dims| Some((dims, size(dims)?)))
             else {
                 return false;
             };
-            self.cells = self.cells - grid.cells.len() + rows * stride;
-            grid.grow(rows, stride);
+            self.cells = self.cells - grid.cells.len() + cells;
+            grid.grow((dims[0], dims[1], dims[2]));
         }
-        let index = grid.index(row, col).expect("room was made");
+        let index = grid.index(at[0], at[1], at[2]).expect("room was made");
         let fresh = grid.cells.get(index) == UNSOLVED;
         grid.cells.set(index, value);
         if fresh {
@@ -373,7 +401,7 @@ impl Dense {
     /// Notes a new address in the journal, in the run it extends if any.
     fn note(&mut self, address: Address) {
         if let Some(run) = self.journal.last_mut()
-            && (run.table, run.row) == (address.table, address.row)
+            && (run.table, run.plane, run.row) == (address.table, address.plane, address.row)
             && run.len < u32::MAX
         {
             if run.col.checked_add(run.len) == Some(address.col) {
@@ -388,6 +416,7 @@ impl Dense {
         }
         self.journal.push(Run {
             table: address.table,
+            plane: address.plane,
             row: address.row,
             col: address.col,
             len: 1,
@@ -400,6 +429,7 @@ impl Dense {
             for col in run.col..run.col + run.len {
                 self.remove(Address {
                     table: run.table,
+                    plane: run.plane,
                     row: run.row,
                     col,
                 });
@@ -420,12 +450,13 @@ impl Dense {
     /// Every address stored.
     pub fn addresses(&self) -> impl Iterator<Item = Address> + '_ {
         self.tables.iter().enumerate().flat_map(|(table, grid)| {
-            let stride = grid.stride.max(1);
+            let (rows, stride) = (grid.rows.max(1), grid.stride.max(1));
             (0..grid.cells.len())
                 .filter(|&index| grid.cells.get(index) != UNSOLVED)
                 .map(move |index| Address {
                     table: table as u32,
-                    row: (index / stride) as u32,
+                    plane: (index / stride / rows) as u32,
+                    row: (index / stride % rows) as u32,
                     col: (index % stride) as u32,
                 })
         })
@@ -444,7 +475,12 @@ mod tests {
     use proptest::prelude::*;
 
     fn at(table: u32, row: u32, col: u32) -> Address {
-        Address { table, row, col }
+        Address {
+            table,
+            plane: row % 3,
+            row: row / 3,
+            col,
+        }
     }
 
     #[test]

@@ -43,6 +43,7 @@ impl<R: Rules<Position = u64>> Rules for Addressed<R> {
         let col = u32::try_from(*n).ok()?;
         Some(Address {
             table: 0,
+            plane: 0,
             row: 0,
             col,
         })

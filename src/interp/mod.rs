@@ -211,22 +211,24 @@ impl Rules for Interpreter<'_> {
         Component::Heap(n)
     }
 
-    /// Positions of games of one or two parameters with non-negative
-    /// arguments are addressed by the game and the arguments: row 0 and
-    /// the argument for one, the first argument's row and the second's
-    /// column for two.
+    /// Positions of games of one, two or three parameters with
+    /// non-negative arguments are addressed by the game and the arguments:
+    /// the last is the column, the one before the row, the one before that
+    /// the plane (0 where there is none).
     fn dense(&self, position: &Component) -> Option<Address> {
         let Component::Game(game, args) = position else {
             return None;
         };
         let arg = |index: usize| u32::try_from(args[index].int()?).ok();
-        let (row, col) = match args.len() {
-            1 => (0, arg(0)?),
-            2 => (arg(0)?, arg(1)?),
+        let (plane, row, col) = match args.len() {
+            1 => (0, 0, arg(0)?),
+            2 => (0, arg(0)?, arg(1)?),
+            3 => (arg(0)?, arg(1)?, arg(2)?),
             _ => return None,
         };
         Some(Address {
             table: game.0,
+            plane,
             row,
             col,
         })
@@ -237,11 +239,17 @@ impl Rules for Interpreter<'_> {
     /// be forgotten.)
     fn at_address(&self, address: Address) -> Component {
         let game = GameId(address.table);
-        let (row, col) = (i64::from(address.row), i64::from(address.col));
+        let [plane, row, col] = [address.plane, address.row, address.col].map(i64::from);
         let params = self.program.games.get(game.0 as usize);
-        match (params.map(|game| game.params.len()), row) {
-            (Some(1), _) | (None, 0) => Component::Game(game, smallvec::smallvec![col.into()]),
-            _ => Component::Game(game, smallvec::smallvec![row.into(), col.into()]),
+        match (params.map(|game| game.params.len()), plane, row) {
+            (Some(1), ..) | (None, 0, 0) => Component::Game(game, smallvec::smallvec![col.into()]),
+            (Some(2), ..) | (None, 0, _) => {
+                Component::Game(game, smallvec::smallvec![row.into(), col.into()])
+            }
+            _ => Component::Game(
+                game,
+                smallvec::smallvec![plane.into(), row.into(), col.into()],
+            ),
         }
     }
 
@@ -696,6 +704,7 @@ impl<'p> Interpreter<'p> {
                     Ok(col) => solved.at(
                         Address {
                             table: game.0,
+                            plane: 0,
                             row: 0,
                             col,
                         },

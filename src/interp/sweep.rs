@@ -275,7 +275,7 @@ impl Interpreter<'_> {
             }
             // The arguments at both ends; between them each moves
             // steadily, so both ends in a table puts every option there.
-            let mut ends = [[0i64; 2]; 2];
+            let mut ends = [[0i64; 3]; 2];
             for (end, at) in ends.iter_mut().zip([first, last]) {
                 env[plan.slot] = Value::Int(at);
                 for (value, arg) in end.iter_mut().zip(args) {
@@ -287,14 +287,8 @@ impl Interpreter<'_> {
                 return None;
             }
             let grid = solved.grid(game.0 as usize);
-            // A game of one parameter keeps row 0 (see `Rules::dense`).
-            let index = |args: [i64; 2]| {
-                let (row, col) = match steps.len() {
-                    1 => (0, args[0] as usize),
-                    _ => (args[0] as usize, args[1] as usize),
-                };
-                (row < grid.rows && col < grid.stride).then(|| row * grid.stride + col)
-            };
+            // Where a game's arguments are in its table (see `Rules::dense`).
+            let index = |args: [i64; 3]| grid.index(&args[..steps.len()]);
             let (start, end) = (index(ends[0])?, index(ends[1])?);
             let step = match length {
                 1 => 0,

@@ -235,8 +235,8 @@ impl Sweep {
                         .collect::<Option<Vec<i64>>>()?;
                     match steps.iter().all(|&step| step == 0) {
                         true => Some(Vec::new()),
-                        // Tables hold games of one or two parameters.
-                        false if args.len() <= 2 => Some(steps),
+                        // Tables hold games of up to three parameters.
+                        false if args.len() <= 3 => Some(steps),
                         false => None,
                     }
                 }
