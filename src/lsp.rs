@@ -40,50 +40,6 @@ const MAX_WORK: u64 = 10_000_000;
 /// The most rows of a query's table a hover shows.
 const HOVER_ROWS: usize = 8;
 
-/// The words of the language, as completion offers them.
-pub const KEYWORDS: &[&str] = &[
-    "game",
-    "graph",
-    "let",
-    "move",
-    "for",
-    "in",
-    "if",
-    "then",
-    "else",
-    "while",
-    "and",
-    "or",
-    "not",
-    "true",
-    "false",
-    "splits",
-    "grundy",
-    "wins?",
-    "best_move",
-    "moves",
-    "play",
-    "period",
-    "diff",
-    "equal?",
-    "crosscheck",
-    "remoteness",
-    "genus",
-    "misere",
-    "draw",
-    "plot",
-    "to",
-    "nim",
-    "why",
-    "strategy",
-    "octal",
-    "hexadecimal",
-    "subtraction",
-    "coins",
-    "turn",
-    "product",
-];
-
 /// Serves until the client says `exit`.
 pub fn run() -> ExitCode {
     let (connection, threads) = Connection::stdio();
@@ -338,11 +294,15 @@ impl Server {
             }
         }
         if !typed.contains('.') {
-            items.extend(KEYWORDS.iter().map(|keyword| CompletionItem {
-                label: keyword.to_string(),
-                kind: Some(CompletionItemKind::KEYWORD),
-                ..Default::default()
-            }));
+            items.extend(
+                crate::syntax::KEYWORDS
+                    .iter()
+                    .map(|keyword| CompletionItem {
+                        label: keyword.to_string(),
+                        kind: Some(CompletionItemKind::KEYWORD),
+                        ..Default::default()
+                    }),
+            );
         }
         items.retain(|item| item.label.starts_with(typed));
         Some(CompletionResponse::Array(items))
@@ -483,7 +443,9 @@ fn query_answer(checked: &Session, text: &str, at: usize) -> Option<String> {
     let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
     let line = text[line_start..line_end].trim();
     let keyword = line.split_whitespace().next()?;
-    if !KEYWORDS.contains(&keyword) || ["game", "graph", "let", "move"].contains(&keyword) {
+    if !crate::syntax::KEYWORDS.contains(&keyword)
+        || ["game", "graph", "let", "move"].contains(&keyword)
+    {
         return None;
     }
     // The declarations, without the file's other queries.

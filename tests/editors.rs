@@ -130,7 +130,7 @@ fn the_language_server_completes_every_keyword() {
         .chain(contextual)
         .filter(|word| !word.contains(' '))
         .collect();
-    let completed: BTreeSet<String> = sprague::lsp::KEYWORDS
+    let completed: BTreeSet<String> = sprague::syntax::KEYWORDS
         .iter()
         .map(|w| w.to_string())
         .collect();

@@ -116,6 +116,20 @@ impl Client {
         )
     }
 
+    /// The names of the document's symbols.
+    fn symbols(&mut self) -> Vec<String> {
+        let symbols = self.request(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": URI } }),
+        );
+        symbols
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|symbol| symbol["name"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
     fn stop(mut self) {
         self.request("shutdown", Json::Null);
         self.notify("exit", Json::Null);
@@ -245,17 +259,7 @@ fn completion_hover_definition_and_symbols() {
     let definition = client.at("textDocument/definition", 7, 9);
     assert_eq!(definition["range"]["start"]["line"], 5);
     // The declarations as symbols.
-    let symbols = client.request(
-        "textDocument/documentSymbol",
-        json!({ "textDocument": { "uri": URI } }),
-    );
-    let names: Vec<&str> = symbols
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|symbol| symbol["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["Kayles", "Maze", "heaps"]);
+    assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps"]);
     client.stop();
 }
 
@@ -272,16 +276,6 @@ fn a_file_with_errors_still_declares_what_checks() {
     assert!(hover["contents"]["value"].as_str().unwrap().contains("= 4"));
     let definition = client.at("textDocument/definition", 6, 9);
     assert_eq!(definition["range"]["start"]["line"], 0);
-    let symbols = client.request(
-        "textDocument/documentSymbol",
-        json!({ "textDocument": { "uri": URI } }),
-    );
-    let names: Vec<&str> = symbols
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|symbol| symbol["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["Kayles", "Maze", "heaps"]);
+    assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps"]);
     client.stop();
 }

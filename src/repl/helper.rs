@@ -13,61 +13,6 @@ use rustyline::{Context, Helper, Hinter, Validator};
 
 use crate::syntax;
 
-/// The language's keywords, as completed and highlighted.
-pub const KEYWORDS: &[&str] = &[
-    "game",
-    "graph",
-    "move",
-    "let",
-    "for",
-    "in",
-    "while",
-    "if",
-    "then",
-    "else",
-    "splits",
-    "symmetry",
-    "divisors",
-    "subsets",
-    "under",
-    "and",
-    "or",
-    "not",
-    "true",
-    "false",
-    "grundy",
-    "wins?",
-    "best_move",
-    "moves",
-    "play",
-    "period",
-    "diff",
-    "equal?",
-    "crosscheck",
-    "remoteness",
-    "genus",
-    "misere",
-    "draw",
-    "plot",
-    "to",
-    "octal",
-    "hexadecimal",
-    "subtraction",
-    "min",
-    "max",
-    "abs",
-    "isqrt",
-    "popcount",
-    "nim",
-    "nim_mul",
-    "nim_inv",
-    "why",
-    "strategy",
-    "coins",
-    "turn",
-    "product",
-];
-
 /// The REPL's commands.
 pub const COMMANDS: &[&str] = &[
     ":help", ":load", ":reload", ":games", ":show", ":json", ":time", ":quit", ":hint", ":undo",
@@ -125,8 +70,9 @@ impl Completer for ReplHelper {
                 .iter()
                 .map(|command| command.to_string())
                 .collect::<Vec<_>>(),
-            false => KEYWORDS
+            false => syntax::KEYWORDS
                 .iter()
+                .chain(syntax::FUNCTIONS)
                 .map(|keyword| keyword.to_string())
                 .chain(names)
                 .collect(),
@@ -189,7 +135,9 @@ pub fn highlight(line: &str) -> String {
             '#' => token.dimmed().to_string(),
             ':' if token_len > 1 => token.green().to_string(),
             c if c.is_ascii_digit() => token.cyan().to_string(),
-            _ if KEYWORDS.contains(&token) => token.magenta().bold().to_string(),
+            _ if syntax::KEYWORDS.contains(&token) || syntax::FUNCTIONS.contains(&token) => {
+                token.magenta().bold().to_string()
+            }
             c if c.is_ascii_uppercase() => token.yellow().to_string(),
             _ => token.to_owned(),
         };

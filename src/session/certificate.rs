@@ -137,15 +137,7 @@ impl Session {
                 )
             });
         let show = |sum: &[Component]| interp.show(sum).to_string();
-        let value_of = |sum: &[Component]| -> Option<Grundy> {
-            sum.iter().try_fold(0, |x, part| match part {
-                Component::Heap(n) => Some(x ^ n),
-                part => match &values[index[part]] {
-                    Gamma::Finite(value) => Some(x ^ value),
-                    Gamma::Infinite(_) => None,
-                },
-            })
-        };
+        let value_of = |sum: &[Component]| sum_value(&index, &values, sum);
         let witnesses = |i: usize| -> Vec<String> {
             let Gamma::Finite(g) = values[i] else {
                 return Vec::new();
@@ -488,15 +480,7 @@ fn loopy_counters(
         [part] => Some(index[part]),
         _ => None,
     };
-    let value_of = |option: &[Component]| -> Option<Grundy> {
-        option.iter().try_fold(0, |x, part| match part {
-            Component::Heap(n) => Some(x ^ n),
-            part => match &values[index[part]] {
-                Gamma::Finite(value) => Some(x ^ value),
-                Gamma::Infinite(_) => None,
-            },
-        })
-    };
+    let value_of = |option: &[Component]| sum_value(index, values, option);
     let mut counter: Vec<Option<u64>> = vec![None; parts.len()];
     let mut round = 0;
     loop {
@@ -577,6 +561,22 @@ fn normal(mut sum: Vec<Component>) -> Vec<Component> {
     sum.retain(|part| *part != Component::Heap(0));
     sum.sort();
     sum
+}
+
+/// The value of a sum of parts found while certifying (`None` if a part is
+/// infinite): the XOR of theirs.
+fn sum_value(
+    index: &HashMap<Component, usize>,
+    values: &[Gamma],
+    sum: &[Component],
+) -> Option<Grundy> {
+    sum.iter().try_fold(0, |x, part| match part {
+        Component::Heap(n) => Some(x ^ n),
+        part => match &values[index[part]] {
+            Gamma::Finite(value) => Some(x ^ value),
+            Gamma::Infinite(_) => None,
+        },
+    })
 }
 
 fn claimed(value: &Gamma) -> Claimed {

@@ -115,6 +115,57 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::postfix(Rule::index))
 });
 
+/// The words of the language, reserved or met only in their place
+/// (`octal`, `turn`, …), as editors complete and highlight them.
+pub const KEYWORDS: &[&str] = &[
+    "game",
+    "graph",
+    "let",
+    "move",
+    "for",
+    "in",
+    "if",
+    "then",
+    "else",
+    "while",
+    "and",
+    "or",
+    "not",
+    "true",
+    "false",
+    "splits",
+    "grundy",
+    "wins?",
+    "best_move",
+    "moves",
+    "play",
+    "period",
+    "diff",
+    "equal?",
+    "crosscheck",
+    "remoteness",
+    "genus",
+    "misere",
+    "draw",
+    "plot",
+    "to",
+    "nim",
+    "why",
+    "strategy",
+    "octal",
+    "hexadecimal",
+    "subtraction",
+    "coins",
+    "turn",
+    "product",
+];
+
+/// The built-in functions and domains, as editors complete them.
+pub const FUNCTIONS: &[&str] = &[
+    "min", "max", "abs", "isqrt", "popcount", "nim_mul", "nim_inv", "divisors", "subsets", "under",
+    "symmetry",
+];
+
 /// Builds syntax nodes from pairs, shifting spans by the source's offset.
 struct Builder {
     base: usize,
