@@ -225,3 +225,20 @@ fn products_answer_every_query_alike_by_search() {
         found[2]
     );
 }
+
+#[test]
+fn names_of_integers_still_multiply() {
+    // `*` between two games is refused, but not between two names of
+    // integers, nor in a `let` of an integer.
+    assert_eq!(
+        grundy_values(
+            "let A = 2\nlet B = 3\nlet K = A * B\nlet Q = A * min(B, 5) << 1\ngrundy *K\ngrundy *Q"
+        ),
+        [6, 12]
+    );
+    let output = common::sprague(&["run", "-"], "let P = *2\ngrundy P * *3\n");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("games do not multiply"),
+        "{output:?}"
+    );
+}

@@ -455,7 +455,7 @@ impl Builder {
         let name = self.ident(inner.next().expect("a let has a name"));
         let value = inner.next().expect("a let has a value");
         let value = match value.as_rule() {
-            Rule::sum => LetValue::Position(self.sum(value)?),
+            Rule::sum | Rule::let_sum => LetValue::Position(self.sum(value)?),
             _ => LetValue::Value(self.expr(value)?),
         };
         Ok(LetDecl { name, value, span })
@@ -904,7 +904,7 @@ fn name(rule: Rule) -> Name {
         Rule::stop => Phrase("a `while` condition"),
         Rule::set => Phrase("a set"),
         Rule::guard => Phrase("an `if` condition"),
-        Rule::sum | Rule::term => Phrase("a position"),
+        Rule::sum | Rule::let_sum | Rule::term => Phrase("a position"),
         Rule::game_term => Phrase("a game position"),
         Rule::heap => Phrase("a Nim heap"),
         Rule::node_ref => Phrase("a graph node"),
@@ -1150,6 +1150,7 @@ fn help_for(positives: &[Rule]) -> String {
         Rule::node_ref,
         Rule::name_ref,
         Rule::sum,
+        Rule::let_sum,
     ]) {
         "a position is `Name(args)`, `*n`, `Graph.node`, a `let` name, or a sum of these joined by `+`".into()
     } else if wants(&[
