@@ -487,3 +487,23 @@ fn a_hopeless_query_ends_at_the_work_limit_saying_how_far_it_got() {
         stdout(&output)
     );
 }
+
+#[test]
+fn sums_over_long_runs_count_as_work() {
+    // Each move turns every coin to the left: one option, but n parts, so
+    // T(100000) reads some 5·10⁹ parts; the work limit counts them.
+    let source = "game T = coins(n) { turn {m for m in 0..n} }\ngrundy T(100000)\n";
+    let output = sprague(&["run", "--json", "--max-work", "2_000_000", "-"], source);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let error: serde_json::Value = serde_json::from_str(stderr(&output).trim()).unwrap();
+    assert_eq!(error["code"], "sprague::eval::too_much_work");
+    // A small one is answered. T(n) has one move, to the heads at 0 to
+    // n - 1: T(0) moves to nothing and is worth 1; then T(1) moves to
+    // T(0), worth 1, and is worth 0, and so is every T(n) after, whose
+    // move leaves 1 ⊕ 0 ⊕ … ⊕ 0 = 1.
+    let output = sprague(
+        &["run", "-"],
+        "game T = coins(n) { turn {m for m in 0..n} }\ngrundy T(0)\ngrundy T(10)\n",
+    );
+    assert_eq!(stdout(&output), "grundy T(0) = 1\ngrundy T(10) = 0\n");
+}

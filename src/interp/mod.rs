@@ -717,13 +717,17 @@ impl<'p> Interpreter<'p> {
                 return self.parts_value(*game, evaluate_args(args, env)?, *span, solved);
             }
             Term::Over(over) => {
-                let (mut value, mut known) = (0, true);
+                let (mut value, mut known, mut parts) = (0, true, 0);
                 over_bindings(over, env, &mut |env| {
                     let (part_value, part_known) = self.option_value(&over.terms, env, solved)?;
                     value ^= part_value;
                     known &= part_known;
+                    parts += 1;
                     Ok(())
                 })?;
+                // Each part read is work, as an option is: a sum over a
+                // long run in every option is bounded by `--max-work` too.
+                solved.examined(parts);
                 return Ok((value, known));
             }
             Term::Node { graph, node } => solved.part(self, &Component::Node(*graph, *node)),
