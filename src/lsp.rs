@@ -396,12 +396,6 @@ impl Server {
 /// `None` when the text does not parse.
 fn best_effort(name: &str, text: &str) -> Option<Session> {
     let program = crate::syntax::parse(text, 0).ok()?;
-    let span = |statement: &Statement| match statement {
-        Statement::Game(decl) => decl.span,
-        Statement::Graph(decl) => decl.span,
-        Statement::Let(decl) => decl.span,
-        Statement::Query(query) => query.span,
-    };
     let mut masked = text.to_owned();
     let blank = |masked: &mut String, at: miette::SourceSpan| {
         let range = at.offset()..at.offset() + at.len();
@@ -413,7 +407,7 @@ fn best_effort(name: &str, text: &str) -> Option<Session> {
     };
     for statement in &program.statements {
         if matches!(statement, Statement::Query(_)) {
-            blank(&mut masked, span(statement));
+            blank(&mut masked, statement.span());
         }
     }
     for _ in 0..=program.statements.len() {
@@ -422,13 +416,14 @@ fn best_effort(name: &str, text: &str) -> Option<Session> {
             Ok(_) => return Some(session),
             Err(report) => report,
         };
-        let at = diagnostics(&report, &"file:///".parse().ok()?, &masked)
+        let at = errors(&report)
             .first()
-            .map(|diagnostic| offset(&masked, diagnostic.range.start))?;
+            .and_then(|error| primary(*error))?
+            .offset();
         let culprit = program
             .statements
             .iter()
-            .map(span)
+            .map(Statement::span)
             .find(|span| span.offset() <= at && at <= span.offset() + span.len())?;
         blank(&mut masked, culprit);
     }
@@ -486,16 +481,12 @@ fn word_at(text: &str, at: usize) -> Option<(usize, &str)> {
 /// checking errors has them as related diagnostics).
 fn diagnostics(report: &Report, uri: &Uri, text: &str) -> Vec<Diagnostic> {
     let mut found = Vec::new();
-    let mut add = |diagnostic: &dyn miette::Diagnostic| {
+    let add = |diagnostic: &dyn miette::Diagnostic| {
         let labels: Vec<miette::LabeledSpan> = diagnostic
             .labels()
             .map(Iterator::collect)
             .unwrap_or_default();
-        let primary = labels
-            .iter()
-            .find(|label| label.primary())
-            .or(labels.first());
-        let at = primary.map_or(Range::default(), |label| {
+        let at = primary(diagnostic).map_or(Range::default(), |label| {
             range(text, label.offset(), label.len())
         });
         let mut message = diagnostic.to_string();
@@ -525,17 +516,25 @@ fn diagnostics(report: &Report, uri: &Uri, text: &str) -> Vec<Diagnostic> {
             ..Default::default()
         });
     };
-    match report.related() {
-        Some(related) => {
-            let related: Vec<_> = related.collect();
-            match related.is_empty() {
-                true => add(report.as_ref()),
-                false => related.into_iter().for_each(add),
-            }
-        }
-        None => add(report.as_ref()),
-    }
+    errors(report).into_iter().for_each(add);
     found
+}
+
+/// The errors of a report: itself, or the checking errors it groups as
+/// related diagnostics.
+fn errors(report: &Report) -> Vec<&dyn miette::Diagnostic> {
+    let related: Vec<_> = report.related().into_iter().flatten().collect();
+    match related.is_empty() {
+        true => vec![report.as_ref()],
+        false => related,
+    }
+}
+
+/// Where an error is: its primary label, or its first.
+fn primary(diagnostic: &dyn miette::Diagnostic) -> Option<miette::LabeledSpan> {
+    let mut labels = diagnostic.labels()?.peekable();
+    let first = labels.peek().cloned();
+    labels.find(|label| label.primary()).or(first)
 }
 
 /// The byte offset of an LSP position (a line, and UTF-16 units into it).

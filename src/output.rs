@@ -237,21 +237,8 @@ fn why_text(why: &Why) -> String {
             }
         }
         Reason::Xor { best } => {
-            let finite: Vec<Grundy> = why
-                .parts
-                .iter()
-                .map(|(_, value)| match value {
-                    Gamma::Finite(value) => *value,
-                    Gamma::Infinite(_) => 0,
-                })
-                .collect();
-            let xor = finite.iter().fold(0, |x, value| x ^ value);
-            let width = finite
-                .iter()
-                .map(|value| format!("{value:b}").len())
-                .max()
-                .unwrap_or(1);
-            let binary = |value: Grundy| format!("{value:0width$b}");
+            let table = why.xor_table();
+            let (finite, xor) = (&table.values, table.xor);
             let name_width = why
                 .parts
                 .iter()
@@ -259,10 +246,13 @@ fn why_text(why: &Why) -> String {
                 .max()
                 .unwrap_or(3)
                 .max(3);
-            for ((name, _), value) in why.parts.iter().zip(&finite) {
-                line(format!("{name:<name_width$}  {}  {value}", binary(*value)));
+            for (((name, _), value), digits) in why.parts.iter().zip(finite).zip(&table.digits) {
+                line(format!("{name:<name_width$}  {digits}  {value}"));
             }
-            line(format!("{:<name_width$}  {}  {xor}", "XOR", binary(xor)));
+            line(format!(
+                "{:<name_width$}  {}  {xor}",
+                "XOR", table.xor_digits
+            ));
             match best {
                 Some((part, best)) => {
                     let g = finite[*part];
@@ -351,21 +341,11 @@ fn why_json(fields: &mut serde_json::Map<String, Json>, why: &Why) {
             "unreversed": unreversed.as_ref().map_or(Json::Null, line_json),
         }),
         Reason::Xor { best } => {
-            let values = why.parts.iter().map(|(_, value)| match value {
-                Gamma::Finite(value) => *value,
-                Gamma::Infinite(_) => 0,
-            });
-            let xor = values.clone().fold(0, |x, value| x ^ value);
-            let width = values
-                .clone()
-                .map(|value| binary(value).len())
-                .max()
-                .unwrap_or(1);
-            let binary = |value: Grundy| format!("{value:0width$b}");
+            let table = why.xor_table();
             json!({
                 "rule": "xor",
-                "binary": values.map(binary).collect::<Vec<_>>(),
-                "xor": binary(xor),
+                "binary": table.digits,
+                "xor": table.xor_digits,
                 "part": best.as_ref().map_or(Json::Null, |(part, _)| json!(part)),
                 "move": best.as_ref().map_or(Json::Null, |(_, best)| line_json(best)),
             })
@@ -381,11 +361,6 @@ fn why_json(fields: &mut serde_json::Map<String, Json>, why: &Why) {
         }),
     };
     fields.insert("proof".into(), reason);
-}
-
-/// The binary digits of a value.
-fn binary(value: Grundy) -> String {
-    format!("{value:b}")
 }
 
 /// `strategy A`: the second player's reply to each first move in A + *n.

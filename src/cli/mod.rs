@@ -392,32 +392,31 @@ fn destination(output: Option<&std::path::Path>) -> String {
 fn picture(
     file: &std::path::Path,
     json: bool,
-    mut session: Session,
+    session: Session,
     query: impl FnOnce(&Session) -> String,
 ) -> ExitCode {
-    let sources = match read_all(&[file.to_path_buf()]) {
-        Ok(sources) => sources,
-        Err(failure) => return failure.exit_with(error_style(json)),
+    let mut session = match declared(file, session, error_style(json)) {
+        Ok(session) => session,
+        Err(code) => return code,
     };
-    let (name, text) = &sources[0];
-    if let Err(report) = session.declare(name, text, &mut |_| {}) {
-        eprint!("{}", output::error(&report, error_style(json)));
-        return exit_code(true);
-    }
     let query = query(&session);
     exit_code(!print_run(&mut session, "<command line>", &query, json))
 }
 
-/// The file's declarations in a fresh session, or the exit code of why not.
-fn declared(file: &std::path::Path, mut session: Session) -> Result<(Session, String), ExitCode> {
-    let style = error_style(false);
+/// The session with the file's declarations (its queries are not run),
+/// or the exit code of why not, the error printed in `style`.
+fn declared(
+    file: &std::path::Path,
+    mut session: Session,
+    style: ErrorStyle,
+) -> Result<Session, ExitCode> {
     let sources = read_all(&[file.to_path_buf()]).map_err(|failure| failure.exit_with(style))?;
     let (name, text) = &sources[0];
     if let Err(report) = session.declare(name, text, &mut |_| {}) {
         eprint!("{}", output::error(&report, style));
         return Err(exit_code(true));
     }
-    Ok((session, name.clone()))
+    Ok(session)
 }
 
 /// `sprague certify FILE POSITION [-o OUT]`.
@@ -427,11 +426,11 @@ fn certify(
     to: Option<&std::path::Path>,
     session: Session,
 ) -> ExitCode {
-    let (mut session, _) = match declared(file, session) {
-        Ok(declared) => declared,
+    let style = error_style(false);
+    let mut session = match declared(file, session, style) {
+        Ok(session) => session,
         Err(code) => return code,
     };
-    let style = error_style(false);
     let certificate = match session.certify("<command line>", position) {
         Ok(certificate) => certificate,
         Err(report) => {
@@ -461,11 +460,11 @@ fn certify(
 
 /// `sprague verify FILE CERTIFICATE`.
 fn verify(file: &std::path::Path, path: &std::path::Path) -> ExitCode {
-    let (mut session, _) = match declared(file, Session::new(DEFAULT_MAX_STATES)) {
-        Ok(declared) => declared,
+    let style = error_style(false);
+    let mut session = match declared(file, Session::new(DEFAULT_MAX_STATES), style) {
+        Ok(session) => session,
         Err(code) => return code,
     };
-    let style = error_style(false);
     let certificate = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read {}: {error}", path.display()))
         .and_then(|text| serde_json::from_str(&text).map_err(|error| error.to_string()));

@@ -1,8 +1,9 @@
-//! Values kept by dense address. Positions of games of one or two
+//! Values kept by dense address. Positions of games of one, two or three
 //! non-negative parameters are not interned: their values sit in a table
-//! per game, a row per first parameter (one row for a game of one), found
-//! by indexing. That is what makes the search's inner loop a few loads, and
-//! a position cost eight bytes instead of its interned copy and hash entry.
+//! per game, a plane per first of three parameters and a row per first of
+//! two (one row for a game of one), found by indexing. That is what makes
+//! the search's inner loop a few loads, and a position cost a byte or a
+//! few instead of its interned copy and hash entry.
 //!
 //! Tables grow as positions arrive, within a budget of cells tied to the
 //! engine's state limit; a position the budget cannot place is interned
@@ -175,19 +176,6 @@ pub enum CellSlice<'a> {
 }
 
 impl CellSlice<'_> {
-    pub fn len(&self) -> usize {
-        match self {
-            CellSlice::U8(cells) => cells.len(),
-            CellSlice::U16(cells) => cells.len(),
-            CellSlice::U32(cells) => cells.len(),
-            CellSlice::U64(cells) => cells.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The state of a cell, if there is one at `index`.
     #[inline]
     pub fn get(&self, index: usize) -> Option<Grundy> {
@@ -212,11 +200,17 @@ struct Table {
     stride: usize,
 }
 
+/// The index of cell `at` (plane, row, column) of a table of `dims`
+/// (planes, rows, row length), if the table has it.
+#[inline]
+fn flat([planes, rows, stride]: [usize; 3], [plane, row, col]: [usize; 3]) -> Option<usize> {
+    (plane < planes && row < rows && col < stride).then(|| (plane * rows + row) * stride + col)
+}
+
 impl Table {
     #[inline]
-    fn index(&self, plane: usize, row: usize, col: usize) -> Option<usize> {
-        (plane < self.planes && row < self.rows && col < self.stride)
-            .then(|| (plane * self.rows + row) * self.stride + col)
+    fn index(&self, at: [usize; 3]) -> Option<usize> {
+        flat([self.planes, self.rows, self.stride], at)
     }
 
     /// Makes room for `planes` × `rows` × `stride` cells, keeping every
@@ -255,14 +249,13 @@ impl Grid<'_> {
     #[inline]
     pub fn index(&self, args: &[i64]) -> Option<usize> {
         let arg = |i: usize| usize::try_from(args[i]).ok();
-        let (plane, row, col) = match args.len() {
-            1 => (0, 0, arg(0)?),
-            2 => (0, arg(0)?, arg(1)?),
-            3 => (arg(0)?, arg(1)?, arg(2)?),
+        let at = match args.len() {
+            1 => [0, 0, arg(0)?],
+            2 => [0, arg(0)?, arg(1)?],
+            3 => [arg(0)?, arg(1)?, arg(2)?],
             _ => return None,
         };
-        (plane < self.planes && row < self.rows && col < self.stride)
-            .then(|| (plane * self.rows + row) * self.stride + col)
+        flat([self.planes, self.rows, self.stride], at)
     }
 }
 
@@ -309,8 +302,8 @@ impl Dense {
 
     fn index(&self, address: Address) -> Option<(usize, usize)> {
         let table = self.tables.get(address.table as usize)?;
-        let (plane, row, col) = (address.plane, address.row, address.col);
-        let index = table.index(plane as usize, row as usize, col as usize)?;
+        let at = [address.plane, address.row, address.col].map(|i| i as usize);
+        let index = table.index(at)?;
         Some((address.table as usize, index))
     }
 
@@ -358,7 +351,7 @@ impl Dense {
             self.tables.resize_with(table + 1, Table::default);
         }
         let grid = &mut self.tables[table];
-        if grid.index(at[0], at[1], at[2]).is_none() {
+        if grid.index(at).is_none() {
             // Doubling keeps growth cheap; exactly enough when doubling
             // would pass the budget.
             let room = self.budget - self.cells + grid.cells.len();
@@ -383,7 +376,7 @@ impl Dense {
             self.cells = self.cells - grid.cells.len() + cells;
             grid.grow((dims[0], dims[1], dims[2]));
         }
-        let index = grid.index(at[0], at[1], at[2]).expect("room was made");
+        let index = grid.index(at).expect("room was made");
         let fresh = grid.cells.get(index) == UNSOLVED;
         grid.cells.set(index, value);
         if fresh {

@@ -179,19 +179,7 @@ impl Interpreter<'_> {
             [one, two, three] => {
                 typed::<3, true>([*one, *two, *three], length, fixed, &mut slow, mex)
             }
-            lines => {
-                for i in 0..length {
-                    let cells = lines.iter().map(|line| line.cell(i));
-                    let (largest, value) = cells.fold((0, fixed), |(largest, value), cell| {
-                        (largest.max(cell), value ^ cell)
-                    });
-                    match Solved::<Component>::is_value(largest) {
-                        true => mex.add(value),
-                        false => slow(i as isize, mex)?,
-                    }
-                }
-                Ok(())
-            }
+            lines => each_cell(lines, length, fixed, &mut slow, mex),
         }
     }
 
@@ -213,15 +201,13 @@ impl Interpreter<'_> {
             unreachable!("a gathered term is a game's")
         };
         let grid = solved.grid(game.0 as usize);
-        let (row, stride) = (grid.cells, grid.stride);
         let slot = sweep.plan.slot;
         let mut low = 0u64;
         for k in (first..).take(length) {
             set_int(&mut env[slot], k);
             let cell = quick(&args[0], env)
-                .and_then(|n| usize::try_from(n).ok())
-                .filter(|&n| n < stride)
-                .and_then(|n| row.get(n))
+                .and_then(|n| grid.index(&[n]))
+                .and_then(|index| grid.cells.get(index))
                 .unwrap_or(Grundy::MAX);
             match Solved::<Component>::is_value(cell) {
                 true if cell < 64 => low |= 1 << cell,
@@ -355,15 +341,24 @@ fn typed<const N: usize, const GATHER: bool>(
     width!(U16);
     width!(U32);
     width!(U64);
-    let mut at = lines.map(|line| line.start);
+    each_cell(&lines, length, fixed, slow, mex)
+}
+
+/// [`across`] for any number of lines of any widths, each cell read
+/// through its width: more than three lines (rare in rules), or lines
+/// through tables of different widths.
+fn each_cell(
+    lines: &[Line],
+    length: usize,
+    fixed: Grundy,
+    slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
+    mex: &mut Mex,
+) -> Result<(), EvalError> {
     for i in 0..length {
-        let (mut largest, mut value) = (0, fixed);
-        for (line, at) in lines.iter().zip(&mut at) {
-            let cell = line.cells.get(*at).unwrap_or(Grundy::MAX);
-            largest = largest.max(cell);
-            value ^= cell;
-            *at = at.wrapping_add_signed(line.step);
-        }
+        let cells = lines.iter().map(|line| line.cell(i));
+        let (largest, value) = cells.fold((0, fixed), |(largest, value), cell| {
+            (largest.max(cell), value ^ cell)
+        });
         match Solved::<Component>::is_value(largest) {
             true => mex.add(value),
             false => slow(i as isize, mex)?,

@@ -370,7 +370,7 @@ impl Session {
             return false;
         };
         self.source_of(&name.name)
-            .is_some_and(|old| old == self.sources.text(declaration_span(statement)))
+            .is_some_and(|old| old == self.sources.text(statement.span()))
     }
 
     /// The indices of earlier declarations that `source` redeclares.
@@ -650,7 +650,7 @@ impl Session {
     pub fn declared_in(&self, name: &str) -> Vec<&'static str> {
         self.declarations
             .iter()
-            .filter(|statement| self.sources.name_at(declaration_span(statement).offset()) == name)
+            .filter(|statement| self.sources.name_at(statement.span().offset()) == name)
             .filter_map(|statement| match statement.as_ref() {
                 ast::Statement::Game(_) => Some("game"),
                 ast::Statement::Graph(_) => Some("graph"),
@@ -664,7 +664,7 @@ impl Session {
     pub fn source_of(&self, name: &str) -> Option<&str> {
         let span = self.declarations.iter().find_map(|statement| {
             let declared = lower::declared_name(statement)?;
-            (declared.name == name).then(|| declaration_span(statement))
+            (declared.name == name).then(|| statement.span())
         })?;
         Some(self.sources.text(span))
     }
@@ -702,16 +702,6 @@ impl Session {
                 |span| self.sources.text(span).to_owned(),
             )),
         }
-    }
-}
-
-/// The whole text of a statement.
-fn declaration_span(statement: &ast::Statement) -> SourceSpan {
-    match statement {
-        ast::Statement::Game(decl) => decl.span,
-        ast::Statement::Graph(decl) => decl.span,
-        ast::Statement::Let(decl) => decl.span,
-        ast::Statement::Query(query) => query.span,
     }
 }
 

@@ -61,11 +61,7 @@ pub enum Reason {
 
 /// Why `sum` has its value under normal play.
 pub fn why(interp: &Interpreter, engine: &mut Engine<Component>, sum: &[Component]) -> Solved<Why> {
-    let mut parts = Vec::new();
-    for part in sum {
-        let value = engine.gamma(interp, part)?;
-        parts.push((interp.show(std::slice::from_ref(part)).to_string(), value));
-    }
+    let parts = parts(interp, engine, sum)?;
     let value = engine.gamma_sum(interp, sum)?;
     let reason = match (sum.len(), &value) {
         (1, Gamma::Finite(g)) => mex_reason(interp, engine, sum, *g)?,
@@ -91,6 +87,56 @@ pub fn why(interp: &Interpreter, engine: &mut Engine<Component>, sum: &[Componen
     })
 }
 
+/// Each part of a sum, shown, with its value.
+fn parts(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+) -> Solved<Vec<(String, Gamma)>> {
+    sum.iter()
+        .map(|part| {
+            let value = engine.gamma(interp, part)?;
+            Ok((interp.show(std::slice::from_ref(part)).to_string(), value))
+        })
+        .collect()
+}
+
+/// The parts' values and their XOR, in binary with as many digits each
+/// as the largest has (a part of infinite value counts 0: a sum with one
+/// has no XOR table).
+pub struct XorTable {
+    pub values: Vec<Grundy>,
+    pub xor: Grundy,
+    pub digits: Vec<String>,
+    pub xor_digits: String,
+}
+
+impl Why {
+    pub fn xor_table(&self) -> XorTable {
+        let values: Vec<Grundy> = self
+            .parts
+            .iter()
+            .map(|(_, value)| match value {
+                Gamma::Finite(value) => *value,
+                Gamma::Infinite(_) => 0,
+            })
+            .collect();
+        let xor = values.iter().fold(0, |x, value| x ^ value);
+        let width = values
+            .iter()
+            .map(|value| format!("{value:b}").len())
+            .max()
+            .unwrap_or(1);
+        let binary = |value: Grundy| format!("{value:0width$b}");
+        XorTable {
+            digits: values.iter().map(|&value| binary(value)).collect(),
+            xor_digits: binary(xor),
+            values,
+            xor,
+        }
+    }
+}
+
 /// A move and the value of what it leaves.
 type Valued = (Move<Component>, Gamma);
 
@@ -100,15 +146,18 @@ fn moves_of(
     engine: &mut Engine<Component>,
     sum: &[Component],
 ) -> Solved<(Vec<Valued>, bool)> {
-    let loopy = matches!(engine.moves(interp, sum), Err(EngineError::Loopy { .. }));
-    let moves = valued_moves(interp, engine, sum)?;
-    Ok((
-        moves
-            .into_iter()
-            .map(|(r#move, value, _)| (r#move, value))
-            .collect(),
-        loopy,
-    ))
+    // Listed once: by value where play ends, else by Smith's values.
+    Ok(match engine.moves(interp, sum) {
+        Ok(moves) => (
+            moves
+                .into_iter()
+                .map(|valued| (valued.r#move, Gamma::Finite(valued.grundy)))
+                .collect(),
+            false,
+        ),
+        Err(EngineError::Loopy { .. }) => (engine.gamma_moves(interp, sum)?, true),
+        Err(error) => return Err(error),
+    })
 }
 
 fn mex_reason(
@@ -201,13 +250,8 @@ pub fn why_misere(
             (line, genus)
         })
         .collect();
-    let mut parts = Vec::new();
-    for part in sum {
-        let value = engine.gamma(interp, part)?;
-        parts.push((interp.show(std::slice::from_ref(part)).to_string(), value));
-    }
     Ok(Why {
-        parts,
+        parts: parts(interp, engine, sum)?,
         value: Gamma::Finite(genus.misere[0]),
         reason: Reason::Genus { genus, options },
     })

@@ -17,6 +17,18 @@ pub enum Statement {
     Query(Query),
 }
 
+impl Statement {
+    /// The whole text of the statement.
+    pub fn span(&self) -> SourceSpan {
+        match self {
+            Statement::Game(decl) => decl.span,
+            Statement::Graph(decl) => decl.span,
+            Statement::Let(decl) => decl.span,
+            Statement::Query(query) => query.span,
+        }
+    }
+}
+
 /// A name as written, with where it was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ident {
