@@ -16,6 +16,8 @@ struct Sizes {
     wythoff: usize,
     grundy: usize,
     grundy_large: usize,
+    /// Grundy's game with one thread and with two.
+    grundy_threads: usize,
     python: usize,
     memory: usize,
     /// Wythoff's table with the values seen along lines kept.
@@ -33,6 +35,7 @@ const FULL: Sizes = Sizes {
     wythoff: 500,
     grundy: 100_000,
     grundy_large: 1_000_000,
+    grundy_threads: 10_000_000,
     python: 2_000,
     memory: 100_000_000,
     wythoff_large: 1000,
@@ -47,6 +50,7 @@ const SMOKE: Sizes = Sizes {
     wythoff: 20,
     grundy: 1_000,
     grundy_large: 2_000,
+    grundy_threads: 20_000,
     python: 50,
     memory: 10_000,
     wythoff_large: 40,
@@ -80,12 +84,13 @@ fn main() {
     };
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    let cases: [(&str, Case); 8] = [
+    let cases: [(&str, Case); 9] = [
         ("e,h", memory),
         ("a", kayles),
         ("b", wythoff),
         ("c", grundys_game),
         ("d", python),
+        ("f", threads),
         ("g", prefix_sweeps),
         ("i", three_heaps),
         ("m", boards),
@@ -123,7 +128,16 @@ fn row(case: &str, ours: Duration, theirs: Duration, target: &str) {
 
 /// The value a source's last `grundy` query answers, in a fresh session.
 fn language(source: &str) -> u64 {
+    language_on(source, None)
+}
+
+/// The same, with the tables of codes filled by `threads` threads (every
+/// core if none).
+fn language_on(source: &str, threads: Option<usize>) -> u64 {
     let mut session = Session::new(DEFAULT_MAX_STATES);
+    if let Some(threads) = threads {
+        session.set_threads(threads);
+    }
     let mut last = None;
     session.run("bench.game", source, &mut |event| match event {
         Event::Answer(answer) => {
@@ -267,6 +281,22 @@ fn grundys_game(sizes: &Sizes) {
         time.as_secs_f64(),
         "",
         ""
+    );
+}
+
+/// Grundy's game with two threads against the same with one: the
+/// baseline is sprague itself.
+fn threads(sizes: &Sizes) {
+    let n = sizes.grundy_threads;
+    let source = format!("game G = octal \"4!.0\"\ngrundy G({n})");
+    let (two, a) = median(sizes.runs, || language_on(&source, Some(2)));
+    let (one, b) = median(sizes.runs, || language_on(&source, Some(1)));
+    assert_eq!(a, b, "Grundy's game at {n}, one thread and two");
+    row(
+        &format!("(f) Grundy's game to n = {n}, two threads vs one"),
+        two,
+        one,
+        "≤ 0.59x (1.7x faster)",
     );
 }
 

@@ -172,6 +172,9 @@ struct Limits {
     /// The most rows a query's table may have (`grundy G(n) for n in …`).
     #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N", value_parser = count)]
     max_rows: usize,
+    /// Threads that fill a code's table of values [default: every core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
 }
 
 /// A count as README writes them: `10000000`, `10_000_000` or `10,000,000`.
@@ -203,6 +206,9 @@ impl Limits {
         session.set_max_work(self.max_work);
         session.set_max_draw(self.max_draw);
         session.set_max_rows(self.max_rows);
+        if let Some(threads) = self.threads {
+            session.set_threads(usize::from(threads));
+        }
         session
     }
 }

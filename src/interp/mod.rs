@@ -50,8 +50,29 @@ pub struct Interpreter<'p> {
     tables: Option<&'p Tables>,
 }
 
-/// Value tables of the games given by codes, filled as heaps are asked for.
-pub type Tables = RefCell<HashMap<GameId, CodeTable>>;
+/// Value tables of the games given by codes, filled as heaps are asked
+/// for, and the threads that fill them.
+#[derive(Default)]
+pub struct Tables {
+    tables: RefCell<HashMap<GameId, CodeTable>>,
+    /// Threads for each table's long extensions; every core if none.
+    threads: Option<usize>,
+}
+
+impl Tables {
+    /// Forgets every table (their games changed).
+    pub fn clear(&mut self) {
+        self.tables.get_mut().clear();
+    }
+
+    /// Sets the threads of the tables to come and of those made.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = Some(threads);
+        for table in self.tables.get_mut().values_mut() {
+            table.table.set_threads(threads);
+        }
+    }
+}
 
 /// A code's table, and the period a theorem proves of it once one does:
 /// the table then stops growing, and every heap is answered from it.
@@ -65,9 +86,13 @@ pub struct CodeTable {
 const FIRST_STAGE: usize = 256;
 
 impl CodeTable {
-    fn new(code: &TakeBreak) -> Self {
+    fn new(code: &TakeBreak, threads: Option<usize>) -> Self {
+        let table = match threads {
+            Some(threads) => Table::with_threads(code.clone(), threads),
+            None => Table::new(code.clone()),
+        };
         CodeTable {
-            table: Table::new(code.clone()),
+            table,
             proof: crate::analysis::proof_for(code),
             period: None,
         }
@@ -403,7 +428,7 @@ impl<'p> Interpreter<'p> {
                 .flatten();
         }
         // A code's table that found its period answers past its end.
-        let tables = self.tables?.borrow();
+        let tables = self.tables?.tables.borrow();
         let table = tables.get(game)?;
         table.period.as_ref()?;
         (n >= table.table.values().len() as u64)
@@ -434,8 +459,11 @@ impl<'p> Interpreter<'p> {
         let Some(Ok(n)) = n.int().map(usize::try_from) else {
             return Ok(None);
         };
-        let mut tables = tables.borrow_mut();
-        let table = tables.entry(*game).or_insert_with(|| CodeTable::new(code));
+        let threads = tables.threads;
+        let mut tables = tables.tables.borrow_mut();
+        let table = tables
+            .entry(*game)
+            .or_insert_with(|| CodeTable::new(code, threads));
         table.grundy(n, limit, watch).map(Some)
     }
 

@@ -2,12 +2,11 @@
 //! the other parts of heaps n, n + 1, … are side by side in the table, and
 //! one read serves them all. With them, the first blocks of splits into two
 //! common heaps that each heap looks through (see [`super::Blocks`]). A
-//! batch is listed on the table's thread, or on a second thread ([`Ahead`])
-//! while the table works on the batch before.
+//! batch may be listed before the heaps just below it are known (by a
+//! thread of a round, see [`super::rounds`]): it then lists the splits
+//! whose parts are known.
 
 use std::ops::Range;
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
-use std::thread::Scope;
 
 use super::{Blocks, CHUNK, Rare, last_part, xor_block};
 use crate::lower::ir::{Digit, TakeBreak};
@@ -20,7 +19,8 @@ pub(super) type Marks = [[bool; 256]; BATCH];
 
 /// Blocks of splits into two parts marked with a batch, after the first:
 /// nearly every heap looks through more than these to find the values it
-/// wants, and the second thread has time for them while the table works.
+/// wants, and marking them for the batch at once saves each heap a look
+/// at the values still wanted.
 const MARKED: usize = 2;
 
 /// The splits with a rare part of heaps `first .. first + BATCH` whose
@@ -48,7 +48,7 @@ impl Batch {
     }
 
     /// Lists the batch from `first` from the values below `known` (at most
-    /// one batch before `first`) and the rare heaps among them.
+    /// `first`) and the rare heaps among them.
     pub fn list(
         code: &TakeBreak,
         values: &[u8],
@@ -56,19 +56,13 @@ impl Batch {
         first: usize,
     ) -> Batch {
         let known = values.len();
-        debug_assert!(Batch::possible(code, first) && (first - BATCH..=first).contains(&known));
+        debug_assert!(Batch::possible(code, first) && known <= first);
         let mut batch = Batch {
             first,
             lowest: first + BATCH - known,
             known,
             marks: Box::new([[false; 256]; BATCH]),
             marked: MARKED,
-        };
-        const {
-            assert!(
-                CHUNK + 2 > 2 * BATCH,
-                "the parts of blocks after the first are known"
-            )
         };
         for k in 0..=code.largest_removal().unwrap_or(0) {
             let Digit { bits, distinct } = code.digit(k);
@@ -87,8 +81,14 @@ impl Batch {
             for (j, marks) in batch.marks.iter_mut().enumerate() {
                 let left = left0 + j;
                 let mut splits = [0; CHUNK];
-                for block in blocks.of(last_part(left, distinct)).skip(1).take(MARKED) {
-                    let splits = xor_block(values, left, block, &mut splits);
+                // The parts a with left - a known.
+                let least = (left + 1).saturating_sub(known);
+                let marked = blocks.of(last_part(left, distinct)).skip(1).take(MARKED);
+                for (start, end) in marked {
+                    if start.max(least) > end {
+                        continue;
+                    }
+                    let splits = xor_block(values, left, (start.max(least), end), &mut splits);
                     for &split in splits {
                         marks[usize::from(split)] = true;
                     }
@@ -133,91 +133,5 @@ fn mark_batch(marks: &mut Marks, others: &[u8], value: u8) {
         for (marks, &xor) in marks.iter_mut().zip(&xors) {
             marks[usize::from(xor)] = true;
         }
-    }
-}
-
-/// A second thread that lists the next batch while the table works on the
-/// current one. It keeps its own copy of the values, a batch behind the
-/// table's, and its own list of the rare heaps among them.
-pub(super) struct Ahead {
-    jobs: Sender<Job>,
-    batches: Receiver<Batch>,
-    /// Values sent so far.
-    sent: usize,
-    /// The first heap of the batch being listed.
-    pending: Option<usize>,
-}
-
-/// Waits for the next message, first by asking again and again for a
-/// while: the two threads trade a message every few microseconds, and
-/// sleeping and waking take about as long.
-fn soon<T>(from: &Receiver<T>) -> Option<T> {
-    for _ in 0..SPINS {
-        match from.try_recv() {
-            Ok(message) => return Some(message),
-            Err(TryRecvError::Empty) => std::hint::spin_loop(),
-            Err(TryRecvError::Disconnected) => return None,
-        }
-    }
-    from.recv().ok()
-}
-
-/// Times [`soon`] asks before it sleeps (some tens of microseconds).
-const SPINS: usize = 2000;
-
-struct Job {
-    first: usize,
-    mask: u64,
-    values: Vec<u8>,
-}
-
-impl Ahead {
-    /// Starts the thread; it ends when the `Ahead` is dropped.
-    pub fn start<'scope>(scope: &'scope Scope<'scope, '_>, code: TakeBreak) -> Ahead {
-        let (jobs, asked) = channel::<Job>();
-        let (listed, batches) = channel();
-        scope.spawn(move || {
-            let mut values = Vec::new();
-            let mut rare = Rare::default();
-            let mut blocks = Blocks::default();
-            while let Some(job) = soon(&asked) {
-                let from = values.len();
-                values.extend_from_slice(&job.values);
-                rare.follow(job.mask, &values, from);
-                let batch = Batch::list(&code, &values, (&rare, &mut blocks), job.first);
-                if listed.send(batch).is_err() {
-                    break;
-                }
-            }
-        });
-        Ahead {
-            jobs,
-            batches,
-            sent: 0,
-            pending: None,
-        }
-    }
-
-    /// Asks for the batch from `first`, given the values so far (those
-    /// below `first - BATCH`) and the mask that classes them.
-    pub fn ask(&mut self, first: usize, mask: u64, values: &[u8]) {
-        debug_assert_eq!(values.len() + BATCH, first);
-        let job = Job {
-            first,
-            mask,
-            values: values[self.sent..].to_vec(),
-        };
-        self.sent = values.len();
-        // The thread stops only when this end is dropped.
-        if self.jobs.send(job).is_ok() {
-            self.pending = Some(first);
-        }
-    }
-
-    /// The batch from `first`, if it was asked for.
-    pub fn take(&mut self, first: usize) -> Option<Batch> {
-        let pending = self.pending.take()?;
-        let batch = soon(&self.batches)?;
-        (pending == first).then_some(batch)
     }
 }

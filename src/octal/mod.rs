@@ -23,8 +23,9 @@
 //! are checked against [`naive`].
 
 mod batch;
+mod rounds;
 
-use batch::{Ahead, BATCH, Batch};
+use batch::{BATCH, Batch};
 
 use crate::engine::Stopped;
 use crate::lower::ir::{Digit, TakeBreak};
@@ -32,41 +33,70 @@ use crate::lower::ir::{Digit, TakeBreak};
 /// The values of a code's heaps 0, 1, 2, …, computed on demand.
 #[derive(Debug, Clone)]
 pub struct Table {
+    moves: Moves,
+    values: Vec<u64>,
+    known: Known,
+    scratch: Scratch,
+    /// The splits with a rare part of the current batch of heaps, when
+    /// they were listed together.
+    batch: Option<Batch>,
+    /// The threads that share the work of a long extension.
+    threads: usize,
+    /// Heaps to go from which the threads share the work (fewer are done
+    /// before the threads would start).
+    rounds_from: usize,
+}
+
+/// A code, with the removals that have a move.
+#[derive(Debug, Clone)]
+struct Moves {
     code: TakeBreak,
     /// The removals with a move, in increasing order, for a code of
     /// finitely many digits: a heap's cost is its moves, not the largest
     /// removal (`subtraction {1, 2, 500000}`).
     removals: Vec<usize>,
-    values: Vec<u64>,
-    /// The values again, in as few bytes each as they all fit.
+}
+
+/// The values found so far as the loops read them, and what is known of
+/// them: the table's own, and a copy for each thread that shares its work.
+#[derive(Debug, Clone, Default)]
+struct Known {
+    /// The values, in as few bytes each as they all fit.
     narrow: Narrow,
     rare: Rare,
     /// How many heaps have each value.
     counts: Vec<usize>,
-    /// Scratch: which values are known to be options of the current heap.
+}
+
+/// What finding one heap's value writes on the way: each thread has its
+/// own.
+#[derive(Debug, Clone, Default)]
+struct Scratch {
+    /// Which values are known to be options of the current heap.
     seen: Seen,
-    /// Scratch: rare values below the least common one missing, to be
-    /// found among the splits into two common heaps.
+    /// Rare values below the least common one missing, to be found among
+    /// the splits into two common heaps.
     wanted: Vec<u64>,
-    /// Scratch: the sizes left to split in two, and whether the two parts
-    /// must differ.
+    /// The sizes left to split in two, and whether the two parts must
+    /// differ.
     lefts: Vec<(usize, bool)>,
     blocks: Blocks,
-    /// The splits with a rare part of the current batch of heaps, when
-    /// they were listed together.
-    batch: Option<Batch>,
-    /// Heaps to go from which a second thread lists batches ahead.
-    ahead_from: usize,
 }
 
 /// The values of a table as read by its loops: bytes while they all fit
 /// (splits are then read eight at a time and batches listed), else 16 bits
-/// while they fit, else the table's own.
+/// while they fit, else 64.
 #[derive(Debug, Clone)]
 enum Narrow {
     Bytes(Vec<u8>),
     Shorts(Vec<u16>),
-    Wide,
+    Wide(Vec<u64>),
+}
+
+impl Default for Narrow {
+    fn default() -> Self {
+        Narrow::Bytes(Vec::new())
+    }
 }
 
 impl Narrow {
@@ -82,23 +112,40 @@ impl Narrow {
             },
             Narrow::Shorts(values) => match u16::try_from(value) {
                 Ok(value) => values.push(value),
-                Err(_) => *self = Narrow::Wide,
+                Err(_) => {
+                    let values = values.iter().map(|&value| u64::from(value)).collect();
+                    *self = Narrow::Wide(values);
+                    self.push(value);
+                }
             },
-            Narrow::Wide => {}
+            Narrow::Wide(values) => values.push(value),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Narrow::Bytes(values) => values.len(),
+            Narrow::Shorts(values) => values.len(),
+            Narrow::Wide(values) => values.len(),
+        }
+    }
+
+    fn get(&self, heap: usize) -> u64 {
+        match self {
+            Narrow::Bytes(values) => values[heap].into(),
+            Narrow::Shorts(values) => values[heap].into(),
+            Narrow::Wide(values) => values[heap],
         }
     }
 }
 
-/// Runs a generic loop over a table's values, read as narrow as they are.
+/// Runs a generic loop over the known values, read as narrow as they are.
 macro_rules! narrowly {
-    ($table:expr, |$values:ident| $body:expr) => {
-        match &$table.narrow {
+    ($known:expr, |$values:ident| $body:expr) => {
+        match &$known.narrow {
             Narrow::Bytes($values) => $body,
             Narrow::Shorts($values) => $body,
-            Narrow::Wide => {
-                let $values = &$table.values;
-                $body
-            }
+            Narrow::Wide($values) => $body,
         }
     };
 }
@@ -133,26 +180,18 @@ impl Rare {
         }
     }
 
-    /// Keeps up with `values`, of which those from `from` are new, under
-    /// `mask`.
-    fn follow<V: Copy + Into<u64>>(&mut self, mask: u64, values: &[V], from: usize) {
-        match mask == self.mask {
-            true => {
-                for (heap, &value) in values.iter().enumerate().skip(from) {
-                    self.push(heap, value.into());
-                }
-            }
-            false => self.remask(mask, values),
-        }
+    /// Whether each value below `len` at least is common.
+    fn commons(&self, len: usize) -> &[bool] {
+        debug_assert!(self.commons.len() >= len, "classed up to {len}");
+        &self.commons
     }
 
-    /// Whether each value below `len` at least is common.
-    fn commons(&mut self, len: usize) -> &[bool] {
+    /// Classes the values below `len` at least, for [`Rare::commons`].
+    fn class_up_to(&mut self, len: usize) {
         if self.commons.len() < len {
             let mask = self.mask;
             self.commons = (0..len as u64).map(|value| !is_rare(mask, value)).collect();
         }
-        &self.commons
     }
 
     /// The index of the first rare heap from `bound` on.
@@ -161,122 +200,42 @@ impl Rare {
     }
 }
 
-/// Heaps between two calls of the watcher.
-const WATCH_EVERY: usize = 1024;
+impl Known {
+    fn new() -> Self {
+        let mut known = Known::default();
+        known.rare.class_up_to(known.room());
+        known
+    }
 
-/// Heaps to go from which a table starts a second thread to list batches
-/// ahead (fewer are done before the thread would start).
-const AHEAD_FROM: usize = 4096;
+    /// The heaps known.
+    fn len(&self) -> usize {
+        self.narrow.len()
+    }
 
-/// Splits marked between two looks at the values still wanted.
-const CHUNK: usize = 128;
+    /// Records the value of the next heap.
+    fn push(&mut self, value: u64) {
+        self.rare.push(self.len(), value);
+        let class = value as usize;
+        if class >= self.counts.len() {
+            self.counts.resize(class + 1, 0);
+        }
+        self.counts[class] += 1;
+        self.narrow.push(value);
+        self.rare.class_up_to(self.room());
+    }
 
-/// Values wanted so few that each split is compared with them rather than
-/// marked.
-const FEW: usize = 8;
-
-impl Table {
-    pub fn new(code: TakeBreak) -> Self {
-        let removals = match code.rest {
-            Some(_) => Vec::new(),
-            None => (0..code.digits.len())
-                .filter(|&k| code.digits[k].bits != 0)
-                .collect(),
-        };
-        Table {
-            code,
-            removals,
-            values: Vec::new(),
-            narrow: Narrow::Bytes(Vec::new()),
-            rare: Rare::default(),
-            counts: Vec::new(),
-            seen: Seen::default(),
-            wanted: Vec::new(),
-            lefts: Vec::new(),
-            blocks: Blocks::default(),
-            batch: None,
-            // With one core, the second thread would only take turns.
-            ahead_from: match std::thread::available_parallelism() {
-                Ok(cores) if cores.get() > 1 => AHEAD_FROM,
-                _ => usize::MAX,
-            },
+    /// Classes the values anew under `mask`, if it is a new one.
+    fn remask(&mut self, mask: u64) {
+        if mask != self.rare.mask {
+            narrowly!(self, |values| self.rare.remask(mask, values));
+            self.rare.class_up_to(self.room());
         }
     }
 
-    pub fn values(&self) -> &[u64] {
-        &self.values
-    }
-
-    /// Extends the table through heap `n`. `watch` is told of the heaps
-    /// done now and then, and stops the work by answering `false`; whatever
-    /// the table reached stays.
-    pub fn extend_to(
-        &mut self,
-        n: usize,
-        watch: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<(), Stopped> {
-        let to_go = (n + 1).saturating_sub(self.values.len());
-        match to_go >= self.ahead_from && Batch::possible(&self.code, n) {
-            true => std::thread::scope(|scope| {
-                let mut ahead = Ahead::start(scope, self.code.clone());
-                self.extend(n, watch, Some(&mut ahead))
-            }),
-            false => self.extend(n, watch, None),
-        }
-    }
-
-    fn extend(
-        &mut self,
-        n: usize,
-        watch: &mut dyn FnMut(usize) -> bool,
-        mut ahead: Option<&mut Ahead>,
-    ) -> Result<(), Stopped> {
-        self.values
-            .reserve((n + 1).saturating_sub(self.values.len()));
-        while self.values.len() <= n {
-            let heap = self.values.len();
-            if heap.is_multiple_of(WATCH_EVERY) && !watch(heap) {
-                return Err(Stopped);
-            }
-            if heap.is_power_of_two() && heap >= 64 {
-                self.choose_mask();
-            }
-            // A batch keeps one mask: it ends before the next power of two.
-            let segment = (n + 1).min((heap + 1).next_power_of_two());
-            let batch = self.batch.as_ref().map(|batch| batch.first);
-            if batch.is_none_or(|first| heap >= first + BATCH) && heap + BATCH <= segment {
-                self.start_batch(heap, ahead.as_deref_mut());
-                // The next batch is listed ahead, from the values so far.
-                if let (Some(ahead), Narrow::Bytes(values)) = (&mut ahead, &self.narrow)
-                    && heap + 2 * BATCH <= segment
-                    && Batch::possible(&self.code, heap + BATCH)
-                {
-                    ahead.ask(heap + BATCH, self.rare.mask, values);
-                }
-            }
-            let value = self.next_value();
-            self.rare.push(heap, value);
-            let class = value as usize;
-            if class >= self.counts.len() {
-                self.counts.resize(class + 1, 0);
-            }
-            self.counts[class] += 1;
-            self.values.push(value);
-            self.narrow.push(value);
-        }
-        Ok(())
-    }
-
-    /// The batch from `first`: listed ahead, or listed now if it can be.
-    fn start_batch(&mut self, first: usize, ahead: Option<&mut Ahead>) {
-        self.batch = ahead.and_then(|ahead| ahead.take(first));
-        if self.batch.is_none()
-            && let Narrow::Bytes(values) = &self.narrow
-            && Batch::possible(&self.code, first)
-        {
-            let listed = (&self.rare, &mut self.blocks);
-            self.batch = Some(Batch::list(&self.code, values, listed, first));
-        }
+    /// Room for every option's value: an XOR of values is below the next
+    /// power of two past them all.
+    fn room(&self) -> usize {
+        self.counts.len().next_power_of_two().max(64)
     }
 
     /// Picks the mask under which the fewest values so far are rare.
@@ -292,40 +251,151 @@ impl Table {
         let masks = 1u64..(1u64 << bits.min(12));
         let best = masks.min_by_key(|&mask| rare_count(mask)).unwrap_or(0);
         if rare_count(best) < rare_count(self.rare.mask) {
-            self.rare.remask(best, &self.values);
+            self.remask(best);
+        }
+    }
+}
+
+/// Heaps between two calls of the watcher.
+const WATCH_EVERY: usize = 1024;
+
+/// Heaps to go from which a table shares the work among its threads.
+const ROUNDS_FROM: usize = 4096;
+
+/// Splits marked between two looks at the values still wanted.
+const CHUNK: usize = 128;
+
+/// Values wanted so few that each split is compared with them rather than
+/// marked.
+const FEW: usize = 8;
+
+impl Table {
+    /// A table whose long extensions use every core.
+    pub fn new(code: TakeBreak) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+        Table::with_threads(code, cores)
+    }
+
+    /// A table whose long extensions use `threads` threads (at least one).
+    pub fn with_threads(code: TakeBreak, threads: usize) -> Self {
+        let removals = match code.rest {
+            Some(_) => Vec::new(),
+            None => (0..code.digits.len())
+                .filter(|&k| code.digits[k].bits != 0)
+                .collect(),
+        };
+        Table {
+            moves: Moves { code, removals },
+            values: Vec::new(),
+            known: Known::new(),
+            scratch: Scratch::default(),
+            batch: None,
+            threads: threads.max(1),
+            rounds_from: ROUNDS_FROM,
         }
     }
 
-    /// The value of the next heap.
-    fn next_value(&mut self) -> u64 {
-        let mut lefts = std::mem::take(&mut self.lefts);
-        let value = self.value_splitting(&mut lefts);
-        self.lefts = lefts;
-        value
+    /// Sets the threads of the long extensions to come (at least one).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
-    /// The value of the next heap, listing in `lefts` what its moves leave
-    /// to split in two.
-    fn value_splitting(&mut self, lefts: &mut Vec<(usize, bool)>) -> u64 {
-        let n = self.values.len();
+    pub fn values(&self) -> &[u64] {
+        &self.values
+    }
+
+    /// Extends the table through heap `n`. `watch` is told of the heaps
+    /// done now and then, and stops the work by answering `false`; whatever
+    /// the table reached stays.
+    pub fn extend_to(
+        &mut self,
+        n: usize,
+        watch: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<(), Stopped> {
+        let to_go = (n + 1).saturating_sub(self.values.len());
+        self.values.reserve(to_go);
+        match self.threads > 1 && to_go >= self.rounds_from {
+            true => rounds::extend(self, n, watch),
+            false => self.extend(n, watch),
+        }
+    }
+
+    /// Extends the table through heap `n` on this thread alone.
+    fn extend(&mut self, n: usize, watch: &mut dyn FnMut(usize) -> bool) -> Result<(), Stopped> {
+        while self.values.len() <= n {
+            let heap = self.values.len();
+            if heap.is_multiple_of(WATCH_EVERY) && !watch(heap) {
+                return Err(Stopped);
+            }
+            if heap.is_power_of_two() && heap >= 64 {
+                self.known.choose_mask();
+            }
+            // A batch keeps one mask: it ends before the next power of two.
+            let segment = (n + 1).min((heap + 1).next_power_of_two());
+            let batch = self.batch.as_ref().map(|batch| batch.first);
+            if batch.is_none_or(|first| heap >= first + BATCH) && heap + BATCH <= segment {
+                self.batch = self.moves.batch(&self.known, &mut self.scratch, heap);
+            }
+            let batch = self.batch.as_ref();
+            let value = self
+                .moves
+                .guess(&self.known, &mut self.scratch, heap, batch);
+            self.known.push(value);
+            self.values.push(value);
+        }
+        Ok(())
+    }
+}
+
+impl Moves {
+    /// The batch of heaps from `first`, listed from the values known, if
+    /// it can be.
+    fn batch(&self, known: &Known, scratch: &mut Scratch, first: usize) -> Option<Batch> {
+        match &known.narrow {
+            Narrow::Bytes(values) if Batch::possible(&self.code, first) => {
+                let listed = (&known.rare, &mut scratch.blocks);
+                Some(Batch::list(&self.code, values, listed, first))
+            }
+            _ => None,
+        }
+    }
+
+    /// The least value that no option of `heap` has among the options
+    /// whose heaps are all known: the value of `heap` when every heap
+    /// below it is known. (When some are not, the value is this *guess*
+    /// unless an option left out has it: see [`rounds`].)
+    fn guess(
+        &self,
+        known: &Known,
+        scratch: &mut Scratch,
+        heap: usize,
+        batch: Option<&Batch>,
+    ) -> u64 {
+        let Scratch {
+            seen,
+            wanted,
+            lefts,
+            blocks,
+        } = scratch;
+        let rare = &known.rare;
+        // The splits of `left` whose parts are all known are those whose
+        // smaller part is this one or more.
+        let bound = known.len();
+        let least_known = |left: usize| (left + 1).saturating_sub(bound);
         // Every XOR of two values is below the next power of two past the
         // largest, so no mark below grows the set.
-        self.seen
-            .reset(self.counts.len().next_power_of_two().max(64));
+        seen.reset(known.room());
         // The splits with a rare part listed with the batch, if any.
-        let batch = self
-            .batch
-            .as_ref()
-            .filter(|batch| (batch.first..batch.first + BATCH).contains(&n));
+        let batch = batch.filter(|batch| (batch.first..batch.first + BATCH).contains(&heap));
         if let Some(batch) = batch {
-            let marks = &batch.marks[n - batch.first];
-            let room = self.seen.marks.len().min(marks.len());
-            self.seen.marks[..room].copy_from_slice(&marks[..room]);
+            let marks = &batch.marks[heap - batch.first];
+            let room = seen.marks.len().min(marks.len());
+            seen.marks[..room].copy_from_slice(&marks[..room]);
         }
         lefts.clear();
         // How many options there are, at most: the value is no more.
         let mut options = 0u64;
-        let last = last_removal(&self.code, n);
+        let last = last_removal(&self.code, heap);
         let every = 0..=last;
         let listed = self.removals.iter().copied().take_while(|&k| k <= last);
         let removals: &mut dyn Iterator<Item = usize> = match self.code.rest {
@@ -334,13 +404,13 @@ impl Table {
         };
         for k in removals {
             let Digit { bits, distinct } = self.code.digit(k);
-            let left = n - k;
+            let left = heap - k;
             if bits & 1 != 0 && left == 0 {
-                self.seen.mark(0);
+                seen.mark(0);
                 options += 1;
             }
-            if bits & 2 != 0 && left >= 1 {
-                self.seen.mark(self.values[left]);
+            if bits & 2 != 0 && left >= 1 && left < bound {
+                seen.mark(known.narrow.get(left));
                 options += 1;
             }
             if bits & 4 != 0 && left >= 2 {
@@ -348,9 +418,9 @@ impl Table {
                 options += left as u64 / 2;
             }
             if bits & 8 != 0 {
-                for (a, b, c) in triples(left, distinct) {
-                    let values = &self.values;
-                    self.seen.mark(values[a] ^ values[b] ^ values[c]);
+                for (a, b, c) in triples(left, distinct).filter(|&(_, _, c)| c < bound) {
+                    let value = |heap: usize| known.narrow.get(heap);
+                    seen.mark(value(a) ^ value(b) ^ value(c));
                     options += 1;
                 }
             }
@@ -358,9 +428,10 @@ impl Table {
         // Every split with a rare part, listed from the rare heaps (those
         // the batch did not list).
         for &(left, distinct) in lefts.iter() {
-            let below = self.rare.below(left);
+            let below = rare.below(left);
+            let lowest = rare.below(least_known(left));
             let listed = match batch {
-                Some(batch) => batch.ranges(&self.rare, left - (n - batch.first), distinct),
+                Some(batch) => batch.ranges(rare, left - (heap - batch.first), distinct),
                 None => [0..0, 0..0],
             };
             let ranges = [
@@ -369,9 +440,11 @@ impl Table {
                 listed[1].end..below,
             ];
             for range in ranges {
-                let rare = (&self.rare.heaps[range.clone()], &self.rare.values[range]);
-                let seen = &mut self.seen;
-                narrowly!(self, |values| list_rare(seen, rare, values, left, distinct));
+                let range = range.start.max(lowest).min(range.end)..range.end;
+                let listed = (&rare.heaps[range.clone()], &rare.values[range]);
+                narrowly!(known, |values| list_rare(
+                    seen, listed, values, left, distinct
+                ));
             }
         }
         // The least common value not listed is the value, unless a rare
@@ -379,42 +452,101 @@ impl Table {
         // two common heaps, which are looked for. (The value is at most the
         // number of options, so the search for a common one stops there:
         // under mask 0 no value is common.)
-        let marks = &self.seen.marks;
-        let common = match least_unmarked(marks, self.rare.commons(marks.len())) {
+        let marks = &seen.marks;
+        let common = match least_unmarked(marks, rare.commons(marks.len())) {
             Some(value) => (value as u64).min(options),
             None => (marks.len() as u64..options)
-                .find(|&value| !is_rare(self.rare.mask, value))
+                .find(|&value| !is_rare(rare.mask, value))
                 .unwrap_or(options),
         };
         // Every value below it not listed is rare: those are wanted.
-        self.wanted.clear();
-        let marks = &self.seen.marks;
+        wanted.clear();
         let listed = &marks[..marks.len().min(common as usize)];
         for (i, marks) in listed.chunks(16).enumerate() {
             let mut unmarked = unmarked_among(marks, |_| true);
             while unmarked != 0 {
                 let value = 16 * i + unmarked.trailing_zeros() as usize;
-                self.wanted.push(value as u64);
+                wanted.push(value as u64);
                 unmarked &= unmarked - 1;
             }
         }
-        self.wanted.extend(listed.len() as u64..common);
-        if self.wanted.is_empty() {
+        wanted.extend(listed.len() as u64..common);
+        if wanted.is_empty() {
             return common;
         }
         // The splits, until every value wanted is found.
         let skip = batch.map_or(0, |batch| batch.marked);
         for &(left, distinct) in lefts.iter() {
-            let blocks = (self.blocks.of(last_part(left, distinct)), skip);
-            let (seen, wanted) = (&mut self.seen, &mut self.wanted);
-            narrowly!(self, |values| look_for(seen, wanted, values, left, blocks));
-            if self.wanted.is_empty() {
+            let blocks = (blocks.of(last_part(left, distinct)), skip);
+            let least = least_known(left);
+            narrowly!(known, |values| look_for(
+                seen, wanted, values, left, blocks, least
+            ));
+            if wanted.is_empty() {
                 return common;
             }
         }
         // A wanted value no split gives: the least is the value.
-        self.wanted[0]
+        wanted[0]
     }
+
+    /// Whether an option of `heap` with a part from `bound` on (and below
+    /// `heap`, all known) has `value`: the options [`Moves::guess`] left
+    /// out when only the heaps below `bound` were known.
+    fn reaches_beyond(&self, known: &Known, heap: usize, bound: usize, value: u64) -> bool {
+        let values = |heap: usize| known.narrow.get(heap);
+        let last = last_removal(&self.code, heap);
+        let every = 0..=last;
+        let listed = self.removals.iter().copied().take_while(|&k| k <= last);
+        let removals: &mut dyn Iterator<Item = usize> = match self.code.rest {
+            Some(_) => &mut { every },
+            None => &mut { listed },
+        };
+        for left in removals.map(|k| heap - k).filter(|&left| left >= bound) {
+            let Digit { bits, distinct } = self.code.digit(heap - left);
+            if bits & 2 != 0 && (1..heap).contains(&left) && values(left) == value {
+                return true;
+            }
+            if bits & 4 != 0 && left >= 2 {
+                let last = last_part(left, distinct).min(left - bound);
+                if narrowly!(known, |values| splits_have(values, left, last, value)) {
+                    return true;
+                }
+            }
+            // Three heaps a ≤ b ≤ c, the largest c from `bound` on.
+            if bits & 8 != 0 {
+                for c in bound.max(1)..left {
+                    let rest = left - c;
+                    let found = (1..=rest / 2)
+                        .map(|a| (a, rest - a))
+                        .filter(|&(a, b)| b <= c && !(distinct && (a == b || b == c)))
+                        .any(|(a, b)| values(a) ^ values(b) ^ values(c) == value);
+                    if found {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Whether a split of `left` into `a` and `left - a`, for `a` in
+/// `1..=last`, has `value`: every split compared, in vector instructions.
+fn splits_have<V>(values: &[V], left: usize, last: usize, value: u64) -> bool
+where
+    V: Copy + TryFrom<u64> + PartialEq + std::ops::BitXor<Output = V>,
+{
+    let Ok(value) = V::try_from(value) else {
+        return false;
+    };
+    if last == 0 {
+        return false;
+    }
+    let small = &values[1..=last];
+    let large = &values[left - last..left];
+    let splits = small.iter().zip(large.iter().rev());
+    splits.fold(false, |found, (&a, &b)| found | (a ^ b == value))
 }
 
 /// The least value not marked among those of a class, as far as `marks`
@@ -538,22 +670,27 @@ where
 
 /// Marks the values of the splits of `left` into `a` and `left - a`, for
 /// `a` in `blocks` (see [`Blocks`]; the `skip` after the first were marked
-/// with the batch), until every value in `wanted` is marked; removes those
-/// marked from `wanted`.
+/// with the batch) from `least` on, until every value in `wanted` is
+/// marked; removes those marked from `wanted`.
 fn look_for<V>(
     seen: &mut Seen,
     wanted: &mut Vec<u64>,
     values: &[V],
     left: usize,
     (blocks, skip): (impl Iterator<Item = (usize, usize)>, usize),
+    least: usize,
 ) where
     V: Copy + Default + Into<u64> + TryFrom<u64> + PartialEq + std::ops::BitXor<Output = V>,
 {
     let marks = seen.marks.as_mut_slice();
     let unmarked = blocks.enumerate().filter(|&(i, _)| i == 0 || i > skip);
-    for (_, block) in unmarked {
+    for (_, (first, end)) in unmarked {
         if wanted.is_empty() {
             break;
+        }
+        let block = (first.max(least), end);
+        if block.0 > block.1 {
+            continue;
         }
         // The XORs first, then the marks: the loads and the stores apart.
         let mut splits = [V::default(); CHUNK];
@@ -700,9 +837,18 @@ fn parity(bits: u64) -> bool {
 mod tests {
     use super::*;
 
+    fn span() -> miette::SourceSpan {
+        miette::SourceSpan::new(0.into(), 0)
+    }
+
     fn code(text: &str) -> TakeBreak {
-        let span = miette::SourceSpan::new(0.into(), text.len());
-        crate::lower::code::take_break(text, false, span)
+        crate::lower::code::take_break(text, false, span())
+            .unwrap_or_else(|_| panic!("{text} is a code"))
+    }
+
+    /// A code in hexadecimal, whose digit 8 leaves three heaps.
+    fn hex(text: &str) -> TakeBreak {
+        crate::lower::code::take_break(text, true, span())
             .unwrap_or_else(|_| panic!("{text} is a code"))
     }
 
@@ -713,35 +859,89 @@ mod tests {
         ] {
             let code = code(text);
             let naive = naive(&code, 3000);
-            let mut table = Table::new(code.clone());
+            let mut table = Table::with_threads(code.clone(), 1);
             table.extend_to(3000, &mut |_| true).unwrap();
             assert_eq!(table.values(), naive, "code {text}");
             // Values past 16 bits are read wide; the same, more slowly.
-            let mut wide = Table::new(code);
-            wide.narrow = Narrow::Wide;
+            let mut wide = Table::with_threads(code, 1);
+            wide.known.narrow = Narrow::Wide(Vec::new());
             wide.extend_to(3000, &mut |_| true).unwrap();
             assert_eq!(wide.values(), naive, "code {text}, wide");
         }
     }
 
-    /// Batches listed on a second thread, a batch ahead (from the first
-    /// heap on), give the same values, for codes with splits after several
-    /// removals, parts that must differ, and values that outgrow a byte.
+    /// Tables extended in rounds by several threads (from the first heap
+    /// on) give the same values, for codes with splits after several
+    /// removals, parts that must differ, three heaps, removals without
+    /// bound, and values that outgrow a byte.
     #[test]
-    fn batches_listed_ahead_agree_with_the_definition() {
+    fn rounds_agree_with_the_definition() {
         let mut outgrown = false;
-        for text in [
-            "0.77", "0.07", "0.137", "4!.0", "0.6", "0.51", "4.07", "0.4!7", "4.4",
+        for (text, n) in [
+            ("0.77", 2000),
+            ("0.07", 2000),
+            ("0.137", 2000),
+            ("4!.0", 2000),
+            ("0.6", 2000),
+            ("0.51", 2000),
+            ("4.07", 2000),
+            ("0.4!7", 3000),
+            ("4.4", 2000),
+            ("0.8", 300),
+            ("0.38", 300),
+            ("8.0", 300),
         ] {
-            let code = code(text);
-            let naive = naive(&code, 3000);
-            let mut table = Table::new(code.clone());
-            table.ahead_from = 0;
-            table.extend_to(3000, &mut |_| true).unwrap();
-            assert_eq!(table.values(), naive, "code {text}");
+            let code = hex(text);
+            let naive = naive(&code, n);
+            for threads in [2, 3, 16] {
+                let mut table = Table::with_threads(code.clone(), threads);
+                table.rounds_from = 0;
+                table.extend_to(n, &mut |_| true).unwrap();
+                assert_eq!(table.values(), naive, "code {text}, {threads} threads");
+            }
             outgrown |= naive.iter().any(|&value| value > 255);
         }
+        // Removals without bound: every heap but 2 or 5 may be taken.
+        let all_but = crate::lower::code::subtraction(&[(2, span()), (5, span())], true).unwrap();
+        let mut table = Table::with_threads(all_but.clone(), 3);
+        table.rounds_from = 0;
+        table.extend_to(1000, &mut |_| true).unwrap();
+        assert_eq!(table.values(), naive(&all_but, 1000), "all but {{2, 5}}");
         assert!(outgrown, "a code's values outgrow a byte");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Random codes (hexadecimal digits, parts that must differ or
+        /// not), extended by several threads, agree with the definition.
+        #[test]
+        fn rounds_agree_on_random_codes(
+            digits in proptest::collection::vec((0u8..16, proptest::bool::ANY), 1..6),
+            threads in 2usize..6,
+            steps in proptest::collection::vec(1usize..400, 1..4),
+        ) {
+            let code = TakeBreak {
+                digits: digits
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(bits, distinct))| Digit {
+                        // No move removes nothing and leaves one heap.
+                        bits: if k == 0 { bits & !3 } else { bits },
+                        distinct,
+                    })
+                    .collect(),
+                rest: None,
+            };
+            let mut table = Table::with_threads(code.clone(), threads);
+            table.rounds_from = 0;
+            let mut n = 0;
+            for step in steps {
+                n += step;
+                table.extend_to(n, &mut |_| true).unwrap();
+            }
+            proptest::prop_assert_eq!(table.values(), naive(&code, n));
+        }
     }
 
     /// A table extended bit by bit, past the first heaps with the second
@@ -749,8 +949,8 @@ mod tests {
     #[test]
     fn tables_extended_in_steps_agree() {
         let code = code("4!.0");
-        let mut steps = Table::new(code.clone());
-        steps.ahead_from = 0;
+        let mut steps = Table::with_threads(code.clone(), 2);
+        steps.rounds_from = 0;
         for n in [10, 100, 101, 1000, 1500, 5000] {
             steps.extend_to(n, &mut |_| true).unwrap();
         }
@@ -771,7 +971,7 @@ mod tests {
     #[test]
     fn the_watcher_stops_a_table() {
         let code = code("4!.0");
-        let mut table = Table::new(code.clone());
+        let mut table = Table::with_threads(code.clone(), 1);
         let mut told = Vec::new();
         let mut watch = |heaps: usize| {
             told.push(heaps);

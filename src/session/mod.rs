@@ -276,6 +276,12 @@ impl Session {
         self.engine.set_max_work(max_work);
     }
 
+    /// Sets the threads that fill a code's table (`--threads`); every core
+    /// unless set.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.tables.set_threads(threads);
+    }
+
     /// Sets the most rows a query's table may have.
     pub fn set_max_rows(&mut self, max_rows: usize) {
         self.max_rows = max_rows;
@@ -437,7 +443,7 @@ impl Session {
         self.declarations = declarations;
         self.program = program;
         self.periods.clear();
-        self.tables.borrow_mut().clear();
+        self.tables.clear();
         self.misere.clear();
         let forgotten = match kinds_kept {
             true => {

@@ -1,0 +1,245 @@
+//! A table extended by several threads at once.
+//!
+//! The heaps to go are given out in batches of [`BATCH`]. Whoever takes a
+//! batch finds, for each of its heaps, the least value among the options
+//! whose heaps are all known (settled when the batch was given out): its
+//! *guess* ([`Moves::guess`]). The table settles the heaps in order. The
+//! options a guess left out are those with a heap that was not yet
+//! settled, known by then, and they are few: a split of a heap `j` past
+//! the bound has its larger part past the bound only if its smaller part
+//! is at most `j`. If none of them has the guess, the guess is the value
+//! (it is still the least value no option has); otherwise the heap is
+//! worked out again, with every heap below it known.
+//!
+//! The table's own thread settles, and takes a batch itself whenever the
+//! oldest batch given out is not back yet; each other thread keeps a copy
+//! of the values (a byte a heap while they fit), sent with each batch, and
+//! answers its batches in order. Nothing is shared but the channels, and
+//! no thread waits for another while it has a batch to work on. Batches
+//! are given out at most [`AHEAD`] per thread past the heaps settled: the
+//! further ahead, the more options a guess leaves out and the more guesses
+//! fail (about one heap in a hundred in Grundy's game with two threads).
+
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+
+use super::batch::BATCH;
+use super::{Known, Moves, Scratch, Table, WATCH_EVERY};
+use crate::engine::Stopped;
+
+/// Batches another thread may have been given that the table has not
+/// settled.
+const AHEAD: usize = 2;
+
+/// Batches past the other threads' that the table may take itself while
+/// it waits for theirs.
+const OWN: usize = 2;
+
+/// A batch for another thread, with the values settled since its last.
+struct Job {
+    values: Vec<u64>,
+    mask: u64,
+    heaps: Range<usize>,
+}
+
+/// Another thread, as the table sees it.
+struct Helper {
+    jobs: Sender<Job>,
+    answers: Receiver<Vec<u64>>,
+    /// Values sent so far.
+    sent: usize,
+    /// Batches given and not settled.
+    given: usize,
+}
+
+/// A batch given out and not settled: who works on it, or its guesses;
+/// and the heaps settled when it was given out.
+struct Given {
+    heaps: Range<usize>,
+    bound: usize,
+    guesses: Guesses,
+}
+
+enum Guesses {
+    Asked(usize),
+    Found(Vec<u64>),
+}
+
+/// Extends `table` through heap `n` with its threads.
+pub(super) fn extend(
+    table: &mut Table,
+    n: usize,
+    watch: &mut dyn FnMut(usize) -> bool,
+) -> Result<(), Stopped> {
+    let threads = table.threads;
+    let moves = table.moves.clone();
+    let moves = &moves;
+    std::thread::scope(|scope| {
+        let mut helpers: Vec<Helper> = (1..threads)
+            .map(|_| {
+                let (jobs, asked) = channel::<Job>();
+                let (told, answers) = channel();
+                scope.spawn(move || {
+                    let mut known = Known::new();
+                    let mut scratch = Scratch::default();
+                    while let Some(job) = soon(&asked) {
+                        for value in job.values {
+                            known.push(value);
+                        }
+                        known.remask(job.mask);
+                        let guesses = moves.guesses(&known, &mut scratch, job.heaps);
+                        if told.send(guesses).is_err() {
+                            break;
+                        }
+                    }
+                });
+                Helper {
+                    jobs,
+                    answers,
+                    sent: 0,
+                    given: 0,
+                }
+            })
+            .collect();
+        let mut given: VecDeque<Given> = VecDeque::new();
+        let mut next = table.values.len();
+        let mut turn = 0;
+        let mut next_watch = table.values.len();
+        loop {
+            let settled = table.values.len();
+            if settled >= next_watch {
+                if !watch(settled) {
+                    return Err(Stopped);
+                }
+                next_watch = (settled / WATCH_EVERY + 1) * WATCH_EVERY;
+            }
+            let ahead = (AHEAD * helpers.len() + OWN) * BATCH;
+            let heaps = |first: usize| first..(first + BATCH).min(n + 1);
+            // Batches for the other threads, in turn, as many as each may
+            // have.
+            while next <= n && helpers[turn].given < AHEAD {
+                let helper = &mut helpers[turn];
+                helper.given += 1;
+                let job = Job {
+                    values: table.values[helper.sent..settled].to_vec(),
+                    mask: table.known.rare.mask,
+                    heaps: heaps(next),
+                };
+                helper.sent = settled;
+                if helper.jobs.send(job).is_err() {
+                    // The thread panicked: the scope passes it on.
+                    break;
+                }
+                given.push_back(Given {
+                    heaps: heaps(next),
+                    bound: settled,
+                    guesses: Guesses::Asked(turn),
+                });
+                next = heaps(next).end;
+                turn = (turn + 1) % helpers.len();
+            }
+            // The oldest batch's guesses: back, or while they are not, one
+            // more batch taken here, or the wait.
+            let can_take = next <= n && next < settled + ahead;
+            let back = match given.front_mut() {
+                None if next > n => return Ok(()),
+                None => false,
+                Some(Given {
+                    guesses: Guesses::Found(_),
+                    ..
+                }) => true,
+                Some(oldest) => {
+                    let Guesses::Asked(helper) = oldest.guesses else {
+                        unreachable!("the guesses are asked for");
+                    };
+                    let helper = &mut helpers[helper];
+                    let answer = match helper.answers.try_recv() {
+                        Err(TryRecvError::Empty) if can_take => None,
+                        Err(TryRecvError::Empty) => Some(soon(&helper.answers)),
+                        Ok(guesses) => Some(Some(guesses)),
+                        Err(TryRecvError::Disconnected) => Some(None),
+                    };
+                    let back = answer.is_some();
+                    if let Some(guesses) = answer {
+                        helper.given -= 1;
+                        // A thread that is gone panicked, and answered
+                        // nothing: its heaps are worked out here.
+                        oldest.guesses = Guesses::Found(guesses.unwrap_or_default());
+                    }
+                    back
+                }
+            };
+            if !back {
+                let guesses = moves.guesses(&table.known, &mut table.scratch, heaps(next));
+                given.push_back(Given {
+                    heaps: heaps(next),
+                    bound: settled,
+                    guesses: Guesses::Found(guesses),
+                });
+                next = heaps(next).end;
+                continue;
+            }
+            let Some(Given {
+                heaps,
+                bound,
+                guesses: Guesses::Found(guesses),
+            }) = given.pop_front()
+            else {
+                unreachable!("the oldest batch is back");
+            };
+            let mut guesses = guesses.into_iter();
+            for heap in heaps {
+                table.settle(moves, (heap, bound), guesses.next());
+            }
+        }
+    })
+}
+
+impl Moves {
+    /// The guesses for a batch of heaps, from the values known.
+    fn guesses(&self, known: &Known, scratch: &mut Scratch, heaps: Range<usize>) -> Vec<u64> {
+        let batch = self.batch(known, scratch, heaps.start);
+        heaps
+            .map(|heap| self.guess(known, scratch, heap, batch.as_ref()))
+            .collect()
+    }
+}
+
+impl Table {
+    /// Records the value of `heap`, the next, from its guess when the
+    /// heaps below `bound` were known: the guess, unless an option with a
+    /// heap from `bound` on has it; then, or without a guess, the value is
+    /// worked out anew.
+    fn settle(&mut self, moves: &Moves, (heap, bound): (usize, usize), guess: Option<u64>) {
+        debug_assert_eq!(heap, self.values.len());
+        if heap.is_power_of_two() && heap >= 64 {
+            self.known.choose_mask();
+        }
+        let known = &self.known;
+        let settled = |&guess: &u64| !moves.reaches_beyond(known, heap, bound, guess);
+        let value = match guess.filter(settled) {
+            Some(guess) => guess,
+            None => moves.guess(known, &mut self.scratch, heap, None),
+        };
+        self.known.push(value);
+        self.values.push(value);
+    }
+}
+
+/// Waits for the next message, first by asking again and again for a
+/// while: a batch takes some tens of microseconds, and sleeping and waking
+/// take about as long.
+fn soon<T>(from: &Receiver<T>) -> Option<T> {
+    for _ in 0..SPINS {
+        match from.try_recv() {
+            Ok(message) => return Some(message),
+            Err(TryRecvError::Empty) => std::hint::spin_loop(),
+            Err(TryRecvError::Disconnected) => return None,
+        }
+    }
+    from.recv().ok()
+}
+
+/// Times [`soon`] asks before it sleeps (some tens of microseconds).
+const SPINS: usize = 2000;
