@@ -366,3 +366,33 @@ fn completions_and_the_manual_page() {
     assert!(manual.contains(".TH sprague 1"), "{manual}");
     assert!(manual.contains("certify"), "{manual}");
 }
+
+/// `--threads` fills a code's table on that many threads, with the same
+/// values: Grundy's game against OEIS A002188, and its largest value below
+/// 2^21, 231 at heap 763,622 (tczajka/octal-games), past which the table
+/// is extended in batches on several threads.
+#[test]
+fn threads_fill_tables_with_the_published_values() {
+    let expected: Vec<i64> = common::table("tests/data/grundys_game.txt")
+        .into_iter()
+        .map(|row| row[1])
+        .collect();
+    let source = "game G = octal \"4!.0\"\ngrundy G(763622)\ngrundy G(n) for n in 0..=104\n";
+    for threads in ["1", "3"] {
+        let output = sprague(&["run", "--json", "--threads", threads, "-"], source);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let lines: Vec<serde_json::Value> = stdout(&output)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
+            .collect();
+        assert_eq!(lines[0]["value"], 231, "{threads} threads");
+        let values: Vec<i64> = lines[1..]
+            .iter()
+            .map(|line| line["value"].as_i64().expect("a value"))
+            .collect();
+        assert_eq!(values, expected, "{threads} threads");
+    }
+    let output = sprague(&["run", "--threads", "0", "-"], source);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--threads"), "{}", stderr(&output));
+}

@@ -395,14 +395,7 @@ impl Moves {
         lefts.clear();
         // How many options there are, at most: the value is no more.
         let mut options = 0u64;
-        let last = last_removal(&self.code, heap);
-        let every = 0..=last;
-        let listed = self.removals.iter().copied().take_while(|&k| k <= last);
-        let removals: &mut dyn Iterator<Item = usize> = match self.code.rest {
-            Some(_) => &mut { every },
-            None => &mut { listed },
-        };
-        for k in removals {
+        for k in self.removals_of(heap) {
             let Digit { bits, distinct } = self.code.digit(k);
             let left = heap - k;
             if bits & 1 != 0 && left == 0 {
@@ -490,19 +483,81 @@ impl Moves {
         wanted[0]
     }
 
+    /// The value of `heap` when its guess `value` failed: the least value
+    /// above it that no option has. `above` marks which of the 64 values
+    /// above the guess it found among the options whose heaps were below
+    /// `bound`: every common one (under the mask of the guess, the
+    /// table's) and some rare ones; the others are looked for among the
+    /// splits. None past those 64: the heap is then worked out anew.
+    fn resume(
+        &self,
+        known: &Known,
+        scratch: &mut Scratch,
+        (heap, bound): (usize, usize),
+        (value, above): (u64, u64),
+    ) -> Option<u64> {
+        let Scratch {
+            seen,
+            wanted,
+            blocks,
+            ..
+        } = scratch;
+        let mask = known.rare.mask;
+        let unmarked = (0..64).filter(|&i| above & 1 << i == 0);
+        for candidate in unmarked.map(|i| value + 1 + i) {
+            if self.reaches_beyond(known, heap, bound, candidate) {
+                continue;
+            }
+            if !is_rare(mask, candidate) {
+                return Some(candidate);
+            }
+            // A rare value comes from a split into two common heaps, if
+            // from any option the guess did not list.
+            wanted.clear();
+            wanted.push(candidate);
+            for k in self.removals_of(heap) {
+                let Digit { bits, distinct } = self.code.digit(k);
+                let left = heap - k;
+                if bits & 4 != 0 && left >= 2 && !wanted.is_empty() {
+                    let blocks = (blocks.of(last_part(left, distinct)), 0);
+                    narrowly!(known, |values| look_for(
+                        seen, wanted, values, left, blocks, 1
+                    ));
+                }
+            }
+            if !wanted.is_empty() {
+                return Some(candidate);
+            }
+        }
+        None
+    }
+
+    /// The removals that leave something of `heap`: its moves.
+    fn removals_of(&self, heap: usize) -> impl Iterator<Item = usize> + '_ {
+        let last = last_removal(&self.code, heap);
+        let listed = match self.code.rest {
+            Some(_) => None,
+            None => Some(
+                self.removals
+                    .iter()
+                    .copied()
+                    .take_while(move |&k| k <= last),
+            ),
+        };
+        let every = listed.is_none().then_some(0..=last);
+        listed
+            .into_iter()
+            .flatten()
+            .chain(every.into_iter().flatten())
+    }
+
     /// Whether an option of `heap` with a part from `bound` on (and below
     /// `heap`, all known) has `value`: the options [`Moves::guess`] left
     /// out when only the heaps below `bound` were known.
     fn reaches_beyond(&self, known: &Known, heap: usize, bound: usize, value: u64) -> bool {
         let values = |heap: usize| known.narrow.get(heap);
-        let last = last_removal(&self.code, heap);
-        let every = 0..=last;
-        let listed = self.removals.iter().copied().take_while(|&k| k <= last);
-        let removals: &mut dyn Iterator<Item = usize> = match self.code.rest {
-            Some(_) => &mut { every },
-            None => &mut { listed },
-        };
-        for left in removals.map(|k| heap - k).filter(|&left| left >= bound) {
+        let lefts = self.removals_of(heap).map(|k| heap - k);
+        for left in lefts.filter(|&left| left >= bound) {
             let Digit { bits, distinct } = self.code.digit(heap - left);
             if bits & 2 != 0 && (1..heap).contains(&left) && values(left) == value {
                 return true;
@@ -529,6 +584,22 @@ impl Moves {
         }
         false
     }
+}
+
+/// Which of the 64 values above `value` are marked, a bit each (bit i for
+/// `value + 1 + i`): eight marks gathered into a byte by one
+/// multiplication.
+fn marked_above(marks: &[bool], value: u64) -> u64 {
+    let from = (value as usize + 1).min(marks.len());
+    let marks = &marks[from..marks.len().min(from + 64)];
+    let mut bits = 0;
+    for (i, eight) in marks.chunks(8).enumerate() {
+        let bytes: [u8; 8] =
+            std::array::from_fn(|j| eight.get(j).map_or(0, |&mark| u8::from(mark)));
+        let gathered = u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        bits |= gathered << (8 * i);
+    }
+    bits
 }
 
 /// Whether a split of `left` into `a` and `left - a`, for `a` in
