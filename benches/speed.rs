@@ -22,6 +22,8 @@ struct Sizes {
     memory: usize,
     /// Wythoff's table with the values seen along lines kept.
     wythoff_large: usize,
+    /// `subtraction all but {…}` to n.
+    all_but: usize,
     /// Node Kayles on 3 × n and Cram on rows × cols.
     node_kayles: usize,
     cram: (usize, usize),
@@ -39,6 +41,7 @@ const FULL: Sizes = Sizes {
     python: 2_000,
     memory: 100_000_000,
     wythoff_large: 1000,
+    all_but: 50_000,
     node_kayles: 12,
     cram: (5, 6),
     three: 150,
@@ -54,6 +57,7 @@ const SMOKE: Sizes = Sizes {
     python: 50,
     memory: 10_000,
     wythoff_large: 40,
+    all_but: 500,
     node_kayles: 4,
     cram: (3, 4),
     three: 6,
@@ -231,6 +235,34 @@ fn prefix_sweeps(sizes: &Sizes) {
         theirs,
         "≤ 0.1x",
     );
+    let n = sizes.all_but;
+    let source = format!("game A = subtraction all but {{{ALL_BUT}}}\ngrundy A({n})");
+    let (ours, a) = median(sizes.runs, || language(&source));
+    let (theirs, b) = median(sizes.runs, || all_but_by_hand(n));
+    assert_eq!(a, b, "subtraction all but");
+    row(
+        &format!("(g) subtraction all but {{{ALL_BUT}}} to n = {n}"),
+        ours,
+        theirs,
+        "≤ 0.1x",
+    );
+}
+
+/// The removals `subtraction all but` leaves out in (g).
+const ALL_BUT: &str = "2, 5, 11";
+
+/// `subtraction all but {2, 5, 11}` by hand: every removal of every heap.
+fn all_but_by_hand(n: usize) -> u64 {
+    let mut g = vec![0u64; n + 1];
+    let mut seen = vec![false; n + 2];
+    for m in 1..=n {
+        seen[..=m].iter_mut().for_each(|s| *s = false);
+        for k in (1..=m).filter(|k| ![2, 5, 11].contains(k)) {
+            seen[g[m - k] as usize] = true;
+        }
+        g[m] = seen.iter().position(|&s| !s).unwrap() as u64;
+    }
+    g[n]
 }
 
 fn wythoff(sizes: &Sizes) {
