@@ -246,6 +246,18 @@ fn prefix_sweeps(sizes: &Sizes) {
         theirs,
         "≤ 0.1x",
     );
+    // The same as a rule, its guard leaving the three removals out.
+    let source = format!(
+        "game R(n) {{ move R(n - k) for k in 1..=n if k != 2 and k != 5 and k != 11 }}\ngrundy R({n})"
+    );
+    let (ours, a) = median(sizes.runs, || language(&source));
+    assert_eq!(a, b, "subtraction all but, as a rule");
+    row(
+        &format!("(g) … as a rule, `k != 2 and k != 5 and k != 11`"),
+        ours,
+        theirs,
+        "≤ 0.1x",
+    );
 }
 
 /// The removals `subtraction all but` leaves out in (g).

@@ -342,3 +342,61 @@ proptest! {
         prop_assert_eq!(swept, one_by_one, "{}", game);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// A guard that leaves out a few values of a rule's one binding
+    /// (`k != 2`) splits the rule into rules over the ranges between them,
+    /// each swept, the last over a whole prefix of its line; written so
+    /// that it cannot (negated twice), it is tried option by option. Both
+    /// agree on every value and list `moves` in the same order, for values
+    /// left out that are constants, expressions of the position, either
+    /// way round, with coefficients of either sign, outside the range, and
+    /// more of them than a rule is split for; in one and two parameters.
+    #[test]
+    fn values_left_out_agree(
+        cuts in prop::collection::vec(
+            prop::sample::select(vec![
+                "k != 2", "5 != k", "k != C", "n - k != C", "2 * k != n", "k != n - C", "-k != -C",
+            ]),
+            1..5,
+        ),
+        shift in -2i64..12,
+        two: bool,
+    ) {
+        let guard = cuts.join(" and ").replace('C', &shift.to_string());
+        let game = |guard: &str| match two {
+            false => format!("game G(n) {{ move G(n - k) for k in 1..=n if {guard} }}"),
+            true => format!(
+                "game G(n, m) {{ move G(n - k, m) for k in 1..=n if {guard} \
+                 move G(n, m - k) for k in 1..=m }}"
+            ),
+        };
+        let positions: Vec<String> = match two {
+            false => heaps("G"),
+            true => (0..14).flat_map(|n| (0..4).map(move |m| format!("G({n}, {m})"))).collect(),
+        };
+        let mut queries: String = positions.iter().map(|p| format!("grundy {p}\n")).collect();
+        queries.push_str(if two { "moves G(13, 2)\n" } else { "moves G(13)\n" });
+        let split = common::answers(&format!("{}\n{queries}", game(&guard)));
+        let literal = common::answers(&format!("{}\n{queries}", game(&format!("not (not ({guard}))"))));
+        prop_assert_eq!(split, literal, "{}", game(&guard));
+    }
+}
+
+/// `subtraction all but {2, 5, 11}` written as a rule, `k != 2 and k != 5
+/// and k != 11`: split and swept, it agrees with the code (valued by
+/// prefix) far along.
+#[test]
+fn a_rule_leaving_out_removals_agrees_with_all_but() {
+    let rule = "game R(n) { move R(n - k) for k in 1..=n if k != 2 and k != 5 and k != 11 }";
+    let code = "game C = subtraction all but {2, 5, 11}";
+    let queries: String = [0, 1, 7, 12, 100, 999, 5000]
+        .iter()
+        .map(|n| format!("grundy R({n})\n"))
+        .collect();
+    let by_rule = grundy_values(&format!("{rule}\n{queries}"));
+    let by_code = grundy_values(&format!("{code}\n{}", queries.replace("R(", "C(")));
+    assert_eq!(by_rule, by_code);
+}

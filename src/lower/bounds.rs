@@ -38,6 +38,70 @@ pub fn absorb(bindings: &mut [Binding], guard: Option<Expr>) -> Option<Expr> {
     and_all(kept)
 }
 
+/// Most values a guard may leave out of a rule's binding for the rule to
+/// be split around them: the rule becomes up to 2^3 rules.
+const MOST_LEFT_OUT: usize = 3;
+
+/// `move N(n - k) for k in 1..=n if k != 2`: a rule of one binding whose
+/// guard leaves out a few of its values (`!=`, linear in the binding) is
+/// split into rules over the ranges between them (`k < 2`, `k > 2`), which
+/// [`absorb`] makes part of each range, so that each can be swept; the last
+/// runs to the line's end and keeps its values there, as a whole prefix
+/// does. Answers each rule's guard, in the order of the binding's values
+/// (a value is below or above each value left out, and the rules come in
+/// the order of those answers, below first: the order of the values).
+pub fn split(bindings: &[Binding], guard: Option<Expr>) -> Vec<Option<Expr>> {
+    let (Some(whole), [binding]) = (&guard, bindings) else {
+        return vec![guard];
+    };
+    if binding.stop.is_some() || !matches!(binding.domain, Domain::Range { .. }) {
+        return vec![guard];
+    }
+    let (mut kept, mut cuts) = (Vec::new(), Vec::new());
+    for conjunct in conjuncts(whole.clone()) {
+        match cut(&conjunct, binding.slot) {
+            Some(halves) if cuts.len() < MOST_LEFT_OUT => cuts.push(halves),
+            _ => kept.push(conjunct),
+        }
+    }
+    if cuts.is_empty() {
+        return vec![guard];
+    }
+    let mut pieces = vec![kept];
+    for (below, above) in cuts {
+        pieces = pieces
+            .into_iter()
+            .flat_map(|piece| {
+                let mut low = piece.clone();
+                low.push(below.clone());
+                let mut high = piece;
+                high.push(above.clone());
+                [low, high]
+            })
+            .collect();
+    }
+    pieces.into_iter().map(and_all).collect()
+}
+
+/// The conjuncts that keep a binding's values below and above the one
+/// that `lhs != rhs` leaves out, both linear in it.
+fn cut(conjunct: &Expr, slot: usize) -> Option<(Expr, Expr)> {
+    let ExprKind::Binary(BinaryOp::Ne, lhs, rhs) = &conjunct.kind else {
+        return None;
+    };
+    let (left, _) = linear(lhs, slot)?;
+    let (right, _) = linear(rhs, slot)?;
+    let c = left.checked_sub(right)?;
+    let span = conjunct.span;
+    let compare = |op| binary(op, (**lhs).clone(), (**rhs).clone(), span);
+    // lhs - rhs grows with the binding when c > 0: below, lhs < rhs.
+    match c {
+        0 => None,
+        1.. => Some((compare(BinaryOp::Lt), compare(BinaryOp::Gt))),
+        _ => Some((compare(BinaryOp::Gt), compare(BinaryOp::Lt))),
+    }
+}
+
 /// `for k in 1.. while k * k <= n`: a conjunct of a `while` that holds up
 /// to some value of a binding that counts up, and never after, is an end
 /// of its range (`k ≤ isqrt(n)`), and the `while` need not be tried for

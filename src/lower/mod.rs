@@ -529,7 +529,7 @@ impl Lowerer {
         self.max_slots = params.vars.len();
         let rules = rules
             .iter()
-            .map(|rule| {
+            .flat_map(|rule| {
                 let mut scope = params.clone();
                 let bindings = self.bindings(&rule.bindings, &mut scope);
                 let guard = rule
@@ -537,7 +537,13 @@ impl Lowerer {
                     .as_ref()
                     .map(|guard| self.condition(guard, &scope));
                 let target = self.sum(&rule.target, &scope);
-                Rule::new(target, bindings, guard, rule.span)
+                // A guard that leaves out a few values of the binding
+                // splits the rule around them.
+                let pieces = bounds::split(&bindings, guard);
+                pieces
+                    .into_iter()
+                    .map(|guard| Rule::new(target.clone(), bindings.clone(), guard, rule.span))
+                    .collect::<Vec<_>>()
             })
             .collect();
         let slots = self.max_slots;
