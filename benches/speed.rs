@@ -253,7 +253,7 @@ fn prefix_sweeps(sizes: &Sizes) {
     let (ours, a) = median(sizes.runs, || language(&source));
     assert_eq!(a, b, "subtraction all but, as a rule");
     row(
-        &format!("(g) … as a rule, `k != 2 and k != 5 and k != 11`"),
+        "(g) … as a rule, `k != 2 and k != 5 and k != 11`",
         ours,
         theirs,
         "≤ 0.1x",
