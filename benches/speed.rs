@@ -29,6 +29,8 @@ struct Sizes {
     cram: (usize, usize),
     /// The three-heap game on n × n × n.
     three: usize,
+    /// Three-row Chomp with rows of n.
+    chomp: usize,
     runs: usize,
 }
 
@@ -45,6 +47,7 @@ const FULL: Sizes = Sizes {
     node_kayles: 12,
     cram: (5, 6),
     three: 150,
+    chomp: 200,
     runs: 3,
 };
 
@@ -61,6 +64,7 @@ const SMOKE: Sizes = Sizes {
     node_kayles: 4,
     cram: (3, 4),
     three: 6,
+    chomp: 6,
     runs: 1,
 };
 
@@ -88,7 +92,7 @@ fn main() {
     };
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    let cases: [(&str, Case); 9] = [
+    let cases: [(&str, Case); 10] = [
         ("e,h", memory),
         ("a", kayles),
         ("b", wythoff),
@@ -97,6 +101,7 @@ fn main() {
         ("f", threads),
         ("g", prefix_sweeps),
         ("i", three_heaps),
+        ("k", chomp),
         ("m", boards),
     ];
     for (case, measure) in cases {
@@ -341,6 +346,55 @@ fn threads(sizes: &Sizes) {
         two,
         one,
         "≤ 0.59x (1.7x faster)",
+    );
+}
+
+const CHOMP: &str = "game C3(a, b, c) {
+  move C3(a - k, min(b, a - k), min(c, a - k)) for k in 1..=a - 1
+  move C3(a, b - k, min(c, b - k)) for k in 1..=b
+  move C3(a, b, c - k) for k in 1..=c
+}";
+
+/// Three-row Chomp by hand: rows a ≥ b ≥ c in a flat table, every option,
+/// a byte-per-value mex.
+fn chomp_by_hand(n: usize) -> u64 {
+    let size = n + 1;
+    let mut g = vec![0u16; size * size * size];
+    let at = |a: usize, b: usize, c: usize| (a * size + b) * size + c;
+    let mut seen = vec![false; 4 * size];
+    for a in 1..size {
+        for b in 0..=a {
+            for c in 0..=b {
+                seen.iter_mut().for_each(|s| *s = false);
+                for x in 1..a {
+                    seen[g[at(x, b.min(x), c.min(x))] as usize] = true;
+                }
+                for y in 0..b {
+                    seen[g[at(a, y, c.min(y))] as usize] = true;
+                }
+                for z in 0..c {
+                    seen[g[at(a, b, z)] as usize] = true;
+                }
+                g[at(a, b, c)] = seen.iter().position(|&s| !s).unwrap() as u16;
+            }
+        }
+    }
+    u64::from(g[at(n, n, n)])
+}
+
+/// Three-row Chomp as rules: its `min`s split each rule where the choice
+/// changes, so every part is swept.
+fn chomp(sizes: &Sizes) {
+    let n = sizes.chomp;
+    let source = format!("{CHOMP}\ngrundy C3({n}, {n}, {n})");
+    let (ours, a) = median(sizes.runs, || language(&source));
+    let (theirs, b) = median(sizes.runs, || chomp_by_hand(n));
+    assert_eq!(a, b, "three-row Chomp");
+    row(
+        &format!("(k) three-row Chomp as rules, rows of {n}"),
+        ours,
+        theirs,
+        "≤ 3x",
     );
 }
 

@@ -11,7 +11,7 @@
 
 use miette::SourceSpan;
 
-use super::ir::{BinaryOp, Binding, Domain, Expr, ExprKind};
+use super::ir::{BinaryOp, Binding, Domain, Expr, ExprKind, Term};
 
 /// Moves the conjuncts of `guard` that bound the last binding into its
 /// range; answers the guard that is left. Each binding's `while` gives up
@@ -83,6 +83,96 @@ pub fn split(bindings: &[Binding], guard: Option<Expr>) -> Vec<Option<Expr>> {
     pieces.into_iter().map(and_all).collect()
 }
 
+/// Most arguments `min(x, y)` or `max(x, y)` a rule's target may have for
+/// the rule to be split at them: the rule becomes up to 2^3 rules.
+const MOST_CHOICES: usize = 3;
+
+/// `move C(a, b - k, min(c, b - k)) for k in 1..=b`: a rule of one binding
+/// whose target has an argument `min(x, y)` or `max(x, y)` of two
+/// expressions linear in the binding, which cross once along its range,
+/// is split into the rule for the values where `x ≤ y` and the rule for
+/// those where `x > y`, each with the argument that is then chosen, so that
+/// each can be swept. Answers each rule's target and the conjuncts to add
+/// to its guard ([`absorb`] makes them part of its range), in the order of
+/// the binding's values.
+pub fn choose(target: &[Term], bindings: &[Binding]) -> Vec<(Vec<Term>, Vec<Expr>)> {
+    let whole = vec![(target.to_vec(), Vec::new())];
+    let [binding] = bindings else {
+        return whole;
+    };
+    if binding.stop.is_some() || !matches!(binding.domain, Domain::Range { .. }) {
+        return whole;
+    }
+    // Where the choices are: (term, argument).
+    let places: Vec<(usize, usize)> = target
+        .iter()
+        .enumerate()
+        .filter_map(|(i, term)| match term {
+            Term::Game { args, .. } => Some((i, args)),
+            _ => None,
+        })
+        .flat_map(|(i, args)| {
+            let chosen = args.iter().enumerate();
+            chosen.filter_map(move |(j, arg)| choice(arg, binding.slot).map(|_| (i, j)))
+        })
+        .take(MOST_CHOICES)
+        .collect();
+    let mut pieces = whole;
+    for (i, j) in places {
+        pieces = pieces
+            .into_iter()
+            .flat_map(|(target, conjuncts)| {
+                let Term::Game { args, .. } = &target[i] else {
+                    unreachable!("a choice is a game's argument");
+                };
+                let Some(branches) = choice(&args[j], binding.slot) else {
+                    unreachable!("a choice stays one");
+                };
+                branches.map(|(chosen, condition)| {
+                    let mut target = target.clone();
+                    if let Term::Game { args, .. } = &mut target[i] {
+                        args[j] = chosen;
+                    }
+                    let mut conjuncts = conjuncts.clone();
+                    conjuncts.push(condition);
+                    (target, conjuncts)
+                })
+            })
+            .collect();
+    }
+    pieces
+}
+
+/// The two branches of `min(x, y)` or `max(x, y)`, each with the condition
+/// under which it is the one chosen, in the order of the binding's values:
+/// `x` while `x ≤ y` (for `min`), `y` while `x > y`.
+fn choice(arg: &Expr, slot: usize) -> Option<[(Expr, Expr); 2]> {
+    let (ExprKind::Min(operands) | ExprKind::Max(operands)) = &arg.kind else {
+        return None;
+    };
+    let [x, y] = operands.as_slice() else {
+        return None;
+    };
+    let (cx, _) = linear(x, slot)?;
+    let (cy, _) = linear(y, slot)?;
+    let c = cx.checked_sub(cy)?;
+    if c == 0 {
+        return None;
+    }
+    let span = arg.span;
+    let x_first = binary(BinaryOp::Le, x.clone(), y.clone(), span);
+    let y_first = binary(BinaryOp::Gt, x.clone(), y.clone(), span);
+    let (at_most, above) = match &arg.kind {
+        ExprKind::Min(_) => ((x.clone(), x_first), (y.clone(), y_first)),
+        _ => ((y.clone(), x_first), (x.clone(), y_first)),
+    };
+    // x - y grows with the binding when c > 0: x ≤ y comes first.
+    Some(match c > 0 {
+        true => [at_most, above],
+        false => [above, at_most],
+    })
+}
+
 /// The conjuncts that keep a binding's values below and above the one
 /// that `lhs != rhs` leaves out, both linear in it.
 fn cut(conjunct: &Expr, slot: usize) -> Option<(Expr, Expr)> {
@@ -130,6 +220,12 @@ fn absorb_stop(binding: &mut Binding) {
         }
     }
     binding.stop = and_all(kept);
+}
+
+/// `a and b`.
+pub fn and(a: Expr, b: Expr) -> Expr {
+    let span = a.span;
+    binary(BinaryOp::And, a, b, span)
 }
 
 fn and_all(conjuncts: Vec<Expr>) -> Option<Expr> {

@@ -537,13 +537,29 @@ impl Lowerer {
                     .as_ref()
                     .map(|guard| self.condition(guard, &scope));
                 let target = self.sum(&rule.target, &scope);
-                // A guard that leaves out a few values of the binding
-                // splits the rule around them.
-                let pieces = bounds::split(&bindings, guard);
-                pieces
-                    .into_iter()
-                    .map(|guard| Rule::new(target.clone(), bindings.clone(), guard, rule.span))
-                    .collect::<Vec<_>>()
+                // A target that chooses (`min(c, b - k)`) splits the rule
+                // where the choice changes, and a guard that leaves out a
+                // few values of the binding splits it around them.
+                let mut rules = Vec::new();
+                for (target, conjuncts) in bounds::choose(&target, &bindings) {
+                    let guard = conjuncts
+                        .into_iter()
+                        .fold(guard.clone(), |guard, conjunct| {
+                            Some(match guard {
+                                Some(guard) => bounds::and(guard, conjunct),
+                                None => conjunct,
+                            })
+                        });
+                    for guard in bounds::split(&bindings, guard) {
+                        rules.push(Rule::new(
+                            target.clone(),
+                            bindings.clone(),
+                            guard,
+                            rule.span,
+                        ));
+                    }
+                }
+                rules
             })
             .collect();
         let slots = self.max_slots;
