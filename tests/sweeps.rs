@@ -426,7 +426,7 @@ proptest! {
         };
         let game = |literal: bool| {
             let one = match literal {
-                true => written(first, &x, &y),
+                true => written(first, x, &y),
                 false => format!("{first}({x}, {y})"),
             };
             let two = match literal {
