@@ -11,7 +11,9 @@
 
 use miette::SourceSpan;
 
-use super::ir::{BinaryOp, Binding, Domain, Expr, ExprKind, Term};
+use std::collections::BTreeMap;
+
+use super::ir::{BinaryOp, Binding, Chain, Domain, Expr, ExprKind, Operand, Term};
 
 /// Moves the conjuncts of `guard` that bound the last binding into its
 /// range; answers the guard that is left. Each binding's `while` gives up
@@ -35,7 +37,134 @@ pub fn absorb(bindings: &mut [Binding], guard: Option<Expr>) -> Option<Expr> {
             None => kept.push(conjunct),
         }
     }
+    if let Domain::Range { start, end, .. } = &mut last.domain {
+        simplify(start);
+        simplify(end);
+    }
     and_all(kept)
+}
+
+/// Rewrites a bound made by [`narrow`] to be cheap to evaluate, as it is
+/// at every position: nested `min`s (and `max`s) made one, constants
+/// among them folded, and a part linear in the variables with
+/// coefficients of at most 4 (`-(((c - (a - 0)) - 1) / 1)`) made a flat
+/// chain (`a - c + 1`), which keeps the tree to explain an overflow.
+fn simplify(expr: &mut Expr) {
+    match &mut expr.kind {
+        ExprKind::Min(_) | ExprKind::Max(_) => {
+            let is_min = matches!(expr.kind, ExprKind::Min(_));
+            let (ExprKind::Min(args) | ExprKind::Max(args)) = &mut expr.kind else {
+                unreachable!("matched above");
+            };
+            let mut flat = Vec::new();
+            for mut arg in std::mem::take(args) {
+                simplify(&mut arg);
+                match arg.kind {
+                    ExprKind::Min(inner) if is_min => flat.extend(inner),
+                    ExprKind::Max(inner) if !is_min => flat.extend(inner),
+                    _ => flat.push(arg),
+                }
+            }
+            let (constants, mut rest): (Vec<Expr>, Vec<Expr>) = flat
+                .into_iter()
+                .partition(|arg| matches!(arg.kind, ExprKind::Const(_)));
+            let pick = |a: i64, b: i64| if is_min { a.min(b) } else { a.max(b) };
+            let constant = constants.iter().fold(None, |acc, arg| match arg.kind {
+                ExprKind::Const(value) => Some(acc.map_or(value, |acc| pick(acc, value))),
+                _ => acc,
+            });
+            if let Some(value) = constant {
+                rest.insert(
+                    0,
+                    Expr {
+                        kind: ExprKind::Const(value),
+                        span: expr.span,
+                    },
+                );
+            }
+            match rest.len() {
+                1 => *expr = rest.pop().expect("one argument"),
+                _ => *args = rest,
+            }
+        }
+        _ => {
+            if let Some(flat) =
+                affine(expr).and_then(|(terms, constant)| chain(&terms, constant, expr))
+            {
+                *expr = flat;
+            }
+        }
+    }
+}
+
+/// An expression as `Σ c·slot + constant`, if it is one: constants,
+/// variables, chains, `-`, `+`, `-`, `*` by a constant and `/ 1`.
+fn affine(expr: &Expr) -> Option<(BTreeMap<usize, i64>, i64)> {
+    let scaled = |(terms, constant): (BTreeMap<usize, i64>, i64), k: i64| {
+        let terms = terms
+            .into_iter()
+            .map(|(slot, c)| Some((slot, c.checked_mul(k)?)))
+            .collect::<Option<BTreeMap<_, _>>>()?;
+        Some((terms, constant.checked_mul(k)?))
+    };
+    let sum = |(mut terms, constant): (BTreeMap<usize, i64>, i64),
+               (others, other): (BTreeMap<usize, i64>, i64)| {
+        for (slot, c) in others {
+            let entry = terms.entry(slot).or_insert(0);
+            *entry = entry.checked_add(c)?;
+        }
+        Some((terms, constant.checked_add(other)?))
+    };
+    let operand = |operand: &Operand| match *operand {
+        Operand::Const(value) => (BTreeMap::new(), value),
+        Operand::Slot(slot) => (BTreeMap::from([(slot, 1)]), 0),
+    };
+    match &expr.kind {
+        ExprKind::Const(value) => Some((BTreeMap::new(), *value)),
+        ExprKind::Slot(slot) => Some((BTreeMap::from([(*slot, 1)]), 0)),
+        ExprKind::Chain(chain) => chain
+            .steps
+            .iter()
+            .try_fold(operand(&chain.start), |acc, &(add, step)| {
+                sum(acc, scaled(operand(&step), if add { 1 } else { -1 })?)
+            }),
+        ExprKind::Neg(operand) => scaled(affine(operand)?, -1),
+        ExprKind::Binary(BinaryOp::Add, a, b) => sum(affine(a)?, affine(b)?),
+        ExprKind::Binary(BinaryOp::Sub, a, b) => sum(affine(a)?, scaled(affine(b)?, -1)?),
+        ExprKind::Binary(BinaryOp::Mul, a, b) => match (&a.kind, &b.kind) {
+            (ExprKind::Const(k), _) => scaled(affine(b)?, *k),
+            (_, ExprKind::Const(k)) => scaled(affine(a)?, *k),
+            _ => None,
+        },
+        ExprKind::Binary(BinaryOp::Div, a, b) if matches!(b.kind, ExprKind::Const(1)) => affine(a),
+        _ => None,
+    }
+}
+
+/// `Σ c·slot + constant` as a flat chain (the constant first), each slot
+/// repeated |c| times; None for a coefficient past 4. `tree` is what the
+/// chain stands for.
+fn chain(terms: &BTreeMap<usize, i64>, constant: i64, tree: &Expr) -> Option<Expr> {
+    let mut steps = Vec::new();
+    for (&slot, &c) in terms.iter().filter(|&(_, &c)| c != 0) {
+        if c.unsigned_abs() > 4 {
+            return None;
+        }
+        steps.extend((0..c.unsigned_abs()).map(|_| (c > 0, Operand::Slot(slot))));
+    }
+    let kind = match (steps.as_slice(), constant) {
+        ([], _) => ExprKind::Const(constant),
+        ([(true, Operand::Slot(slot))], 0) => ExprKind::Slot(*slot),
+        _ => ExprKind::Chain(Box::new(Chain {
+            start: Operand::Const(constant),
+            steps,
+            tree: tree.clone(),
+        })),
+    };
+    Some(Expr {
+        kind,
+        span: tree.span,
+    })
 }
 
 /// Most values a guard may leave out of a rule's binding for the rule to
