@@ -140,11 +140,12 @@ impl Interpreter<'_> {
             }
         }
         let from = solved.noted();
-        let lines = match plan.gather {
-            Some(_) => Some((0, SmallVec::new())),
-            None => self.lines(rule, plan, env, (first, last), length, solved),
+        let mut lines = SmallVec::new();
+        let fixed = match plan.gather {
+            Some(_) => Some(0),
+            None => self.lines(rule, plan, env, (first, last, length), solved, &mut lines),
         };
-        let Some((fixed, lines)) = lines else {
+        let Some(fixed) = fixed else {
             // The options are looked up one by one instead: what the lines
             // noted missing is noted again there, with the options.
             solved.forget_from(from);
@@ -237,19 +238,19 @@ impl Interpreter<'_> {
         })
     }
 
-    /// The XOR of the terms that do not move, and a line for each term
-    /// that does; `None` if the sweep cannot read them so (a part with no
-    /// value, an argument that fails or leaves the tables).
+    /// The XOR of the terms that do not move, with a line for each term
+    /// that does put in `lines`; `None` if the sweep cannot read them so (a
+    /// part with no value, an argument that fails or leaves the tables).
     fn lines<'a>(
         &self,
         rule: &Rule,
         plan: &ir::Sweep,
         env: &mut [Value],
-        (first, last): (i64, i64),
-        length: usize,
+        (first, last, length): (i64, i64, usize),
         solved: &mut Solved<'a, Component>,
-    ) -> Option<(Grundy, SmallVec<[Line<'a>; 4]>)> {
-        let (mut fixed, mut lines) = (0, SmallVec::new());
+        lines: &mut SmallVec<[Line<'a>; 4]>,
+    ) -> Option<Grundy> {
+        let mut fixed = 0;
         for (term, steps) in rule.target.iter().zip(&plan.steps) {
             let Term::Game { game, args, .. } = term else {
                 fixed ^= known(self.term_value(term, env, solved))?;
@@ -287,7 +288,7 @@ impl Interpreter<'_> {
                 step,
             });
         }
-        Some((fixed, lines))
+        Some(fixed)
     }
 }
 
