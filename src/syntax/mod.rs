@@ -1038,10 +1038,20 @@ fn syntax_error(error: &pest::error::Error<Rule>, text: &str, base: usize) -> Pa
                     at_end,
                 };
             }
+            let after = |c: char| text[..position].trim_end().ends_with(c);
             let help = match found {
                 "=" if positives.contains(&Rule::eq) => {
                     "use `==` to compare; a rule's condition reads `if k == 1`".to_owned()
                 }
+                "&" if after('&') => {
+                    "conditions join with `and`: `if k != 2 and k != 5` (`&` is bitwise and)"
+                        .to_owned()
+                }
+                "|" if after('|') => {
+                    "conditions join with `or`: `if k == 1 or k == 4` (`|` is bitwise or)"
+                        .to_owned()
+                }
+                "!" => "a condition is negated with `not`: `if not (k in S)`".to_owned(),
                 word if [Rule::statement, Rule::program, Rule::query, Rule::game_decl]
                     .iter()
                     .any(|rule| positives.contains(rule)) =>
