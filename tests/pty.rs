@@ -114,12 +114,13 @@ fn ctrl_c_interrupts_a_long_query_and_the_session_goes_on() {
 fn ctrl_c_interrupts_a_long_table() {
     let data = tempfile::tempdir().unwrap();
     let mut session = repl(data.path());
-    let all_but_two = "game T = subtraction all but {2}";
-    interrupt(&mut session, all_but_two, "grundy T(95000)");
-    session.send_line("grundy T(3)").unwrap();
-    // Taking any number but 2: 1 goes to 0 (value 1), 2 only to 1 (value
-    // 0), 3 to 2 or 0, both of value 0: value 1.
-    session.exp_string("grundy T(3) = 1").unwrap();
+    // Grundy's game far: seconds of work, shared among the threads.
+    let grundys_game = "game T = octal \"4!.0\"";
+    interrupt(&mut session, grundys_game, "grundy T(9000000)");
+    session.send_line("grundy T(7)").unwrap();
+    // 7 splits into 6 + 1 (1 ^ 0 = 1), 5 + 2 (2 ^ 0 = 2) or 4 + 3
+    // (0 ^ 1 = 1): mex {1, 2} = 0 (OEIS A002188).
+    session.exp_string("grundy T(7) = 0").unwrap();
     session.send_control('d').unwrap();
     session.exp_eof().unwrap();
 }

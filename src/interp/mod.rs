@@ -741,6 +741,27 @@ impl<'p> Interpreter<'p> {
                     Err(_) => solved.part(self, &part()),
                 }
             }
+            // So is a position of a game of two or three integers, in its
+            // table's plane, row and column.
+            Term::Game { game, args, .. }
+                if let Some(ints) = quick_ints(args, env)
+                    && let Some([plane, row, col]) = dense_coordinates(&ints) =>
+            {
+                let part = || {
+                    let args = ints.iter().map(|&int| Value::Int(int)).collect();
+                    Component::Game(*game, args)
+                };
+                let table = game.0;
+                solved.at(
+                    Address {
+                        table,
+                        plane,
+                        row,
+                        col,
+                    },
+                    part,
+                )
+            }
             Term::Game { game, args, span } => {
                 return self.parts_value(*game, evaluate_args(args, env)?, *span, solved);
             }
@@ -1473,6 +1494,28 @@ fn chain_value(chain: &Chain, env: &[Value]) -> Option<i64> {
         };
     }
     Some(value)
+}
+
+/// The arguments of a game of two or three parameters, if each is an
+/// integer evaluated without error.
+#[inline]
+fn quick_ints(args: &[Expr], env: &[Value]) -> Option<SmallVec<[i64; 3]>> {
+    if !(2..=3).contains(&args.len()) {
+        return None;
+    }
+    args.iter().map(|arg| quick(arg, env)).collect()
+}
+
+/// Where the position of two or three integers lies in its game's table
+/// (as [`Rules::dense`] places it), if every one fits.
+#[inline]
+fn dense_coordinates(ints: &[i64]) -> Option<[u32; 3]> {
+    let fit = |int: i64| u32::try_from(int).ok();
+    match *ints {
+        [row, col] => Some([0, fit(row)?, fit(col)?]),
+        [plane, row, col] => Some([fit(plane)?, fit(row)?, fit(col)?]),
+        _ => None,
+    }
 }
 
 /// Evaluates an expression, giving `None` for overflow or division by zero.
