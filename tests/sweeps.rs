@@ -86,6 +86,69 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Rules compiled to arithmetic on the parameters (ends and arguments
+    /// sums and differences of them and the binding, targets of games
+    /// only): one or two terms, ends inclusive or not, a least of two, and
+    /// arguments that go negative (off the tables), asked from the largest
+    /// position down (parts not solved yet) and then up. Every move lowers
+    /// a + b, and the binding stays below both, so none loops or runs off.
+    #[test]
+    fn compiled_rules_agree(
+        first in 0usize..6,
+        second in proptest::option::of(0usize..6),
+        low in 1i64..3,
+        high in 0usize..5,
+        inclusive: bool,
+    ) {
+        let terms = [
+            "T(a - k, b)",
+            "T(a, b - k)",
+            "T(a - k, b - k)",
+            "T(b - k, a - k)",
+            "T(a - k - 1, b + k)",
+            "T(a + 1 - k, b - 1)",
+        ];
+        let high = ["min(a, b)", "min(a, b) - 1", "min(a - 1, b)", "min(b, a + b)", "min(a, b + 2) - 2"][high];
+        let target = match second {
+            Some(second) => format!("{} + {}", terms[first], terms[second]),
+            None => terms[first].to_string(),
+        };
+        let range = if inclusive { "..=" } else { ".." };
+        let game = format!("game T(a, b) {{ move {target} for k in {low}{range}{high} }}");
+        let down = (-2..=9).rev().flat_map(|a| (-2..=9).rev().map(move |b| (a, b)));
+        let up = (-2..=9).flat_map(|a| (-2..=9).map(move |b| (a, b)));
+        let positions: Vec<String> = down.chain(up).map(|(a, b)| format!("T({a}, {b})")).collect();
+        let (swept, one_by_one) = both_ways(&game, "k", &positions);
+        prop_assert_eq!(swept, one_by_one, "{}", game);
+    }
+
+    /// The same for games of three parameters and of one.
+    #[test]
+    fn compiled_rules_of_one_and_three_parameters_agree(term in 0usize..5, high in 0usize..3) {
+        let target = [
+            "U(a - k, b, c)",
+            "U(a, b - k, c)",
+            "U(a, b, c - k)",
+            "U(a - k, b - k, c - k)",
+            "U(c - k, a, b)",
+        ][term];
+        let last = ["min(a, b, c)", "min(min(a, b), c) - 1", "min(c, a + b, b, a)"][high];
+        let game = format!("game U(a, b, c) {{ move {target} for k in 1..={last} }}");
+        let positions: Vec<String> = (-1..=5)
+            .rev()
+            .flat_map(|a| (-1..=5).rev().flat_map(move |b| (-1..=5).rev().map(move |c| format!("U({a}, {b}, {c})"))))
+            .collect();
+        let (swept, one_by_one) = both_ways(&game, "k", &positions);
+        prop_assert_eq!(swept, one_by_one, "{}", game);
+        let game = format!("game V(n) {{ move V(n - k) + V(k - 1) for k in 1..={} }}", ["n", "n - 1", "min(n, 5)"][high]);
+        let (swept, one_by_one) = both_ways(&game, "k", &heaps("V"));
+        prop_assert_eq!(swept, one_by_one, "{}", game);
+    }
+}
+
 /// Rules whose binding runs over a whole prefix of a row, a column or a
 /// diagonal, long enough that the values seen along each line are kept as
 /// a set and grown position by position: asked from the far corner first

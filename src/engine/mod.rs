@@ -14,7 +14,6 @@ mod options;
 mod packed;
 mod search;
 
-use std::cmp::Reverse;
 use std::hash::Hash;
 
 use indexmap::IndexSet;
@@ -1119,7 +1118,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             // most positions with their options solved, and folds them once.
             let missing = &self.missing;
             let mut order: Vec<usize> = (0..missing.len()).collect();
-            order.sort_by_cached_key(|&i| Reverse((rules.dense(&missing[i]), missing[i].clone())));
+            let dense: Vec<Option<Address>> =
+                missing.iter().map(|part| rules.dense(part)).collect();
+            order.sort_unstable_by(|&i, &j| {
+                let later = dense[j].cmp(&dense[i]);
+                later.then_with(|| missing[j].cmp(&missing[i]))
+            });
             // A part met by many options waits on the stack once, so the
             // stack stays as long as the positions, not their options.
             order.dedup_by_key(|i| keys[*i]);

@@ -620,19 +620,31 @@ impl<'p> Interpreter<'p> {
         mex: &mut Mex,
         limit: usize,
     ) -> Result<(), EvalError> {
-        let mut env: SmallVec<[Value; 8]> = SmallVec::from_elem(Value::Int(0), slots);
-        env[..args.len()].clone_from_slice(args);
+        let mut env = Env {
+            args,
+            slots,
+            values: None,
+        };
         let mut count = Count {
             done: 0,
             limit,
             work: 0,
         };
+        // The parameters of a position whose compiled rules take it.
+        let params = compiled_params(args);
         for rule in rules {
             let budget = Budget::new(limit);
+            if let (Some(compiled), Some(params)) = (&rule.compiled, &params) {
+                let rule = (rule, compiled);
+                if self.compiled(rule, params, &budget, &mut count, solved, mex)? {
+                    continue;
+                }
+            }
+            let env = env.get();
             match &rule.sweep {
                 Some(plan) => {
                     let (last, outer) = rule.bindings.split_last().expect("a sweep has a binding");
-                    assignments(outer, None, &mut env, &budget, &mut |env| {
+                    assignments(outer, None, env, &budget, &mut |env| {
                         let sweep = Sweep {
                             rule,
                             plan,
@@ -644,7 +656,7 @@ impl<'p> Interpreter<'p> {
                 None => assignments(
                     &rule.bindings,
                     rule.guard.as_ref(),
-                    &mut env,
+                    env,
                     &budget,
                     &mut |env| {
                         count.add(1, rule.span)?;
@@ -1494,6 +1506,38 @@ fn chain_value(chain: &Chain, env: &[Value]) -> Option<i64> {
         };
     }
     Some(value)
+}
+
+/// A rule's environment, made when it is first needed (a compiled rule
+/// needs none): the parameters, then a slot for each binding.
+pub(super) struct Env<'a> {
+    args: &'a [Value],
+    slots: usize,
+    values: Option<SmallVec<[Value; 8]>>,
+}
+
+impl Env<'_> {
+    pub fn get(&mut self) -> &mut [Value] {
+        self.values.get_or_insert_with(|| {
+            let mut values: SmallVec<[Value; 8]> = SmallVec::from_elem(Value::Int(0), self.slots);
+            values[..self.args.len()].clone_from_slice(self.args);
+            values
+        })
+    }
+}
+
+/// The parameters of a position as compiled rules take them (see
+/// [`ir::Compiled`]): up to three integers, each below 2^32.
+#[inline]
+fn compiled_params(args: &[Value]) -> Option<[i64; 3]> {
+    let mut params = [0; 3];
+    if args.len() > 3 {
+        return None;
+    }
+    for (param, arg) in params.iter_mut().zip(args) {
+        *param = arg.int().filter(|&int| u32::try_from(int).is_ok())?;
+    }
+    Some(params)
 }
 
 /// The arguments of a game of two or three parameters, if each is an

@@ -13,7 +13,7 @@ use miette::SourceSpan;
 use smallvec::SmallVec;
 
 use super::{Budget, Component, EvalError, Interpreter, Value, assignments, eval, quick, set_int};
-use crate::engine::{Cell, CellSlice, Grundy, Mex, Solved};
+use crate::engine::{Address, Cell, CellSlice, Grundy, Mex, Solved};
 use crate::lower::ir::{self, Binding, Domain, Rule, Term};
 
 /// A rule with a sweep plan, and its last binding.
@@ -157,31 +157,116 @@ impl Interpreter<'_> {
         if let Some(term) = plan.gather {
             return self.gather(sweep, &rule.target[term], env, (first, length), solved, mex);
         }
-        // One line with nothing beside it: each option's value is its
-        // cell's, and the set of them is kept per line, grown as positions
-        // along it are folded (a prefix of a row, column or diagonal).
-        if let ([line], 0) = (lines.as_slice(), fixed)
-            && length >= LINE_SETS_FROM
-            && let Some(values) = solved.line(line.table, line.start, line.step, length)
-        {
-            mex.add_all(values);
-            count.read_as_set(length, values.words());
+        if as_set(&lines, fixed, length, count, solved, mex) {
             return Ok(());
         }
         let mut slow = |i: isize, mex: &mut Mex| {
             env[plan.slot] = Value::Int(first + i as i64);
             self.fold_option(&rule.target, env, solved, mex)
         };
-        // One to three lines in a loop the compiler unrolls; more, rare in
-        // rules, in a plain one.
-        match lines.as_slice() {
-            [one] => typed::<1, false>([*one], length, fixed, &mut slow, mex),
-            [one, two] => typed::<2, true>([*one, *two], length, fixed, &mut slow, mex),
-            [one, two, three] => {
-                typed::<3, true>([*one, *two, *three], length, fixed, &mut slow, mex)
-            }
-            lines => each_cell(lines, length, fixed, &mut slow, mex),
+        fold_cells(&lines, length, fixed, &mut slow, mex)
+    }
+
+    /// Folds the options of a compiled rule (see [`ir::Compiled`]) of a
+    /// position of parameters `params`, each below 2^32: the ends, the
+    /// lines and the options not solved yet are found by arithmetic on
+    /// them, with no environment. `false`, with nothing folded, where the
+    /// rule must be swept the ordinary way: a line leaves its table, or its
+    /// options are more than allowed.
+    pub(super) fn compiled(
+        &self,
+        (rule, compiled): (&Rule, &ir::Compiled),
+        params: &[i64; 3],
+        budget: &Budget,
+        count: &mut Count,
+        solved: &mut Solved<'_, Component>,
+        mex: &mut Mex,
+    ) -> Result<bool, EvalError> {
+        let (first, last) = (compiled.first.at(params), compiled.last.at(params));
+        if first > last {
+            return Ok(true);
         }
+        let length = (last - first) as usize + 1;
+        if !(budget.room(length) && count.room(length)) {
+            return Ok(false);
+        }
+        let mut lines: SmallVec<[Line; 4]> = SmallVec::new();
+        for (term, forms) in rule.target.iter().zip(&compiled.terms) {
+            let Term::Game { game, .. } = term else {
+                unreachable!("a compiled target is of games")
+            };
+            let mut ends = [[0i64; 3]; 2];
+            for (end, k) in ends.iter_mut().zip([first, last]) {
+                for (value, form) in end.iter_mut().zip(forms) {
+                    *value = form.at(params, k);
+                }
+            }
+            if !ends
+                .iter()
+                .flatten()
+                .all(|&value| u32::try_from(value).is_ok())
+            {
+                return Ok(false);
+            }
+            let grid = solved.grid(game.0 as usize);
+            let index = |args: [i64; 3]| grid.index(&args[..forms.len()]);
+            let (Some(start), Some(end)) = (index(ends[0]), index(ends[1])) else {
+                return Ok(false);
+            };
+            let step = match length {
+                1 => 0,
+                _ => (end as isize - start as isize) / (length as isize - 1),
+            };
+            lines.push(Line {
+                table: game.0 as usize,
+                cells: grid.cells,
+                start,
+                step,
+            });
+        }
+        let binding = &rule.bindings[0];
+        budget.spend_many(length, binding.span)?;
+        count.add(length, rule.span)?;
+        if as_set(&lines, 0, length, count, solved, mex) {
+            return Ok(true);
+        }
+        // An option with a part not solved yet: its parts found by address
+        // (their arguments lie in the tables, as the ends' do), and built
+        // only to be noted missing.
+        let mut slow = |i: isize, mex: &mut Mex| {
+            let k = first + i as i64;
+            let (from, mut value, mut known) = (solved.noted(), 0, true);
+            for (term, forms) in rule.target.iter().zip(&compiled.terms) {
+                let Term::Game { game, .. } = term else {
+                    unreachable!("a compiled target is of games")
+                };
+                let args: SmallVec<[i64; 3]> =
+                    forms.iter().map(|form| form.at(params, k)).collect();
+                let mut at = [0u32; 3];
+                for (coordinate, &arg) in at[3 - args.len()..].iter_mut().zip(&args) {
+                    *coordinate = arg as u32;
+                }
+                let address = Address {
+                    table: game.0,
+                    plane: at[0],
+                    row: at[1],
+                    col: at[2],
+                };
+                let part =
+                    || Component::Game(*game, args.iter().map(|&arg| Value::Int(arg)).collect());
+                match solved.at(address, part) {
+                    Some(part) => value ^= part,
+                    None => known = false,
+                }
+            }
+            match known {
+                true => mex.add(value),
+                false => solved.defer(value, from),
+            }
+            Ok(())
+        };
+        fold_cells(&lines, length, 0, &mut slow, mex)?;
+        Ok(true)
     }
 
     /// Folds the options of a gathered target (see [`ir::Sweep`]), a game
@@ -289,6 +374,46 @@ impl Interpreter<'_> {
             });
         }
         Some(fixed)
+    }
+}
+
+/// Adds the options' values to `mex` as the set of values seen along a
+/// line, if there is one line with nothing beside it (each option's value
+/// is then its cell's) and the set is kept (a prefix of a row, column or
+/// diagonal; the set is grown as positions along it are folded).
+fn as_set(
+    lines: &[Line],
+    fixed: Grundy,
+    length: usize,
+    count: &mut Count,
+    solved: &mut Solved<'_, Component>,
+    mex: &mut Mex,
+) -> bool {
+    if let ([line], 0) = (lines, fixed)
+        && length >= LINE_SETS_FROM
+        && let Some(values) = solved.line(line.table, line.start, line.step, length)
+    {
+        mex.add_all(values);
+        count.read_as_set(length, values.words());
+        return true;
+    }
+    false
+}
+
+/// Folds the options read along `lines`, in a loop the compiler unrolls
+/// for one to three lines (more, rare in rules, in a plain one).
+fn fold_cells(
+    lines: &[Line],
+    length: usize,
+    fixed: Grundy,
+    slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
+    mex: &mut Mex,
+) -> Result<(), EvalError> {
+    match *lines {
+        [one] => typed::<1, false>([one], length, fixed, slow, mex),
+        [one, two] => typed::<2, true>([one, two], length, fixed, slow, mex),
+        [one, two, three] => typed::<3, true>([one, two, three], length, fixed, slow, mex),
+        _ => each_cell(lines, length, fixed, slow, mex),
     }
 }
 

@@ -4,6 +4,8 @@
 use indexmap::{IndexMap, IndexSet};
 use miette::SourceSpan;
 
+pub use super::affine::{Affine, Compiled, End};
+
 pub use crate::syntax::ast::{BinaryOp, Destination, QueryKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -159,26 +161,32 @@ pub struct Rule {
     pub span: SourceSpan,
     /// How the options of the last binding can be read along tables.
     pub sweep: Option<Sweep>,
+    /// The sweep compiled to arithmetic on the parameters, where it can be.
+    pub compiled: Option<Compiled>,
 }
 
 impl Rule {
-    /// A rule; conjuncts of the guard that bound the last binding become
-    /// part of its range (see `bounds.rs`).
+    /// A rule of a game of `arity` parameters; conjuncts of the guard that
+    /// bound the last binding become part of its range (see `bounds.rs`).
     pub fn new(
         target: Vec<Term>,
         mut bindings: Vec<Binding>,
         guard: Option<Expr>,
         span: SourceSpan,
+        arity: usize,
     ) -> Rule {
         let guard = super::bounds::absorb(&mut bindings, guard);
         let sweep = Sweep::plan(&target, &bindings, guard.as_ref());
-        Rule {
+        let mut rule = Rule {
             target,
             bindings,
             guard,
             span,
             sweep,
-        }
+            compiled: None,
+        };
+        rule.compiled = Compiled::plan(&rule, arity);
+        rule
     }
 }
 

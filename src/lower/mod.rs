@@ -2,6 +2,7 @@
 //! syntax tree into the [`ir`] the interpreter runs. Every error of a source
 //! is collected and reported together; nothing is evaluated if one exists.
 
+mod affine;
 mod bounds;
 pub(crate) mod code;
 mod error;
@@ -556,6 +557,7 @@ impl Lowerer {
                             bindings.clone(),
                             guard,
                             rule.span,
+                            params.vars.len(),
                         ));
                     }
                 }
@@ -749,6 +751,7 @@ impl Lowerer {
                 bindings.clone(),
                 guard.clone(),
                 turn.span,
+                1,
             ));
             kept.push(Turn {
                 set,
