@@ -27,8 +27,9 @@ struct Sizes {
     /// Node Kayles on 3 × n and Cram on rows × cols.
     node_kayles: usize,
     cram: (usize, usize),
-    /// The three-heap game on n × n × n.
+    /// The three-heap game on n × n × n, the four-heap game on n⁴.
     three: usize,
+    four: usize,
     /// Three-row Chomp with rows of n.
     chomp: usize,
     runs: usize,
@@ -47,6 +48,7 @@ const FULL: Sizes = Sizes {
     node_kayles: 12,
     cram: (5, 6),
     three: 150,
+    four: 32,
     chomp: 200,
     runs: 3,
 };
@@ -64,6 +66,7 @@ const SMOKE: Sizes = Sizes {
     node_kayles: 4,
     cram: (3, 4),
     three: 6,
+    four: 4,
     chomp: 6,
     runs: 1,
 };
@@ -92,7 +95,7 @@ fn main() {
     };
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    let cases: [(&str, Case); 10] = [
+    let cases: [(&str, Case); 11] = [
         ("e,h", memory),
         ("a", kayles),
         ("b", wythoff),
@@ -101,6 +104,7 @@ fn main() {
         ("f", threads),
         ("g", prefix_sweeps),
         ("i", three_heaps),
+        ("i", four_heaps),
         ("k", chomp),
         ("m", boards),
     ];
@@ -508,6 +512,72 @@ fn three_heaps(sizes: &Sizes) {
     assert_eq!(a, b, "three heaps to {n}");
     row(
         &format!("(i) three heaps as rules, {n} × {n} × {n}"),
+        ours,
+        theirs,
+        "≤ 2x",
+    );
+}
+
+/// The four-heap game (one heap's tokens, or as many from each of two
+/// heaps) by hand: a flat table, a bitset mex over every option.
+fn four_heaps_by_hand(n: usize) -> u64 {
+    let at = |[a, b, c, d]: [usize; 4]| ((a * n + b) * n + c) * n + d;
+    let mut values = vec![0u16; n * n * n * n];
+    let mut seen = vec![0u64; (6 * n) / 64 + 1];
+    let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
+    for index in 0..n * n * n * n {
+        let heaps = [
+            index / (n * n * n),
+            index / (n * n) % n,
+            index / n % n,
+            index % n,
+        ];
+        seen.iter_mut().for_each(|word| *word = 0);
+        let mut see = |value: u16| seen[value as usize / 64] |= 1 << (value % 64);
+        for i in 0..4 {
+            for k in 1..=heaps[i] {
+                let mut option = heaps;
+                option[i] -= k;
+                see(values[at(option)]);
+            }
+        }
+        for (i, j) in pairs {
+            for k in 1..=heaps[i].min(heaps[j]) {
+                let mut option = heaps;
+                option[i] -= k;
+                option[j] -= k;
+                see(values[at(option)]);
+            }
+        }
+        let word = seen.iter().position(|&word| word != u64::MAX).unwrap();
+        values[index] = (word * 64) as u16 + seen[word].trailing_ones() as u16;
+    }
+    u64::from(values[n * n * n * n - 1])
+}
+
+fn four_heaps(sizes: &Sizes) {
+    let n = sizes.four;
+    let source = format!(
+        "game W4(a, b, c, d) {{
+           move W4(a - k, b, c, d) for k in 1..=a
+           move W4(a, b - k, c, d) for k in 1..=b
+           move W4(a, b, c - k, d) for k in 1..=c
+           move W4(a, b, c, d - k) for k in 1..=d
+           move W4(a - k, b - k, c, d) for k in 1..=min(a, b)
+           move W4(a - k, b, c - k, d) for k in 1..=min(a, c)
+           move W4(a - k, b, c, d - k) for k in 1..=min(a, d)
+           move W4(a, b - k, c - k, d) for k in 1..=min(b, c)
+           move W4(a, b - k, c, d - k) for k in 1..=min(b, d)
+           move W4(a, b, c - k, d - k) for k in 1..=min(c, d)
+         }}
+         grundy W4({m}, {m}, {m}, {m})",
+        m = n - 1
+    );
+    let (ours, a) = median(sizes.runs, || language(&source));
+    let (theirs, b) = median(sizes.runs, || four_heaps_by_hand(n));
+    assert_eq!(a, b, "four heaps to {n}");
+    row(
+        &format!("(i) four heaps as rules, {n}⁴"),
         ours,
         theirs,
         "≤ 2x",

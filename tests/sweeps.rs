@@ -562,3 +562,60 @@ fn three_row_chomp_agrees_with_a_loop_by_hand() {
         "the poisoned square alone loses; Nim beside it"
     );
 }
+
+/// Games of four parameters have tables and sweeps too. Nim on four heaps
+/// written as one game of four parameters has the XOR of the heaps for
+/// its value (the Sprague–Grundy theorem), every position alike, asked
+/// from the far corner down and swept or one by one.
+#[test]
+fn four_heaps_of_nim_as_one_game_have_the_xor_of_the_heaps() {
+    let game = "game N(a, b, c, d) {
+        move N(a - k, b, c, d) for k in 1..=a
+        move N(a, b - k, c, d) for k in 1..=b
+        move N(a, b, c - k, d) for k in 1..=c
+        move N(a, b, c, d - k) for k in 1..=d }";
+    let heaps: Vec<[u64; 4]> = (0..=5u64)
+        .rev()
+        .flat_map(|a| {
+            (0..=5).flat_map(move |b| (0..=5).flat_map(move |c| (0..=6).map(move |d| [a, b, c, d])))
+        })
+        .collect();
+    let positions: Vec<String> = heaps
+        .iter()
+        .map(|[a, b, c, d]| format!("N({a}, {b}, {c}, {d})"))
+        .collect();
+    let (swept, one_by_one) = both_ways(game, "k", &positions);
+    let xor: Vec<u64> = heaps.iter().map(|[a, b, c, d]| a ^ b ^ c ^ d).collect();
+    assert_eq!(swept, xor);
+    assert_eq!(one_by_one, xor);
+}
+
+/// Moore's Nim_2 on four heaps (a move takes from one heap or from two),
+/// as one game of four parameters: a position is a loss exactly when, in
+/// every binary place, the heaps' digits sum to a multiple of 3 (Moore's
+/// theorem).
+#[test]
+fn moores_nim_on_four_heaps_loses_where_moores_theorem_says() {
+    let source = "game M(a, b, c, d) {
+        move M(a - k, b, c, d) for k in 1..=a
+        move M(a, b - k, c, d) for k in 1..=b
+        move M(a, b, c - k, d) for k in 1..=c
+        move M(a, b, c, d - k) for k in 1..=d
+        move M(a - i, b - j, c, d) for i in 1..=a, j in 1..=b
+        move M(a - i, b, c - j, d) for i in 1..=a, j in 1..=c
+        move M(a - i, b, c, d - j) for i in 1..=a, j in 1..=d
+        move M(a, b - i, c - j, d) for i in 1..=b, j in 1..=c
+        move M(a, b - i, c, d - j) for i in 1..=b, j in 1..=d
+        move M(a, b, c - i, d - j) for i in 1..=c, j in 1..=d }
+        grundy M(a, b, c, d) for a in 0..=7, b in 0..=7, c in 0..=7, d in 0..=7";
+    let values = common::grundy_values(source);
+    let mut checked = 0;
+    for (i, value) in values.iter().enumerate() {
+        let heaps = [i / 512, i / 64 % 8, i / 8 % 8, i % 8];
+        let loses =
+            (0..3).all(|bit| heaps.iter().map(|heap| heap >> bit & 1).sum::<usize>() % 3 == 0);
+        assert_eq!(*value == 0, loses, "M{heaps:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 8 * 8 * 8 * 8);
+}

@@ -1,7 +1,8 @@
-//! Values kept by dense address. Positions of games of one, two or three
+//! Values kept by dense address. Positions of games of one to four
 //! non-negative parameters are not interned: their values sit in a table
-//! per game, a plane per first of three parameters and a row per first of
-//! two (one row for a game of one), found by indexing. That is what makes
+//! per game, a volume of planes per first of four parameters, a plane per
+//! first of three and a row per first of two (one row for a game of one),
+//! found by indexing. That is what makes
 //! the search's inner loop a few loads, and a position cost a byte or a
 //! few instead of its interned copy and hash entry.
 //!
@@ -12,14 +13,39 @@
 
 use super::{Grundy, LOOPY, UNSOLVED};
 
-/// A dense address: a game's table, and a plane, a row and a column in
-/// it (a game of one parameter has plane and row 0, of two plane 0).
+/// A dense address: a game's table, and a volume, a plane, a row and a
+/// column in it (a game of one parameter has volume, plane and row 0, of
+/// two volume and plane 0, of three volume 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Address {
     pub table: u32,
+    pub volume: u32,
     pub plane: u32,
     pub row: u32,
     pub col: u32,
+}
+
+impl Address {
+    /// The address of the position of `args` (one to four, each fitting in
+    /// 32 bits) of the game of table `table`.
+    #[inline]
+    pub fn of(table: u32, args: &[i64]) -> Option<Address> {
+        let [volume, plane, row, col] = coordinates(args)?;
+        let fit = |arg: i64| u32::try_from(arg).ok();
+        Some(Address {
+            table,
+            volume: fit(volume)?,
+            plane: fit(plane)?,
+            row: fit(row)?,
+            col: fit(col)?,
+        })
+    }
+
+    /// The coordinates in its table.
+    #[inline]
+    fn at(self) -> [usize; 4] {
+        [self.volume, self.plane, self.row, self.col].map(|at| at as usize)
+    }
 }
 
 /// One cell's width. A cell of w bits holds a value below 2^w − 4; its
@@ -188,74 +214,85 @@ impl CellSlice<'_> {
     }
 }
 
-/// One game's table: `planes` planes of `rows` rows of `stride` cells,
-/// row after row and plane after plane, so that a line through it (along
-/// any parameter, or a diagonal of several) is an arithmetic progression
-/// of indices into one slice.
+/// One game's table: `dims` = volumes of planes of rows of cells (the
+/// last the row's length, its stride), row after row, plane after plane
+/// and volume after volume, so that a line through it (along any
+/// parameter, or a diagonal of several) is an arithmetic progression of
+/// indices into one slice.
 #[derive(Debug, Default)]
 struct Table {
     cells: Cells,
-    planes: usize,
-    rows: usize,
-    stride: usize,
+    dims: [usize; 4],
 }
 
-/// The index of cell `at` (plane, row, column) of a table of `dims`
-/// (planes, rows, row length), if the table has it.
+/// The index of cell `at` (volume, plane, row, column) of a table of
+/// `dims`, if the table has it.
 #[inline]
-fn flat([planes, rows, stride]: [usize; 3], [plane, row, col]: [usize; 3]) -> Option<usize> {
-    (plane < planes && row < rows && col < stride).then(|| (plane * rows + row) * stride + col)
+fn flat(dims: [usize; 4], at: [usize; 4]) -> Option<usize> {
+    let inside = at.iter().zip(&dims).all(|(at, dim)| at < dim);
+    inside.then(|| ((at[0] * dims[1] + at[1]) * dims[2] + at[2]) * dims[3] + at[3])
+}
+
+/// The coordinates of the position of `args` (one to four) in its
+/// table: the last argument the column, the one before the row, and so on.
+#[inline]
+pub fn coordinates<T: Copy + Default>(args: &[T]) -> Option<[T; 4]> {
+    let mut at = [T::default(); 4];
+    if args.is_empty() || args.len() > 4 {
+        return None;
+    }
+    at[4 - args.len()..].copy_from_slice(args);
+    Some(at)
 }
 
 impl Table {
     #[inline]
-    fn index(&self, at: [usize; 3]) -> Option<usize> {
-        flat([self.planes, self.rows, self.stride], at)
+    fn index(&self, at: [usize; 4]) -> Option<usize> {
+        flat(self.dims, at)
     }
 
-    /// Makes room for `planes` × `rows` × `stride` cells, keeping every
-    /// cell.
-    fn grow(&mut self, (planes, rows, stride): (usize, usize, usize)) {
-        if (rows, stride) == (self.rows, self.stride) {
-            self.cells.resize(planes * rows * stride);
+    /// Makes room for a table of `dims`, keeping every cell.
+    fn grow(&mut self, dims: [usize; 4]) {
+        let len = dims.iter().product();
+        if dims[1..] == self.dims[1..] {
+            self.cells.resize(len);
         } else {
-            let mut cells = self.cells.empty_like(planes * rows * stride);
-            for plane in 0..self.planes {
-                for row in 0..self.rows {
-                    let from = (plane * self.rows + row) * self.stride;
-                    let to = (plane * rows + row) * stride;
-                    cells.copy_from(to, &self.cells, from, self.stride);
+            let mut cells = self.cells.empty_like(len);
+            let [volumes, planes, rows, stride] = self.dims;
+            for volume in 0..volumes {
+                for plane in 0..planes {
+                    for row in 0..rows {
+                        let from = flat(self.dims, [volume, plane, row, 0]);
+                        let to = flat(dims, [volume, plane, row, 0]);
+                        let (from, to) = (from.expect("a cell"), to.expect("room"));
+                        cells.copy_from(to, &self.cells, from, stride);
+                    }
                 }
             }
             self.cells = cells;
         }
-        (self.planes, self.rows, self.stride) = (planes, rows, stride);
+        self.dims = dims;
     }
 }
 
-/// A table as the search reads it: `planes` of `rows` rows of `stride`
-/// cells.
+/// A table as the search reads it: `dims` as [`Table`]'s.
 #[derive(Debug, Clone, Copy)]
 pub struct Grid<'a> {
     pub cells: CellSlice<'a>,
-    pub planes: usize,
-    pub rows: usize,
-    pub stride: usize,
+    pub dims: [usize; 4],
 }
 
 impl Grid<'_> {
-    /// The index of the cell of arguments `args` (one, two or three), if
-    /// the table has it.
+    /// The index of the cell of arguments `args` (one to four), if the
+    /// table has it.
     #[inline]
     pub fn index(&self, args: &[i64]) -> Option<usize> {
-        let arg = |i: usize| usize::try_from(args[i]).ok();
-        let at = match args.len() {
-            1 => [0, 0, arg(0)?],
-            2 => [0, arg(0)?, arg(1)?],
-            3 => [arg(0)?, arg(1)?, arg(2)?],
-            _ => return None,
-        };
-        flat([self.planes, self.rows, self.stride], at)
+        let at = coordinates(args)?;
+        let mut index = [0usize; 4];
+        for (index, &arg) in index.iter_mut().zip(&at) {
+            *index = usize::try_from(arg).ok()?;
+        }
+        flat(self.dims, index)
     }
 }
 
@@ -265,6 +302,7 @@ impl Grid<'_> {
 #[derive(Debug, Clone, Copy)]
 struct Run {
     table: u32,
+    volume: u32,
     plane: u32,
     row: u32,
     col: u32,
@@ -302,8 +340,7 @@ impl Dense {
 
     fn index(&self, address: Address) -> Option<(usize, usize)> {
         let table = self.tables.get(address.table as usize)?;
-        let at = [address.plane, address.row, address.col].map(|i| i as usize);
-        let index = table.index(at)?;
+        let index = table.index(address.at())?;
         Some((address.table as usize, index))
     }
 
@@ -322,15 +359,11 @@ impl Dense {
         match self.tables.get(table) {
             Some(table) => Grid {
                 cells: table.cells.slice(),
-                planes: table.planes,
-                rows: table.rows,
-                stride: table.stride,
+                dims: table.dims,
             },
             None => Grid {
                 cells: CellSlice::U64(&[]),
-                planes: 0,
-                rows: 0,
-                stride: 0,
+                dims: [0; 4],
             },
         }
     }
@@ -345,7 +378,7 @@ impl Dense {
     /// the room; `false` if it does not.
     pub fn insert(&mut self, address: Address, value: Grundy) -> bool {
         debug_assert_ne!(value, UNSOLVED);
-        let at = [address.plane, address.row, address.col].map(|i| i as usize);
+        let at = address.at();
         let table = address.table as usize;
         if table >= self.tables.len() {
             self.tables.resize_with(table + 1, Table::default);
@@ -355,15 +388,15 @@ impl Dense {
             // Doubling keeps growth cheap; exactly enough when doubling
             // would pass the budget.
             let room = self.budget - self.cells + grid.cells.len();
-            let size = |[planes, rows, stride]: [usize; 3]| {
-                planes
-                    .checked_mul(rows)
-                    .and_then(|cells| cells.checked_mul(stride))
-                    .filter(|&cells| cells <= room)
+            let size = |dims: [usize; 4]| {
+                let cells = dims
+                    .iter()
+                    .try_fold(1usize, |cells, &dim| cells.checked_mul(dim));
+                cells.filter(|&cells| cells <= room)
             };
-            let now = [grid.planes, grid.rows, grid.stride];
-            let at_least: [usize; 3] = std::array::from_fn(|d| (at[d] + 1).max(now[d]));
-            let doubled: [usize; 3] = std::array::from_fn(|d| match at[d] < now[d] {
+            let now = grid.dims;
+            let at_least: [usize; 4] = std::array::from_fn(|d| (at[d] + 1).max(now[d]));
+            let doubled: [usize; 4] = std::array::from_fn(|d| match at[d] < now[d] {
                 true => now[d],
                 false => at_least[d].max(2 * now[d]),
             });
@@ -374,7 +407,7 @@ impl Dense {
                 return false;
             };
             self.cells = self.cells - grid.cells.len() + cells;
-            grid.grow((dims[0], dims[1], dims[2]));
+            grid.grow(dims);
         }
         let index = grid.index(at).expect("room was made");
         let fresh = grid.cells.get(index) == UNSOLVED;
@@ -394,7 +427,8 @@ impl Dense {
     /// Notes a new address in the journal, in the run it extends if any.
     fn note(&mut self, address: Address) {
         if let Some(run) = self.journal.last_mut()
-            && (run.table, run.plane, run.row) == (address.table, address.plane, address.row)
+            && (run.table, run.volume, run.plane, run.row)
+                == (address.table, address.volume, address.plane, address.row)
             && run.len < u32::MAX
         {
             if run.col.checked_add(run.len) == Some(address.col) {
@@ -409,6 +443,7 @@ impl Dense {
         }
         self.journal.push(Run {
             table: address.table,
+            volume: address.volume,
             plane: address.plane,
             row: address.row,
             col: address.col,
@@ -422,6 +457,7 @@ impl Dense {
             for col in run.col..run.col + run.len {
                 self.remove(Address {
                     table: run.table,
+                    volume: run.volume,
                     plane: run.plane,
                     row: run.row,
                     col,
@@ -443,12 +479,13 @@ impl Dense {
     /// Every address stored.
     pub fn addresses(&self) -> impl Iterator<Item = Address> + '_ {
         self.tables.iter().enumerate().flat_map(|(table, grid)| {
-            let (rows, stride) = (grid.rows.max(1), grid.stride.max(1));
+            let [_, planes, rows, stride] = grid.dims.map(|dim| dim.max(1));
             (0..grid.cells.len())
                 .filter(|&index| grid.cells.get(index) != UNSOLVED)
                 .map(move |index| Address {
                     table: table as u32,
-                    plane: (index / stride / rows) as u32,
+                    volume: (index / stride / rows / planes) as u32,
+                    plane: (index / stride / rows % planes) as u32,
                     row: (index / stride % rows) as u32,
                     col: (index % stride) as u32,
                 })
@@ -470,8 +507,9 @@ mod tests {
     fn at(table: u32, row: u32, col: u32) -> Address {
         Address {
             table,
-            plane: row % 3,
-            row: row / 3,
+            volume: row % 2,
+            plane: row / 2 % 2,
+            row: row / 4,
             col,
         }
     }

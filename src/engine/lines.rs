@@ -10,16 +10,14 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::{Grid, LOOPY, Mex};
 
-/// A line through a table: the table and its rows' count and length (a
-/// table that grows wider moves its cells, so its lines are new ones), the
-/// step from
-/// one cell to the next going away from the far end, and the far end's
-/// index.
+/// A line through a table: the table and its planes', rows' and columns'
+/// counts (a table that grows in any but its first dimension moves its
+/// cells, so its lines are new ones), the step from one cell to the next
+/// going away from the far end, and the far end's index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct LineKey {
     table: usize,
-    rows: usize,
-    stride: usize,
+    shape: [usize; 3],
     step: isize,
     end: usize,
 }
@@ -68,8 +66,7 @@ impl Lines {
         let end = start.checked_add_signed(step.checked_mul(length as isize - 1)?)?;
         let key = LineKey {
             table,
-            rows: grid.rows,
-            stride: grid.stride,
+            shape: [grid.dims[1], grid.dims[2], grid.dims[3]],
             step,
             end,
         };

@@ -40,13 +40,7 @@ impl<R: Rules<Position = u64>> Rules for Addressed<R> {
     }
 
     fn dense(&self, n: &u64) -> Option<Address> {
-        let col = u32::try_from(*n).ok()?;
-        Some(Address {
-            table: 0,
-            plane: 0,
-            row: 0,
-            col,
-        })
+        Address::of(0, &[i64::try_from(*n).ok()?])
     }
 
     fn at_address(&self, address: Address) -> u64 {

@@ -236,27 +236,22 @@ impl Rules for Interpreter<'_> {
         Component::Heap(n)
     }
 
-    /// Positions of games of one, two or three parameters with
-    /// non-negative arguments are addressed by the game and the arguments:
-    /// the last is the column, the one before the row, the one before that
-    /// the plane (0 where there is none).
+    /// Positions of games of one to four parameters with non-negative
+    /// arguments are addressed by the game and the arguments: the last is
+    /// the column, the one before the row, then the plane and the volume
+    /// (0 where there is none).
     fn dense(&self, position: &Component) -> Option<Address> {
         let Component::Game(game, args) = position else {
             return None;
         };
-        let arg = |index: usize| u32::try_from(args[index].int()?).ok();
-        let (plane, row, col) = match args.len() {
-            1 => (0, 0, arg(0)?),
-            2 => (0, arg(0)?, arg(1)?),
-            3 => (arg(0)?, arg(1)?, arg(2)?),
-            _ => return None,
-        };
-        Some(Address {
-            table: game.0,
-            plane,
-            row,
-            col,
-        })
+        if args.len() > 4 {
+            return None;
+        }
+        let mut ints = [0i64; 4];
+        for (int, arg) in ints.iter_mut().zip(args) {
+            *int = arg.int()?;
+        }
+        Address::of(game.0, &ints[..args.len()])
     }
 
     /// (A table outlives its game when a redeclaration drops the game: its
@@ -264,18 +259,13 @@ impl Rules for Interpreter<'_> {
     /// be forgotten.)
     fn at_address(&self, address: Address) -> Component {
         let game = GameId(address.table);
-        let [plane, row, col] = [address.plane, address.row, address.col].map(i64::from);
-        let params = self.program.games.get(game.0 as usize);
-        match (params.map(|game| game.params.len()), plane, row) {
-            (Some(1), ..) | (None, 0, 0) => Component::Game(game, smallvec::smallvec![col.into()]),
-            (Some(2), ..) | (None, 0, _) => {
-                Component::Game(game, smallvec::smallvec![row.into(), col.into()])
-            }
-            _ => Component::Game(
-                game,
-                smallvec::smallvec![plane.into(), row.into(), col.into()],
-            ),
-        }
+        let at = [address.volume, address.plane, address.row, address.col];
+        let arity = match self.program.games.get(game.0 as usize) {
+            Some(game) => game.params.len().clamp(1, 4),
+            None => 4 - at[..3].iter().take_while(|&&at| at == 0).count(),
+        };
+        let args = at[4 - arity..].iter().map(|&at| i64::from(at).into());
+        Component::Game(game, args.collect())
     }
 
     /// A position of a game of one parameter whose argument is a set
@@ -740,39 +730,22 @@ impl<'p> Interpreter<'p> {
                     },
                 };
                 let part = || Component::Game(*game, smallvec::smallvec![n.into()]);
-                match u32::try_from(n) {
-                    Ok(col) => solved.at(
-                        Address {
-                            table: game.0,
-                            plane: 0,
-                            row: 0,
-                            col,
-                        },
-                        part,
-                    ),
-                    Err(_) => solved.part(self, &part()),
+                match Address::of(game.0, &[n]) {
+                    Some(address) => solved.at(address, part),
+                    None => solved.part(self, &part()),
                 }
             }
-            // So is a position of a game of two or three integers, in its
-            // table's plane, row and column.
+            // So is a position of a game of two to four integers, in its
+            // table's volume, plane, row and column.
             Term::Game { game, args, .. }
                 if let Some(ints) = quick_ints(args, env)
-                    && let Some([plane, row, col]) = dense_coordinates(&ints) =>
+                    && let Some(address) = Address::of(game.0, &ints) =>
             {
                 let part = || {
                     let args = ints.iter().map(|&int| Value::Int(int)).collect();
                     Component::Game(*game, args)
                 };
-                let table = game.0;
-                solved.at(
-                    Address {
-                        table,
-                        plane,
-                        row,
-                        col,
-                    },
-                    part,
-                )
+                solved.at(address, part)
             }
             Term::Game { game, args, span } => {
                 return self.parts_value(*game, evaluate_args(args, env)?, *span, solved);
@@ -1527,11 +1500,11 @@ impl Env<'_> {
 }
 
 /// The parameters of a position as compiled rules take them (see
-/// [`ir::Compiled`]): up to three integers, each below 2^32.
+/// [`ir::Compiled`]): up to four integers, each below 2^32.
 #[inline]
-fn compiled_params(args: &[Value]) -> Option<[i64; 3]> {
-    let mut params = [0; 3];
-    if args.len() > 3 {
+fn compiled_params(args: &[Value]) -> Option<[i64; 4]> {
+    let mut params = [0; 4];
+    if args.len() > 4 {
         return None;
     }
     for (param, arg) in params.iter_mut().zip(args) {
@@ -1540,26 +1513,14 @@ fn compiled_params(args: &[Value]) -> Option<[i64; 3]> {
     Some(params)
 }
 
-/// The arguments of a game of two or three parameters, if each is an
+/// The arguments of a game of two to four parameters, if each is an
 /// integer evaluated without error.
 #[inline]
-fn quick_ints(args: &[Expr], env: &[Value]) -> Option<SmallVec<[i64; 3]>> {
-    if !(2..=3).contains(&args.len()) {
+fn quick_ints(args: &[Expr], env: &[Value]) -> Option<SmallVec<[i64; 4]>> {
+    if !(2..=4).contains(&args.len()) {
         return None;
     }
     args.iter().map(|arg| quick(arg, env)).collect()
-}
-
-/// Where the position of two or three integers lies in its game's table
-/// (as [`Rules::dense`] places it), if every one fits.
-#[inline]
-fn dense_coordinates(ints: &[i64]) -> Option<[u32; 3]> {
-    let fit = |int: i64| u32::try_from(int).ok();
-    match *ints {
-        [row, col] => Some([0, fit(row)?, fit(col)?]),
-        [plane, row, col] => Some([fit(plane)?, fit(row)?, fit(col)?]),
-        _ => None,
-    }
 }
 
 /// Evaluates an expression, giving `None` for overflow or division by zero.

@@ -176,7 +176,7 @@ impl Interpreter<'_> {
     pub(super) fn compiled(
         &self,
         (rule, compiled): (&Rule, &ir::Compiled),
-        params: &[i64; 3],
+        params: &[i64; 4],
         budget: &Budget,
         count: &mut Count,
         solved: &mut Solved<'_, Component>,
@@ -195,7 +195,7 @@ impl Interpreter<'_> {
             let Term::Game { game, .. } = term else {
                 unreachable!("a compiled target is of games")
             };
-            let mut ends = [[0i64; 3]; 2];
+            let mut ends = [[0i64; 4]; 2];
             for (end, k) in ends.iter_mut().zip([first, last]) {
                 for (value, form) in end.iter_mut().zip(forms) {
                     *value = form.at(params, k);
@@ -209,7 +209,7 @@ impl Interpreter<'_> {
                 return Ok(false);
             }
             let grid = solved.grid(game.0 as usize);
-            let index = |args: [i64; 3]| grid.index(&args[..forms.len()]);
+            let index = |args: [i64; 4]| grid.index(&args[..forms.len()]);
             let (Some(start), Some(end)) = (index(ends[0]), index(ends[1])) else {
                 return Ok(false);
             };
@@ -240,18 +240,9 @@ impl Interpreter<'_> {
                 let Term::Game { game, .. } = term else {
                     unreachable!("a compiled target is of games")
                 };
-                let args: SmallVec<[i64; 3]> =
+                let args: SmallVec<[i64; 4]> =
                     forms.iter().map(|form| form.at(params, k)).collect();
-                let mut at = [0u32; 3];
-                for (coordinate, &arg) in at[3 - args.len()..].iter_mut().zip(&args) {
-                    *coordinate = arg as u32;
-                }
-                let address = Address {
-                    table: game.0,
-                    plane: at[0],
-                    row: at[1],
-                    col: at[2],
-                };
+                let address = Address::of(game.0, &args).expect("the line lies in the table");
                 let part =
                     || Component::Game(*game, args.iter().map(|&arg| Value::Int(arg)).collect());
                 match solved.at(address, part) {
@@ -347,7 +338,7 @@ impl Interpreter<'_> {
             }
             // The arguments at both ends; between them each moves
             // steadily, so both ends in a table puts every option there.
-            let mut ends = [[0i64; 3]; 2];
+            let mut ends = [[0i64; 4]; 2];
             for (end, at) in ends.iter_mut().zip([first, last]) {
                 env[plan.slot] = Value::Int(at);
                 for (value, arg) in end.iter_mut().zip(args) {
@@ -360,7 +351,7 @@ impl Interpreter<'_> {
             }
             let grid = solved.grid(game.0 as usize);
             // Where a game's arguments are in its table (see `Rules::dense`).
-            let index = |args: [i64; 3]| grid.index(&args[..steps.len()]);
+            let index = |args: [i64; 4]| grid.index(&args[..steps.len()]);
             let (start, end) = (index(ends[0])?, index(ends[1])?);
             let step = match length {
                 1 => 0,

@@ -1,5 +1,5 @@
 //! Swept rules compiled to arithmetic on the parameters. Most rules of
-//! games of up to three parameters (Nim's, Wythoff's, Chomp's, after the
+//! games of up to four parameters (Nim's, Wythoff's, Chomp's, after the
 //! guards and choices are taken apart in `bounds.rs`) range one binding
 //! between ends that are sums and differences of the parameters, and move
 //! to positions whose arguments are too. For such a rule the ends and the
@@ -29,7 +29,7 @@ const MAX_CONSTANT: i64 = 1 << 32;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Affine {
     pub constant: i64,
-    pub params: [i64; 3],
+    pub params: [i64; 4],
     pub binding: i64,
 }
 
@@ -101,11 +101,12 @@ impl Affine {
     /// The value at parameters `params` (each below 2^32) and binding `k`
     /// (within 2^40).
     #[inline(always)]
-    pub fn at(&self, params: &[i64; 3], k: i64) -> i64 {
+    pub fn at(&self, params: &[i64; 4], k: i64) -> i64 {
         self.constant
             + self.params[0] * params[0]
             + self.params[1] * params[1]
             + self.params[2] * params[2]
+            + self.params[3] * params[3]
             + self.binding * k
     }
 }
@@ -133,7 +134,7 @@ impl End {
     }
 
     #[inline]
-    pub fn at(&self, params: &[i64; 3]) -> i64 {
+    pub fn at(&self, params: &[i64; 4]) -> i64 {
         let values = self.forms.iter().map(|form| form.at(params, 0));
         let value = match self.least {
             true => values.min(),
@@ -144,13 +145,13 @@ impl End {
 }
 
 /// A swept rule compiled: its one binding runs from `first` to `last`
-/// (inclusive), and each term of its target is a game of up to three
+/// (inclusive), and each term of its target is a game of up to four
 /// parameters whose arguments are forms, each moving with the binding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Compiled {
     pub first: End,
     pub last: End,
-    pub terms: Vec<SmallVec<[Affine; 3]>>,
+    pub terms: Vec<SmallVec<[Affine; 4]>>,
 }
 
 impl Compiled {
@@ -176,7 +177,7 @@ impl Compiled {
         else {
             return None;
         };
-        if arity > 3 || rule.guard.is_some() || plan.gather.is_some() {
+        if arity > 4 || rule.guard.is_some() || plan.gather.is_some() {
             return None;
         }
         let first = End::of(start, arity, *slot)?;
@@ -189,7 +190,7 @@ impl Compiled {
             .iter()
             .zip(&plan.steps)
             .map(|(term, steps)| match term {
-                Term::Game { args, .. } if !steps.is_empty() && args.len() <= 3 => args
+                Term::Game { args, .. } if !steps.is_empty() && args.len() <= 4 => args
                     .iter()
                     .map(|arg| Affine::of(arg, arity, *slot))
                     .collect::<Option<SmallVec<_>>>(),
@@ -276,11 +277,11 @@ mod tests {
             form,
             Affine {
                 constant: 3,
-                params: [0, -1, 0],
+                params: [0, -1, 0, 0],
                 binding: -1,
             }
         );
-        assert_eq!(form.at(&[7, 4, 0], 5), 3 - 4 - 5);
+        assert_eq!(form.at(&[7, 4, 0, 0], 5), 3 - 4 - 5);
         // A slot that is neither a parameter nor the binding, and a
         // constant too large to be sure of, make no form.
         assert_eq!(Affine::of(&leaf(ExprKind::Slot(3)), 2, 2), None);

@@ -243,8 +243,8 @@ impl Sweep {
                         .collect::<Option<Vec<i64>>>()?;
                     match steps.iter().all(|&step| step == 0) {
                         true => Some(Vec::new()),
-                        // Tables hold games of up to three parameters.
-                        false if args.len() <= 3 => Some(steps),
+                        // Tables hold games of up to four parameters.
+                        false if args.len() <= 4 => Some(steps),
                         false => None,
                     }
                 }
