@@ -76,7 +76,7 @@ struct Line<'a> {
 
 /// The shortest line whose values are kept as a set (see
 /// [`Solved::line`]); shorter ones are read cell by cell.
-const LINE_SETS_FROM: usize = 16;
+const LINE_SETS_FROM: usize = 32;
 
 impl Line<'_> {
     /// The cell of the `i`th option: a value, or not (see
@@ -195,28 +195,27 @@ impl Interpreter<'_> {
             let Term::Game { game, .. } = term else {
                 unreachable!("a compiled target is of games")
             };
-            let mut ends = [[0i64; 4]; 2];
-            for (end, k) in ends.iter_mut().zip([first, last]) {
-                for (value, form) in end.iter_mut().zip(forms) {
-                    *value = form.at(params, k);
-                }
-            }
-            if !ends
-                .iter()
-                .flatten()
-                .all(|&value| u32::try_from(value).is_ok())
-            {
-                return Ok(false);
-            }
+            // The line's first cell and step, from each argument's value at
+            // the first option and its step; both ends must lie in the
+            // table (and in an address's 32 bits), and so does the rest.
             let grid = solved.grid(game.0 as usize);
-            let index = |args: [i64; 4]| grid.index(&args[..forms.len()]);
-            let (Some(start), Some(end)) = (index(ends[0]), index(ends[1])) else {
+            let [_, planes, rows, stride] = grid.dims;
+            let strides = [planes * rows * stride, rows * stride, stride, 1];
+            let skipped = 4 - forms.len();
+            if grid.dims[..skipped].contains(&0) {
                 return Ok(false);
-            };
-            let step = match length {
-                1 => 0,
-                _ => (end as isize - start as isize) / (length as isize - 1),
-            };
+            }
+            let (mut start, mut step) = (0, 0);
+            for (d, form) in (skipped..).zip(forms) {
+                let at_first = form.at(params, first);
+                let at_last = at_first + form.binding * (last - first);
+                let dim = (grid.dims[d] as i64).min(1 << 32);
+                if !(0..dim).contains(&at_first) || !(0..dim).contains(&at_last) {
+                    return Ok(false);
+                }
+                start += at_first as usize * strides[d];
+                step += form.binding as isize * strides[d] as isize;
+            }
             lines.push(Line {
                 table: game.0 as usize,
                 cells: grid.cells,
