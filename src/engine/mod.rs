@@ -32,6 +32,13 @@ pub use search::SumSearch;
 /// A Grundy value (nimber).
 pub type Grundy = u64;
 
+/// Where a position to fold is: given, or at a dense address.
+#[derive(Clone, Copy)]
+enum Place<'p, P> {
+    Position(&'p P),
+    Address(Address),
+}
+
 /// Looks up the parts of options while a position is folded: a part's
 /// value once it is solved; `None` before, noting the part as missing so
 /// that the search solves it first.
@@ -238,6 +245,15 @@ pub trait Rules {
         None
     }
 
+    /// Whether the table of a position's game can be solved as a box: the
+    /// positions whose coordinates are each at most the position's are
+    /// all reached from it, and each has its options among those before
+    /// it in address order. The engine then solves them in that order
+    /// before the position, each with its options solved (no search).
+    fn solves_as_box(&self, _position: &Self::Position) -> bool {
+        false
+    }
+
     /// The position at a dense address: the inverse of [`Rules::dense`],
     /// which rules that give addresses must provide.
     fn at_address(&self, _address: Address) -> Self::Position {
@@ -304,6 +320,18 @@ pub trait Rules {
         self.options(position, &mut options)?;
         fold_listed(self, &options, solved, mex);
         Ok(())
+    }
+
+    /// [`Rules::fold_options`] for the position at a dense address, which
+    /// rules may fold without building the position.
+    fn fold_at(
+        &self,
+        address: Address,
+        solved: &mut Solved<'_, Self::Position>,
+        mex: &mut Mex,
+        limit: usize,
+    ) -> std::result::Result<(), Self::Error> {
+        self.fold_options(&self.at_address(address), solved, mex, limit)
     }
 }
 
@@ -963,7 +991,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         self.dense.keep();
         self.packed.keep();
         let solved = self
-            .intern(rules, position, position)
+            .solve_box(rules, position)
+            .and_then(|()| self.intern(rules, position, position))
             .and_then(|key| match self.value(key) {
                 LOOPY => Err(EngineError::Loopy {
                     cycle: vec![position.clone()],
@@ -994,6 +1023,80 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
         }
         solved
+    }
+
+    /// Solves, in address order, the box of positions below `position`
+    /// when the rules say it can be (see [`Rules::solves_as_box`]) and the
+    /// state limit has room for all of it (if not, the search meets the
+    /// limit itself, where it does).
+    fn solve_box<R>(&mut self, rules: &R, position: &P) -> Result<(), P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let Some(corner) = rules.dense(position) else {
+            return Ok(());
+        };
+        if !rules.solves_as_box(position) || self.dense.get(corner) < LOOPY {
+            return Ok(());
+        }
+        let sides = [corner.volume, corner.plane, corner.row, corner.col];
+        let size = sides
+            .iter()
+            .try_fold(1usize, |size, &side| size.checked_mul(side as usize + 1));
+        let room = self.max_states.saturating_sub(self.states());
+        if size.is_none_or(|size| size > room) {
+            return Ok(());
+        }
+        for volume in 0..=corner.volume {
+            for plane in 0..=corner.plane {
+                for row in 0..=corner.row {
+                    for col in 0..=corner.col {
+                        let address = Address {
+                            volume,
+                            plane,
+                            row,
+                            col,
+                            ..corner
+                        };
+                        self.solve_in_box(rules, address, position)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Solves one position of a box (see [`Engine::solve_box`]): its
+    /// options are solved already, so it is folded and stored, with no
+    /// search; if one is not after all, or the table has no room for it,
+    /// it is searched like any position.
+    fn solve_in_box<R>(
+        &mut self,
+        rules: &R,
+        address: Address,
+        corner: &P,
+    ) -> Result<(), P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let state = self.dense.get(address);
+        if state < LOOPY {
+            return Ok(());
+        }
+        if state == UNSOLVED {
+            self.watch()?;
+            self.fold_place(rules, Place::Address(address))?;
+            if self.missing.is_empty() && self.dense.insert(address, self.mex.mex()) {
+                return Ok(());
+            }
+        }
+        let part = rules.at_address(address);
+        let key = self.intern(rules, &part, corner)?;
+        match self.value(key) {
+            LOOPY => Err(EngineError::Loopy { cycle: vec![part] }),
+            value if value >= EXPANDING => self.solve(rules, key),
+            _ => Ok(()),
+        }
     }
 
     /// The key of a position, which is stored (unsolved) if it was not.
@@ -1190,6 +1293,15 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
+        self.fold_place(rules, Place::Position(position))
+    }
+
+    /// [`Engine::fold`] for a position, or for the position at a dense
+    /// address (which is then built only for an error).
+    fn fold_place<R>(&mut self, rules: &R, place: Place<'_, P>) -> Result<(), P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
         self.mex.clear();
         self.missing.clear();
         self.deferred.clear();
@@ -1203,7 +1315,14 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             deferred: &mut self.deferred,
             work: 0,
         };
-        let folded = rules.fold_options(position, &mut solved, &mut self.mex, self.max_states);
+        let folded = match place {
+            Place::Position(position) => {
+                rules.fold_options(position, &mut solved, &mut self.mex, self.max_states)
+            }
+            Place::Address(address) => {
+                rules.fold_at(address, &mut solved, &mut self.mex, self.max_states)
+            }
+        };
         let work = solved.work.max(1);
         self.work = self.work.saturating_add(work);
         self.total_work = self.total_work.saturating_add(work);
@@ -1213,7 +1332,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 limit: self.max_work,
                 examined: self.work,
                 solved: self.states(),
-                expanding: position.clone(),
+                expanding: match place {
+                    Place::Position(position) => position.clone(),
+                    Place::Address(address) => rules.at_address(address),
+                },
             }),
             false => Ok(()),
         }

@@ -254,6 +254,36 @@ impl Rules for Interpreter<'_> {
         Address::of(game.0, &ints[..args.len()])
     }
 
+    /// Folds a position of a game of rules from its address: its
+    /// parameters are the address's last coordinates, with no position
+    /// built.
+    fn fold_at(
+        &self,
+        address: Address,
+        solved: &mut Solved<'_, Component>,
+        mex: &mut Mex,
+        limit: usize,
+    ) -> Result<(), EvalError> {
+        let game = self.program.games.get(address.table as usize);
+        let Some((game, Moves::Rules(rules))) = game.map(|game| (game, &game.moves)) else {
+            return self.fold_options(&self.at_address(address), solved, mex, limit);
+        };
+        let at = [address.volume, address.plane, address.row, address.col];
+        let arity = game.params.len().clamp(1, 4);
+        let args: SmallVec<[Value; 4]> = at[4 - arity..]
+            .iter()
+            .map(|&at| Value::Int(i64::from(at)))
+            .collect();
+        self.fold_rules(rules, game.slots, &args, solved, mex, limit)
+            .map_err(|error| {
+                error.while_expanding(&self.show(&[self.at_address(address)]).to_string())
+            })
+    }
+
+    fn solves_as_box(&self, position: &Component) -> bool {
+        matches!(position, Component::Game(game, _) if self.program.games.get(game.0 as usize).is_some_and(|game| game.solves_as_box))
+    }
+
     /// (A table outlives its game when a redeclaration drops the game: its
     /// positions are then rebuilt, with row 0 read as one parameter, only to
     /// be forgotten.)

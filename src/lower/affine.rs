@@ -201,6 +201,84 @@ impl Compiled {
     }
 }
 
+/// Whether the rules of game `game` of `arity` parameters let its table
+/// be solved as a box, in address order: from a position, every position
+/// whose arguments are each between 0 and its own is reachable (for each
+/// parameter there is the rule `move G(…, p - k, …) for k in 1..=p`), and
+/// every option is such a position, smaller (each rule is compiled, a
+/// game's only, and moves no argument up and one down). Solving the box
+/// in order then solves every position it holds, each with its options
+/// solved already, and nothing that the position does not reach.
+pub fn solves_as_box(rules: &[Rule], game: super::ir::GameId, arity: usize) -> bool {
+    let descends = |rule: &Rule| {
+        let Some(compiled) = &rule.compiled else {
+            return false;
+        };
+        let own = rule.target.iter().all(|term| {
+            matches!(term, Term::Game { game: target, args, .. } if *target == game && args.len() == arity)
+        });
+        // The least the binding can be, if its first end says.
+        let least = compiled
+            .first
+            .forms
+            .iter()
+            .filter(|form| form.params == [0; 4])
+            .map(|form| form.constant);
+        let least = match (compiled.first.least, compiled.first.forms.len()) {
+            (_, 1) | (false, _) => least.max(),
+            (true, _) => None,
+        };
+        own && compiled.terms.iter().all(|forms| {
+            // Each argument's most change, over the binding's values.
+            let changes = forms.iter().enumerate().map(|(j, form)| {
+                let mut own = [0; 4];
+                own[j] = 1;
+                match (form.params == own, form.binding, least) {
+                    (false, ..) => None,
+                    (true, 0, _) => Some(form.constant),
+                    (true, step, Some(least)) if step < 0 => {
+                        form.constant.checked_add(step.checked_mul(least)?)
+                    }
+                    _ => None,
+                }
+            });
+            let changes: Option<Vec<i64>> = changes.collect();
+            changes.is_some_and(|changes| {
+                changes.iter().all(|&change| change <= 0)
+                    && changes.iter().any(|&change| change < 0)
+            })
+        })
+    };
+    let steps_down = |j: usize| {
+        rules.iter().any(|rule| {
+            let Some(compiled) = &rule.compiled else {
+                return false;
+            };
+            let constant = |constant| Affine {
+                constant,
+                ..Affine::default()
+            };
+            let mut own = constant(0);
+            own.params[j] = 1;
+            let one_step = compiled.terms.first().is_some_and(|forms| {
+                forms.iter().enumerate().all(|(i, form)| match i == j {
+                    true => *form == Affine { binding: -1, ..own },
+                    false => {
+                        let mut other = constant(0);
+                        other.params[i] = 1;
+                        *form == other
+                    }
+                })
+            });
+            one_step
+                && compiled.terms.len() == 1
+                && compiled.first.forms.as_slice() == [constant(1)]
+                && compiled.last.forms.as_slice() == [own]
+        })
+    };
+    (1..=4).contains(&arity) && rules.iter().all(descends) && (0..arity).all(steps_down)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,6 +312,52 @@ mod tests {
         }";
         let rules = compiled(chomp);
         assert!(rules.len() > 3 && rules.iter().all(|&compiled| compiled));
+    }
+
+    /// Whether the one game `source` declares (after any it uses) is
+    /// solved as a box.
+    fn as_box(source: &str) -> bool {
+        let parsed = crate::syntax::parse(source, 0).expect("the source parses");
+        let statements: Vec<_> = parsed.statements.iter().collect();
+        let (program, _) =
+            crate::lower::lower(&Program::default(), &statements).expect("the source checks");
+        program.games.last().expect("a game").solves_as_box
+    }
+
+    #[test]
+    fn games_that_step_down_every_parameter_are_solved_as_boxes() {
+        let nim = "move N(a - k, b) for k in 1..=a move N(a, b - k) for k in 1..=b";
+        assert!(as_box(&format!("game N(a, b) {{ {nim} }}")));
+        // Wythoff's diagonal moves down too.
+        assert!(as_box(&format!(
+            "game N(a, b) {{ {nim} move N(a - k, b - k) for k in 1..=min(a, b) }}"
+        )));
+        assert!(as_box("game N(a) { move N(a - k) for k in 1..=a }"));
+        // Not all reached: no single steps down b, or steps of two only.
+        assert!(!as_box("game N(a, b) { move N(a - k, b) for k in 1..=a }"));
+        assert!(!as_box(
+            "game N(a, b) { move N(a - k, b) for k in 2..=a move N(a, b - k) for k in 1..=b }"
+        ));
+        // An option above in some argument, or of another game, or one
+        // that may stay put, or a rule that is not compiled.
+        for other in [
+            "move N(a - k, b + 1) for k in 1..=a",
+            "move M(a - k) for k in 1..=a",
+            "move N(a - k, b) for k in 0..=a",
+            "move N(a - k, b) for k in 1..=a if k % 2 == 0",
+        ] {
+            let source = format!(
+                "game M(n) {{ move M(n - k) for k in 1..=n }}\ngame N(a, b) {{ {nim} {other} }}"
+            );
+            assert!(!as_box(&source), "{other}");
+        }
+        // Three-row Chomp's positions keep a >= b >= c: not a box.
+        assert!(!as_box(
+            "game C(a, b, c) {
+                move C(a - k, min(b, a - k), min(c, a - k)) for k in 1..=a - 1
+                move C(a, b - k, min(c, b - k)) for k in 1..=b
+                move C(a, b, c - k) for k in 1..=c }"
+        ));
     }
 
     #[test]

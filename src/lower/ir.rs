@@ -4,7 +4,7 @@
 use indexmap::{IndexMap, IndexSet};
 use miette::SourceSpan;
 
-pub use super::affine::{Affine, Compiled, End};
+pub use super::affine::{Affine, Compiled, End, solves_as_box};
 
 pub use crate::syntax::ast::{BinaryOp, Destination, QueryKind};
 
@@ -74,6 +74,9 @@ pub struct Game {
     /// For a coin-turning game, its turns (its rules say the same as
     /// moves): what a product of it with another game turns.
     pub coins: Option<Vec<Turn>>,
+    /// Whether its table can be solved as a box, in address order (see
+    /// `affine::solves_as_box`).
+    pub solves_as_box: bool,
     pub span: SourceSpan,
 }
 

@@ -326,6 +326,7 @@ impl Lowerer {
             slots: decl.params.len(),
             splits,
             coins: None,
+            solves_as_box: false,
             span: decl.span,
         });
         DeclarationKind::Game(id)
@@ -528,7 +529,7 @@ impl Lowerer {
             }
         };
         self.max_slots = params.vars.len();
-        let rules = rules
+        let rules: Vec<Rule> = rules
             .iter()
             .flat_map(|rule| {
                 let mut scope = params.clone();
@@ -566,6 +567,7 @@ impl Lowerer {
             .collect();
         let slots = self.max_slots;
         let game = &mut self.program.games[id.0 as usize];
+        game.solves_as_box = solves_as_box(&rules, id, game.params.len());
         game.moves = Moves::Rules(rules);
         game.slots = slots;
     }
