@@ -1201,13 +1201,18 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 self.check_runaway(rules, stack)?;
             }
             self.set_value(key, EXPANDING);
-            let position = self.position(rules, key);
-            self.fold(rules, &position)?;
+            // A position kept by address is folded from it, and built only
+            // when parts are missing.
+            match key {
+                Key::Dense(address) => self.fold_place(rules, Place::Address(address))?,
+                _ => self.fold(rules, &self.position(rules, key))?,
+            }
             if self.missing.is_empty() {
                 self.set_value(key, self.mex.mex());
                 stack.pop();
                 continue;
             }
+            let position = self.position(rules, key);
             let mut keys = std::mem::take(&mut self.keys);
             keys.clear();
             let missing = std::mem::take(&mut self.missing);
