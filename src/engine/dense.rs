@@ -41,10 +41,16 @@ impl Address {
         })
     }
 
+    /// The volume, plane, row and column.
+    #[inline]
+    pub fn point(self) -> [u32; 4] {
+        [self.volume, self.plane, self.row, self.col]
+    }
+
     /// The coordinates in its table.
     #[inline]
     fn at(self) -> [usize; 4] {
-        [self.volume, self.plane, self.row, self.col].map(|at| at as usize)
+        self.point().map(|at| at as usize)
     }
 }
 

@@ -1039,8 +1039,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if !rules.solves_as_box(position) || self.dense.get(corner) < LOOPY {
             return Ok(());
         }
-        let sides = [corner.volume, corner.plane, corner.row, corner.col];
-        let size = sides
+        let size = corner
+            .point()
             .iter()
             .try_fold(1usize, |size, &side| size.checked_mul(side as usize + 1));
         let room = self.max_states.saturating_sub(self.states());

@@ -268,12 +268,7 @@ impl Rules for Interpreter<'_> {
         let Some((game, Moves::Rules(rules))) = game.map(|game| (game, &game.moves)) else {
             return self.fold_options(&self.at_address(address), solved, mex, limit);
         };
-        let at = [address.volume, address.plane, address.row, address.col];
-        let arity = game.params.len().clamp(1, 4);
-        let args: SmallVec<[Value; 4]> = at[4 - arity..]
-            .iter()
-            .map(|&at| Value::Int(i64::from(at)))
-            .collect();
+        let args: SmallVec<[Value; 4]> = self.address_args(address);
         self.fold_rules(rules, game.slots, &args, solved, mex, limit)
             .map_err(|error| {
                 error.while_expanding(&self.show(&[self.at_address(address)]).to_string())
@@ -281,21 +276,18 @@ impl Rules for Interpreter<'_> {
     }
 
     fn solves_as_box(&self, position: &Component) -> bool {
-        matches!(position, Component::Game(game, _) if self.program.games.get(game.0 as usize).is_some_and(|game| game.solves_as_box))
+        let Component::Game(game, _) = position else {
+            return false;
+        };
+        let game = self.program.games.get(game.0 as usize);
+        game.is_some_and(|game| game.solves_as_box)
     }
 
     /// (A table outlives its game when a redeclaration drops the game: its
     /// positions are then rebuilt, with row 0 read as one parameter, only to
     /// be forgotten.)
     fn at_address(&self, address: Address) -> Component {
-        let game = GameId(address.table);
-        let at = [address.volume, address.plane, address.row, address.col];
-        let arity = match self.program.games.get(game.0 as usize) {
-            Some(game) => game.params.len().clamp(1, 4),
-            None => 4 - at[..3].iter().take_while(|&&at| at == 0).count(),
-        };
-        let args = at[4 - arity..].iter().map(|&at| i64::from(at).into());
-        Component::Game(game, args.collect())
+        Component::Game(GameId(address.table), self.address_args(address))
     }
 
     /// A position of a game of one parameter whose argument is a set
@@ -417,6 +409,22 @@ fn push_option(
 }
 
 impl<'p> Interpreter<'p> {
+    /// The arguments of the position at a dense address: the address's
+    /// last coordinates, as many as its game has parameters (a table whose
+    /// game was dropped is read by its leading zeros, see
+    /// [`Rules::at_address`]).
+    fn address_args<C: FromIterator<Value>>(&self, address: Address) -> C {
+        let at = address.point();
+        let arity = match self.program.games.get(address.table as usize) {
+            Some(game) => game.params.len().clamp(1, 4),
+            None => 4 - at[..3].iter().take_while(|&&at| at == 0).count(),
+        };
+        at[4 - arity..]
+            .iter()
+            .map(|&at| Value::Int(i64::from(at)))
+            .collect()
+    }
+
     pub fn new(program: &'p Program) -> Self {
         Interpreter {
             program,

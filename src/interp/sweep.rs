@@ -191,10 +191,7 @@ impl Interpreter<'_> {
             return Ok(false);
         }
         let mut lines: SmallVec<[Line; 4]> = SmallVec::new();
-        for (term, forms) in rule.target.iter().zip(&compiled.terms) {
-            let Term::Game { game, .. } = term else {
-                unreachable!("a compiled target is of games")
-            };
+        for (game, forms) in &compiled.terms {
             // The line's first cell and step, from each argument's value at
             // the first option and its step; both ends must lie in the
             // table (and in an address's 32 bits), and so does the rest.
@@ -235,10 +232,7 @@ impl Interpreter<'_> {
         let mut slow = |i: isize, mex: &mut Mex| {
             let k = first + i as i64;
             let (from, mut value, mut known) = (solved.noted(), 0, true);
-            for (term, forms) in rule.target.iter().zip(&compiled.terms) {
-                let Term::Game { game, .. } = term else {
-                    unreachable!("a compiled target is of games")
-                };
+            for (game, forms) in &compiled.terms {
                 let args: SmallVec<[i64; 4]> =
                     forms.iter().map(|form| form.at(params, k)).collect();
                 let address = Address::of(game.0, &args).expect("the line lies in the table");

@@ -15,7 +15,7 @@
 
 use smallvec::SmallVec;
 
-use super::ir::{BinaryOp, Binding, Domain, Expr, ExprKind, Operand, Rule, Term};
+use super::ir::{BinaryOp, Binding, Domain, Expr, ExprKind, GameId, Operand, Rule, Term};
 
 /// The most leaves (constants, parameters and bindings) a form is built
 /// from.
@@ -37,6 +37,13 @@ impl Affine {
     /// The form of `expr`, with the parameters in slots `0..arity` and the
     /// binding in `slot`; `None` if it is not such a form (or is too large
     /// to be sure of, see the module's notes).
+    /// The form of parameter `j` alone.
+    fn param(j: usize) -> Affine {
+        let mut form = Affine::default();
+        form.params[j] = 1;
+        form
+    }
+
     pub fn of(expr: &Expr, arity: usize, slot: usize) -> Option<Affine> {
         let mut form = Affine::default();
         let mut leaves = 0;
@@ -145,13 +152,13 @@ impl End {
 }
 
 /// A swept rule compiled: its one binding runs from `first` to `last`
-/// (inclusive), and each term of its target is a game of up to four
-/// parameters whose arguments are forms, each moving with the binding.
+/// (inclusive), and each term of its target is a game (with its id) of up
+/// to four parameters whose arguments are forms, each moving with the binding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Compiled {
     pub first: End,
     pub last: End,
-    pub terms: Vec<SmallVec<[Affine; 4]>>,
+    pub terms: Vec<(GameId, SmallVec<[Affine; 4]>)>,
 }
 
 impl Compiled {
@@ -190,10 +197,10 @@ impl Compiled {
             .iter()
             .zip(&plan.steps)
             .map(|(term, steps)| match term {
-                Term::Game { args, .. } if !steps.is_empty() && args.len() <= 4 => args
-                    .iter()
-                    .map(|arg| Affine::of(arg, arity, *slot))
-                    .collect::<Option<SmallVec<_>>>(),
+                Term::Game { game, args, .. } if !steps.is_empty() && args.len() <= 4 => {
+                    let forms = args.iter().map(|arg| Affine::of(arg, arity, *slot));
+                    Some((*game, forms.collect::<Option<SmallVec<_>>>()?))
+                }
                 _ => None,
             })
             .collect::<Option<Vec<_>>>()?;
@@ -209,14 +216,11 @@ impl Compiled {
 /// game's only, and moves no argument up and one down). Solving the box
 /// in order then solves every position it holds, each with its options
 /// solved already, and nothing that the position does not reach.
-pub fn solves_as_box(rules: &[Rule], game: super::ir::GameId, arity: usize) -> bool {
+pub fn solves_as_box(rules: &[Rule], game: GameId, arity: usize) -> bool {
     let descends = |rule: &Rule| {
         let Some(compiled) = &rule.compiled else {
             return false;
         };
-        let own = rule.target.iter().all(|term| {
-            matches!(term, Term::Game { game: target, args, .. } if *target == game && args.len() == arity)
-        });
         // The least the binding can be, if its first end says.
         let least = compiled
             .first
@@ -228,12 +232,13 @@ pub fn solves_as_box(rules: &[Rule], game: super::ir::GameId, arity: usize) -> b
             (_, 1) | (false, _) => least.max(),
             (true, _) => None,
         };
-        own && compiled.terms.iter().all(|forms| {
+        compiled.terms.iter().all(|(target, forms)| {
+            if *target != game || forms.len() != arity {
+                return false;
+            }
             // Each argument's most change, over the binding's values.
             let changes = forms.iter().enumerate().map(|(j, form)| {
-                let mut own = [0; 4];
-                own[j] = 1;
-                match (form.params == own, form.binding, least) {
+                match (form.params == Affine::param(j).params, form.binding, least) {
                     (false, ..) => None,
                     (true, 0, _) => Some(form.constant),
                     (true, step, Some(least)) if step < 0 => {
@@ -254,26 +259,27 @@ pub fn solves_as_box(rules: &[Rule], game: super::ir::GameId, arity: usize) -> b
             let Some(compiled) = &rule.compiled else {
                 return false;
             };
-            let constant = |constant| Affine {
-                constant,
+            let one = Affine {
+                constant: 1,
                 ..Affine::default()
             };
-            let mut own = constant(0);
-            own.params[j] = 1;
-            let one_step = compiled.terms.first().is_some_and(|forms| {
+            // `G(…, p - k, …)`: every argument its parameter, the `j`th
+            // less the binding.
+            let one_step = |(_, forms): &(GameId, SmallVec<[Affine; 4]>)| {
                 forms.iter().enumerate().all(|(i, form)| match i == j {
-                    true => *form == Affine { binding: -1, ..own },
-                    false => {
-                        let mut other = constant(0);
-                        other.params[i] = 1;
-                        *form == other
+                    true => {
+                        *form
+                            == Affine {
+                                binding: -1,
+                                ..Affine::param(j)
+                            }
                     }
+                    false => *form == Affine::param(i),
                 })
-            });
-            one_step
-                && compiled.terms.len() == 1
-                && compiled.first.forms.as_slice() == [constant(1)]
-                && compiled.last.forms.as_slice() == [own]
+            };
+            matches!(compiled.terms.as_slice(), [term] if one_step(term))
+                && compiled.first.forms.as_slice() == [one]
+                && compiled.last.forms.as_slice() == [Affine::param(j)]
         })
     };
     (1..=4).contains(&arity) && rules.iter().all(descends) && (0..arity).all(steps_down)
