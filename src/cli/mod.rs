@@ -172,7 +172,8 @@ struct Limits {
     /// The most rows a query's table may have (`grundy G(n) for n in …`).
     #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N", value_parser = count)]
     max_rows: usize,
-    /// Threads that fill a code's table of values [default: every core].
+    /// Threads that fill a code's table of values, or solve a game's table as a box
+    /// [default: every core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
 }

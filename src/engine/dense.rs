@@ -384,6 +384,80 @@ impl Dense {
     /// the room; `false` if it does not.
     pub fn insert(&mut self, address: Address, value: Grundy) -> bool {
         debug_assert_ne!(value, UNSOLVED);
+        if !self.make_room(address) {
+            return false;
+        }
+        let grid = &mut self.tables[address.table as usize];
+        let index = grid.index(address.at()).expect("room was made");
+        let fresh = grid.cells.get(index) == UNSOLVED;
+        grid.cells.set(index, value);
+        if fresh {
+            self.filled += 1;
+            self.note(address);
+        }
+        true
+    }
+
+    /// Makes room for the box of positions whose coordinates are each at
+    /// most `corner`'s, and notes in the journal those not stored, so that
+    /// they can be filled (see [`Dense::fill`]) and, if the search fails,
+    /// forgotten. The largest value stored in the box; `None` if the budget
+    /// has no room for it.
+    pub fn claim_box(&mut self, corner: Address) -> Option<Grundy> {
+        if !self.make_room(corner) {
+            return None;
+        }
+        let grid = &self.tables[corner.table as usize];
+        let mut largest = 0;
+        for volume in 0..=corner.volume {
+            for plane in 0..=corner.plane {
+                for row in 0..=corner.row {
+                    let at = |col: u32| [volume, plane, row, col].map(|at| at as usize);
+                    let start = grid.index(at(0)).expect("room was made");
+                    let mut run: Option<Run> = None;
+                    for col in 0..=corner.col {
+                        let value = grid.cells.get(start + col as usize);
+                        if value != UNSOLVED {
+                            if value < LOOPY {
+                                largest = largest.max(value);
+                            }
+                            self.journal.extend(run.take());
+                            continue;
+                        }
+                        match &mut run {
+                            Some(run) => run.len += 1,
+                            None => {
+                                run = Some(Run {
+                                    table: corner.table,
+                                    volume,
+                                    plane,
+                                    row,
+                                    col,
+                                    len: 1,
+                                })
+                            }
+                        }
+                    }
+                    self.journal.extend(run);
+                }
+            }
+        }
+        Some(largest)
+    }
+
+    /// Stores a value in a cell of a box claimed (see [`Dense::claim_box`])
+    /// and not stored since.
+    pub fn fill(&mut self, address: Address, value: Grundy) {
+        let (table, index) = self.index(address).expect("a claimed address");
+        let cells = &mut self.tables[table].cells;
+        debug_assert_eq!(cells.get(index), UNSOLVED);
+        cells.set(index, value);
+        self.filled += 1;
+    }
+
+    /// Grows the table of `address`, if need be, to hold it; `false` if
+    /// the budget has no room.
+    fn make_room(&mut self, address: Address) -> bool {
         let at = address.at();
         let table = address.table as usize;
         if table >= self.tables.len() {
@@ -414,13 +488,6 @@ impl Dense {
             };
             self.cells = self.cells - grid.cells.len() + cells;
             grid.grow(dims);
-        }
-        let index = grid.index(at).expect("room was made");
-        let fresh = grid.cells.get(index) == UNSOLVED;
-        grid.cells.set(index, value);
-        if fresh {
-            self.filled += 1;
-            self.note(address);
         }
         true
     }

@@ -13,8 +13,10 @@ mod misere;
 mod options;
 mod packed;
 mod search;
+mod wavefront;
 
 use std::hash::Hash;
+use std::sync::atomic::Ordering::Relaxed;
 
 use indexmap::IndexSet;
 use rustc_hash::FxHashMap as HashMap;
@@ -28,6 +30,8 @@ pub use options::{Options, TooManyOptions};
 pub use packed::Packed;
 use packed::PackedValues;
 pub use search::SumSearch;
+pub use wavefront::BoxRules;
+use wavefront::Hyperplanes;
 
 /// A Grundy value (nimber).
 pub type Grundy = u64;
@@ -206,6 +210,9 @@ impl From<Stopped> for Unknown {
     }
 }
 
+/// The fewest positions of a box worth a thread of their own.
+const BOX_PER_THREAD: usize = 1 << 12;
+
 /// The default bound on distinct positions an engine will intern.
 pub const DEFAULT_MAX_STATES: usize = 10_000_000;
 
@@ -245,13 +252,14 @@ pub trait Rules {
         None
     }
 
-    /// Whether the table of a position's game can be solved as a box: the
-    /// positions whose coordinates are each at most the position's are
-    /// all reached from it, and each has its options among those before
-    /// it in address order. The engine then solves them in that order
-    /// before the position, each with its options solved (no search).
-    fn solves_as_box(&self, _position: &Self::Position) -> bool {
-        false
+    /// The rules of a position's game as threads read them, where its
+    /// table can be solved as a box: the positions whose coordinates are
+    /// each at most the position's are all reached from it, and each has
+    /// its options below it in every coordinate and in their sum. The
+    /// engine then solves them before the position, a hyperplane of one
+    /// sum at a time, on every thread (no search).
+    fn box_rules(&self, _position: &Self::Position) -> Option<Box<dyn BoxRules>> {
+        None
     }
 
     /// The position at a dense address: the inverse of [`Rules::dense`],
@@ -407,12 +415,25 @@ impl Mex {
 
     /// Notes every value noted in `other`.
     pub fn add_all(&mut self, other: &Mex) {
-        if self.words.len() < other.words.len() {
-            self.words.resize(other.words.len(), 0);
+        self.add_words(&other.words);
+    }
+
+    /// Notes every value of a set of values given as its words.
+    pub(crate) fn add_words(&mut self, words: &[u64]) {
+        if self.words.len() < words.len() {
+            self.words.resize(words.len(), 0);
         }
-        for (word, other) in self.words.iter_mut().zip(&other.words) {
+        for (word, other) in self.words.iter_mut().zip(words) {
             *word |= other;
         }
+    }
+
+    /// The set's first `len` words (at least), to note values in.
+    pub(crate) fn words_mut(&mut self, len: usize) -> &mut [u64] {
+        if self.words.len() < len {
+            self.words.resize(len, 0);
+        }
+        &mut self.words
     }
 
     /// How many words the set takes.
@@ -560,6 +581,8 @@ pub struct Engine<P> {
     loopy: HashMap<P, Gamma>,
     watcher: Option<Watcher>,
     steps_since_watch: usize,
+    /// The threads that solve boxes.
+    threads: usize,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -621,7 +644,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             loopy: HashMap::default(),
             watcher: None,
             steps_since_watch: 0,
+            threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
         }
+    }
+
+    /// Sets the threads that solve boxes (every core unless set).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Sets the most options one search may examine.
@@ -1025,10 +1054,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         solved
     }
 
-    /// Solves, in address order, the box of positions below `position`
-    /// when the rules say it can be (see [`Rules::solves_as_box`]) and the
-    /// state limit has room for all of it (if not, the search meets the
-    /// limit itself, where it does).
+    /// Solves the box of positions below `position`, a hyperplane at a
+    /// time (see `wavefront.rs`), when the rules say it can be (see
+    /// [`Rules::box_rules`]) and the state limit has room for all of it
+    /// (if not, the search meets the limit itself, where it does).
     fn solve_box<R>(&mut self, rules: &R, position: &P) -> Result<(), P, R::Error>
     where
         R: Rules<Position = P>,
@@ -1036,9 +1065,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let Some(corner) = rules.dense(position) else {
             return Ok(());
         };
-        if !rules.solves_as_box(position) || self.dense.get(corner) < LOOPY {
+        if self.dense.get(corner) < LOOPY {
             return Ok(());
         }
+        let Some(mut box_rules) = rules.box_rules(position) else {
+            return Ok(());
+        };
         let size = corner
             .point()
             .iter()
@@ -1047,23 +1079,138 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if size.is_none_or(|size| size > room) {
             return Ok(());
         }
-        for volume in 0..=corner.volume {
-            for plane in 0..=corner.plane {
-                for row in 0..=corner.row {
-                    for col in 0..=corner.col {
-                        let address = Address {
-                            volume,
-                            plane,
-                            row,
-                            col,
-                            ..corner
-                        };
-                        self.solve_in_box(rules, address, position)?;
+        let Some(largest) = self.dense.claim_box(corner) else {
+            return Ok(());
+        };
+        let dims = self.dense.grid(corner.table as usize).dims;
+        box_rules.set_dims(dims);
+        // A thread for every so many positions of the box, no more than
+        // the hyperplanes can be dealt to.
+        let size = size.unwrap_or(0);
+        let threads = (self.threads.min(size / BOX_PER_THREAD))
+            .min(wavefront::most_threads(corner.point(), box_rules.arity()))
+            .max(1);
+        let planes = Hyperplanes::new(box_rules.as_ref(), corner.point(), threads, self.max_states);
+        // The table, shared with the threads while they solve a hyperplane;
+        // the engine's own again (swapped in) while it stores one.
+        let table = std::sync::RwLock::new(std::mem::replace(&mut self.dense, Dense::new(0)));
+        let barrier = wavefront::Barrier::new(threads);
+        let largest = std::sync::atomic::AtomicU64::new(largest);
+        let work = std::sync::atomic::AtomicU64::new(0);
+        let solve = |thread: usize, sum: usize| {
+            let dense = table.read().expect("no thread failed");
+            let grid = dense.grid(corner.table as usize);
+            let done = planes.solve(thread, sum, grid, largest.load(Relaxed));
+            work.fetch_add(done, Relaxed);
+        };
+        let solved = std::thread::scope(|scope| {
+            for thread in 1..threads {
+                let (barrier, solve, planes) = (&barrier, &solve, &planes);
+                scope.spawn(move || {
+                    let _guard = barrier.guard();
+                    for sum in 0..=planes.last() {
+                        solve(thread, sum);
+                        // Solved; then stored by the engine, or stopped.
+                        if !barrier.wait() || !barrier.wait() {
+                            return;
+                        }
                     }
+                });
+            }
+            let _guard = barrier.guard();
+            let mut ordinary = Vec::new();
+            for sum in 0..=planes.last() {
+                solve(0, sum);
+                if !barrier.wait() {
+                    break;
+                }
+                let mut dense = table.write().expect("no thread failed");
+                std::mem::swap(&mut *dense, &mut self.dense);
+                let stored = self.store_hyperplane(rules, position, (&planes, sum), &mut ordinary);
+                let mut done = work.swap(0, Relaxed);
+                let stored = stored.and_then(|most| {
+                    largest.fetch_max(most, Relaxed);
+                    self.count_work(&mut done, position)
+                });
+                // A search that grew the table moved its cells: the rest is
+                // left to the search.
+                let moved = self.dense.grid(corner.table as usize).dims != dims;
+                std::mem::swap(&mut *dense, &mut self.dense);
+                drop(dense);
+                if stored.is_err() || moved {
+                    barrier.break_off();
+                    return stored;
+                }
+                if !barrier.wait() {
+                    break;
                 }
             }
+            Ok(())
+        });
+        self.dense = table.into_inner().expect("no thread failed");
+        solved
+    }
+
+    /// Stores the values of hyperplane `sum` of a box just solved, and
+    /// solves the positions it left to the ordinary way; returns the
+    /// largest value stored.
+    fn store_hyperplane<R>(
+        &mut self,
+        rules: &R,
+        position: &P,
+        (planes, sum): (&Hyperplanes<'_>, usize),
+        ordinary: &mut Vec<Address>,
+    ) -> Result<Grundy, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let Some(corner) = rules.dense(position) else {
+            return Ok(0);
+        };
+        let mut largest = 0;
+        let mut count = 0;
+        planes.results(sum, |[volume, plane, row, col], value| {
+            let address = Address {
+                volume,
+                plane,
+                row,
+                col,
+                ..corner
+            };
+            count += 1;
+            match value {
+                Some(value) => {
+                    self.dense.fill(address, value);
+                    largest = largest.max(value);
+                }
+                None => ordinary.push(address),
+            }
+        });
+        for address in ordinary.drain(..) {
+            self.solve_in_box(rules, address, position)?;
+            let value = self.dense.get(address);
+            largest = largest.max(if value < LOOPY { value } else { 0 });
         }
-        Ok(())
+        self.steps_since_watch += count;
+        self.watch()?;
+        Ok(largest)
+    }
+
+    /// Counts `work` options examined in the search under way (taking
+    /// them), failing past the work limit.
+    fn count_work<E>(&mut self, work: &mut u64, expanding: &P) -> Result<(), P, E> {
+        let work = std::mem::take(work);
+        self.work = self.work.saturating_add(work);
+        self.total_work = self.total_work.saturating_add(work);
+        match self.work > self.max_work {
+            true => Err(EngineError::TooMuchWork {
+                limit: self.max_work,
+                examined: self.work,
+                solved: self.states(),
+                expanding: expanding.clone(),
+            }),
+            false => Ok(()),
+        }
     }
 
     /// Solves one position of a box (see [`Engine::solve_box`]): its

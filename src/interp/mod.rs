@@ -19,7 +19,8 @@ use smallvec::SmallVec;
 
 use crate::analysis::{Period, Proof};
 use crate::engine::{
-    Address, Grundy, Mex, Options, Packed, Rules, Solved, TooManyOptions, Unknown, fold_listed,
+    Address, BoxRules, Grundy, Mex, Options, Packed, Rules, Solved, TooManyOptions, Unknown,
+    fold_listed,
 };
 use crate::lower::ir::*;
 use crate::octal::Table;
@@ -275,12 +276,18 @@ impl Rules for Interpreter<'_> {
             })
     }
 
-    fn solves_as_box(&self, position: &Component) -> bool {
+    fn box_rules(&self, position: &Component) -> Option<Box<dyn BoxRules>> {
         let Component::Game(game, _) = position else {
-            return false;
+            return None;
         };
-        let game = self.program.games.get(game.0 as usize);
-        game.is_some_and(|game| game.solves_as_box)
+        let game = self.program.games.get(game.0 as usize)?;
+        let Moves::Rules(rules) = &game.moves else {
+            return None;
+        };
+        let rules = rules.iter().map(|rule| rule.compiled.clone());
+        let rules = rules.collect::<Option<Vec<_>>>()?;
+        game.solves_as_box
+            .then(|| Box::new(sweep::CompiledBox::new(rules, game.params.len())) as _)
     }
 
     /// (A table outlives its game when a redeclaration drops the game: its

@@ -13,8 +13,8 @@ use miette::SourceSpan;
 use smallvec::SmallVec;
 
 use super::{Budget, Component, EvalError, Interpreter, Value, assignments, eval, quick, set_int};
-use crate::engine::{Address, Cell, CellSlice, Grundy, Mex, Solved};
-use crate::lower::ir::{self, Binding, Domain, Rule, Term};
+use crate::engine::{Address, BoxRules, Cell, CellSlice, Grundy, Mex, Solved};
+use crate::lower::ir::{self, Affine, Binding, Domain, Rule, Term};
 
 /// A rule with a sweep plan, and its last binding.
 pub(super) struct Sweep<'r> {
@@ -192,27 +192,10 @@ impl Interpreter<'_> {
         }
         let mut lines: SmallVec<[Line; 4]> = SmallVec::new();
         for (game, forms) in &compiled.terms {
-            // The line's first cell and step, from each argument's value at
-            // the first option and its step; both ends must lie in the
-            // table (and in an address's 32 bits), and so does the rest.
             let grid = solved.grid(game.0 as usize);
-            let [_, planes, rows, stride] = grid.dims;
-            let strides = [planes * rows * stride, rows * stride, stride, 1];
-            let skipped = 4 - forms.len();
-            if grid.dims[..skipped].contains(&0) {
+            let Some((start, step)) = line_of(forms, params, (first, last), grid.dims) else {
                 return Ok(false);
-            }
-            let (mut start, mut step) = (0, 0);
-            for (d, form) in (skipped..).zip(forms) {
-                let at_first = form.at(params, first);
-                let at_last = at_first + form.binding * (last - first);
-                let dim = (grid.dims[d] as i64).min(1 << 32);
-                if !(0..dim).contains(&at_first) || !(0..dim).contains(&at_last) {
-                    return Ok(false);
-                }
-                start += at_first as usize * strides[d];
-                step += form.binding as isize * strides[d] as isize;
-            }
+            };
             lines.push(Line {
                 table: game.0 as usize,
                 cells: grid.cells,
@@ -358,6 +341,151 @@ impl Interpreter<'_> {
             });
         }
         Some(fixed)
+    }
+}
+
+/// The line of a compiled term's options from binding `first` to `last`
+/// in a table of `dims`: the first option's cell and the step to the next,
+/// from each argument's value at the first option and its step. `None` if
+/// either end leaves the table (or an address's 32 bits); if neither does,
+/// no option does.
+#[inline]
+fn line_of(
+    forms: &[Affine],
+    params: &[i64; 4],
+    (first, last): (i64, i64),
+    dims: [usize; 4],
+) -> Option<(usize, isize)> {
+    let [_, planes, rows, stride] = dims;
+    let strides = [planes * rows * stride, rows * stride, stride, 1];
+    let skipped = 4 - forms.len();
+    if dims[..skipped].contains(&0) {
+        return None;
+    }
+    let (mut start, mut step) = (0, 0);
+    for (d, form) in (skipped..).zip(forms) {
+        let at_first = form.at(params, first);
+        let at_last = at_first + form.binding * (last - first);
+        let dim = (dims[d] as i64).min(1 << 32);
+        if !(0..dim).contains(&at_first) || !(0..dim).contains(&at_last) {
+            return None;
+        }
+        start += at_first as usize * strides[d];
+        step += form.binding as isize * strides[d] as isize;
+    }
+    Some((start, step))
+}
+
+/// A game's compiled rules, as the engine's threads read them to solve its
+/// table as a box (see [`crate::lower::ir::solves_as_box`]): each argument
+/// of each term is its parameter plus a constant and a multiple of the
+/// binding, so a line is the position's cell plus an offset.
+pub(super) struct CompiledBox {
+    rules: Vec<BoxRule>,
+    arity: usize,
+}
+
+struct BoxRule {
+    first: ir::End,
+    last: ir::End,
+    terms: SmallVec<[BoxTerm; 2]>,
+}
+
+/// A term of a rule of a [`CompiledBox`]: per coordinate (volume, plane,
+/// row, column) the constant and the binding's multiple added to the
+/// parameter, and, in a table of the dimensions set, the offset of the
+/// option of binding 0 from the position's cell and the step to the next.
+struct BoxTerm {
+    moves: [(i64, i64); 4],
+    offset: isize,
+    step: isize,
+}
+
+impl CompiledBox {
+    pub fn new(rules: Vec<ir::Compiled>, arity: usize) -> Self {
+        let rules = rules.into_iter().map(|compiled| BoxRule {
+            terms: compiled
+                .terms
+                .iter()
+                .map(|(_, forms)| {
+                    let mut moves = [(0, 0); 4];
+                    for (d, form) in (4 - forms.len()..).zip(forms) {
+                        moves[d] = (form.constant, form.binding);
+                    }
+                    BoxTerm {
+                        moves,
+                        offset: 0,
+                        step: 0,
+                    }
+                })
+                .collect(),
+            first: compiled.first,
+            last: compiled.last,
+        });
+        CompiledBox {
+            rules: rules.collect(),
+            arity,
+        }
+    }
+}
+
+impl BoxRules for CompiledBox {
+    fn arity(&self) -> usize {
+        self.arity
+    }
+
+    fn rules(&self) -> usize {
+        self.rules.len()
+    }
+
+    fn step(&self, rule: usize) -> Option<[i64; 4]> {
+        let [term] = self.rules[rule].terms.as_slice() else {
+            return None;
+        };
+        Some(term.moves.map(|(_, binding)| binding))
+    }
+
+    fn set_dims(&mut self, dims: [usize; 4]) {
+        let [_, planes, rows, stride] = dims;
+        let strides = [planes * rows * stride, rows * stride, stride, 1].map(|s| s as isize);
+        for term in self.rules.iter_mut().flat_map(|rule| &mut rule.terms) {
+            term.offset = (0..4).map(|d| term.moves[d].0 as isize * strides[d]).sum();
+            term.step = (0..4).map(|d| term.moves[d].1 as isize * strides[d]).sum();
+        }
+    }
+
+    #[inline]
+    fn lines(
+        &self,
+        rule: usize,
+        at: [u32; 4],
+        cell: usize,
+        lines: &mut SmallVec<[(usize, isize); 4]>,
+    ) -> Option<usize> {
+        let rule = &self.rules[rule];
+        let mut params = [0; 4];
+        for (param, &at) in params.iter_mut().zip(&at[4 - self.arity..]) {
+            *param = i64::from(at);
+        }
+        let (first, last) = (rule.first.at(&params), rule.last.at(&params));
+        if first > last {
+            return Some(0);
+        }
+        for term in &rule.terms {
+            // Each coordinate moves one way: both ends at or below the
+            // position's (see `solves_as_box`) and at or above 0 put every
+            // option in the box.
+            for (&(constant, binding), &at) in term.moves.iter().zip(&at) {
+                let at = i64::from(at);
+                let ends = [first, last].map(|k| at + constant + binding * k);
+                if ends.iter().any(|&end| !(0..=at).contains(&end)) {
+                    return None;
+                }
+            }
+            let start = cell as isize + term.offset + term.step * first as isize;
+            lines.push((start as usize, term.step));
+        }
+        usize::try_from(last - first).ok()?.checked_add(1)
     }
 }
 

@@ -276,10 +276,11 @@ impl Session {
         self.engine.set_max_work(max_work);
     }
 
-    /// Sets the threads that fill a code's table (`--threads`); every core
-    /// unless set.
+    /// Sets the threads that fill a code's table and solve a box of a
+    /// game of rules (`--threads`); every core unless set.
     pub fn set_threads(&mut self, threads: usize) {
         self.tables.set_threads(threads);
+        self.engine.set_threads(threads);
     }
 
     /// Sets the most rows a query's table may have.

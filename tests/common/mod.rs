@@ -11,8 +11,12 @@ use sprague::session::{Answer, Event, Session, Value};
 
 /// The answers to a source's queries; any error fails the test, rendered.
 pub fn answers(source: &str) -> Vec<Answer> {
+    answers_in(Session::new(DEFAULT_MAX_STATES), source)
+}
+
+/// [`answers`] from a session of its own.
+pub fn answers_in(mut session: Session, source: &str) -> Vec<Answer> {
     let mut answers = Vec::new();
-    let mut session = Session::new(DEFAULT_MAX_STATES);
     session.run("test.game", source, &mut |event| match event {
         Event::Answer(answer) => answers.push(answer),
         other @ (Event::Note(_) | Event::Play(_)) => panic!("unexpected {other:?}"),
@@ -32,7 +36,12 @@ pub fn answers(source: &str) -> Vec<Answer> {
 
 /// The values of a source's `grundy` queries, in order.
 pub fn grundy_values(source: &str) -> Vec<u64> {
-    answers(source)
+    grundy_values_in(Session::new(DEFAULT_MAX_STATES), source)
+}
+
+/// [`grundy_values`] from a session of its own.
+pub fn grundy_values_in(session: Session, source: &str) -> Vec<u64> {
+    answers_in(session, source)
         .into_iter()
         .map(|answer| match answer.value {
             Value::Grundy(value) => value,

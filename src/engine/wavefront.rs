@@ -1,0 +1,519 @@
+//! Boxes solved a hyperplane at a time, on every thread. A game whose rules
+//! step its parameters down (see [`Rules::box_rules`]) has each option of
+//! a position below it in the sum of its coordinates, so the positions of
+//! one sum (a hyperplane: an anti-diagonal of a two-parameter table) wait
+//! only on those of smaller sums. They are solved together, split among
+//! the threads, each reading the table as it stood after the hyperplane
+//! before and writing values to its own part of this one's; the engine
+//! stores them before the next.
+//!
+//! A rule whose options run along one line of the table (`move W(a - k,
+//! b) for k in 1..=a`) keeps at each position the set of the line's
+//! values: the set at the position one step along the line, with one
+//! value more. The sets are kept by position, in the buffer of the
+//! hyperplane they belong to, so threads share nothing they write and a
+//! line's set is found without a hash, next to its neighbours'.
+//!
+//! [`Rules::box_rules`]: super::Rules::box_rules
+
+use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use smallvec::SmallVec;
+
+use super::{Grid, Grundy, LOOPY, Mex, UNSOLVED};
+
+/// A game's rules as threads read them to solve its table as a box: each
+/// rule a run of options along lines of the table, found from a position's
+/// coordinates by arithmetic.
+pub trait BoxRules: Send + Sync {
+    /// How many parameters the game has.
+    fn arity(&self) -> usize;
+
+    /// How many rules.
+    fn rules(&self) -> usize;
+
+    /// Where rule `rule` has one line of options: the change in each
+    /// coordinate (volume, plane, row, column) from one option to the
+    /// next. The position that far from this one has, most often, this
+    /// position's line less its first cell.
+    fn step(&self, rule: usize) -> Option<[i64; 4]>;
+
+    /// Sets the dimensions of the table, before any line is asked for.
+    fn set_dims(&mut self, dims: [usize; 4]);
+
+    /// The options of rule `rule` at the position of coordinates `at`,
+    /// whose cell is `cell`: how many there are, with the line of each term
+    /// (the cell of the first option and the step to the next) put in
+    /// `lines`. `None` if a line leaves the table: the position is then
+    /// folded the ordinary way.
+    fn lines(
+        &self,
+        rule: usize,
+        at: [u32; 4],
+        cell: usize,
+        lines: &mut SmallVec<[(usize, isize); 4]>,
+    ) -> Option<usize>;
+}
+
+/// The most bytes the sets of the hyperplanes kept may take; past it the
+/// lines are read cell by cell.
+const MAX_SET_BYTES: usize = 1 << 29;
+
+/// The most hyperplanes back a line's set is looked for.
+const MAX_DEPTH: usize = 8;
+
+/// The positions of a hyperplane are dealt to the threads in turn, this
+/// many (by index) at a time.
+const GRANULE: usize = 32;
+
+/// The most threads that the hyperplanes of the box of `corner`, of a
+/// game of `arity` parameters, can be dealt to.
+pub fn most_threads(corner: [u32; 4], arity: usize) -> usize {
+    let points: usize = corner[4 - arity + 1..]
+        .iter()
+        .map(|&at| at as usize + 1)
+        .product();
+    points.div_ceil(GRANULE)
+}
+
+/// One thread's part of one hyperplane: per position dealt to it, in
+/// order, its value and, per rule, the first cell and length of its line
+/// and the set of the line's values in `words` words (a length of 0: no
+/// set kept).
+#[derive(Default)]
+struct Front {
+    sum: Option<usize>,
+    words: usize,
+    slots: Vec<u64>,
+    values: Vec<Grundy>,
+}
+
+impl Front {
+    fn stride(&self, rules: usize) -> usize {
+        rules * (2 + self.words)
+    }
+}
+
+/// Where a rule's line at a position is, less its first cell, when it is
+/// at the position one step along it: how far each coordinate must be
+/// from 0 for that position to exist, and how far its index among its
+/// hyperplane's and the hyperplane are back.
+#[derive(Clone, Copy)]
+struct Before {
+    need: [u32; 4],
+    index: usize,
+    back: usize,
+}
+
+/// A box being solved, hyperplane by hyperplane.
+pub(super) struct Hyperplanes<'r> {
+    rules: &'r dyn BoxRules,
+    count: usize,
+    before: Vec<Option<Before>>,
+    /// The corner's coordinates, and the first that is one of the game's.
+    corner: [usize; 4],
+    first: usize,
+    /// How many positions each hyperplane has room for: one per point of
+    /// the box's other coordinates.
+    points: usize,
+    threads: usize,
+    /// Per thread, its parts of the last hyperplanes, by sum modulo their
+    /// count.
+    fronts: Vec<Vec<RwLock<Front>>>,
+    /// The most options a position may have.
+    limit: usize,
+}
+
+impl<'r> Hyperplanes<'r> {
+    /// The box of `corner`, solved by `threads` threads.
+    pub fn new(rules: &'r dyn BoxRules, corner: [u32; 4], threads: usize, limit: usize) -> Self {
+        let corner = corner.map(|at| at as usize);
+        let first = 4 - rules.arity();
+        let points = corner[first + 1..].iter().map(|&at| at + 1).product();
+        let mut planes = Hyperplanes {
+            rules,
+            count: rules.rules(),
+            before: Vec::new(),
+            corner,
+            first,
+            points,
+            threads,
+            fronts: Vec::new(),
+            limit,
+        };
+        planes.before = (0..rules.rules())
+            .map(|rule| {
+                let step = rules.step(rule)?;
+                let mut need = [0; 4];
+                for (need, &change) in need.iter_mut().zip(&step) {
+                    *need = u32::try_from(change.checked_neg()?).ok()?;
+                }
+                let back = need[first..].iter().map(|&need| need as usize).sum();
+                let index = planes.index(need.map(|need| need as usize));
+                (1..MAX_DEPTH)
+                    .contains(&back)
+                    .then_some(Before { need, index, back })
+            })
+            .collect();
+        let back = planes
+            .before
+            .iter()
+            .flatten()
+            .map(|before| before.back)
+            .max();
+        let depth = back.unwrap_or(0) + 1;
+        planes.fronts = (0..threads)
+            .map(|_| (0..depth).map(|_| RwLock::default()).collect())
+            .collect();
+        planes
+    }
+
+    /// The thread a position (by its index in its hyperplane) is dealt
+    /// to, and its place among that thread's.
+    #[inline]
+    fn dealt(&self, index: usize) -> (usize, usize) {
+        let granule = index / GRANULE;
+        let place = granule / self.threads * GRANULE + index % GRANULE;
+        (granule % self.threads, place)
+    }
+
+    /// The last hyperplane: the corner's sum.
+    pub fn last(&self) -> usize {
+        self.corner[self.first..].iter().sum()
+    }
+
+    /// Calls `each` with the index and coordinates of every position of
+    /// hyperplane `sum` whose index is in `range`.
+    fn each_point(
+        &self,
+        sum: usize,
+        range: std::ops::Range<usize>,
+        mut each: impl FnMut(usize, [u32; 4]),
+    ) {
+        let (corner, first) = (self.corner, self.first);
+        // The coordinates but the first, as an odometer from range.start.
+        let mut at = [0usize; 4];
+        let mut rest = range.start;
+        for d in (first + 1..4).rev() {
+            at[d] = rest % (corner[d] + 1);
+            rest /= corner[d] + 1;
+        }
+        let mut others: usize = at[first + 1..].iter().sum();
+        for index in range {
+            if let Some(lead) = sum.checked_sub(others)
+                && lead <= corner[first]
+            {
+                at[first] = lead;
+                each(index, at.map(|at| at as u32));
+            }
+            for d in (first + 1..4).rev() {
+                if at[d] < corner[d] {
+                    at[d] += 1;
+                    others += 1;
+                    break;
+                }
+                others -= at[d];
+                at[d] = 0;
+            }
+        }
+    }
+
+    /// The index of a position among its hyperplane's.
+    fn index(&self, at: [usize; 4]) -> usize {
+        (self.first + 1..4).fold(0, |index, d| index * (self.corner[d] + 1) + at[d])
+    }
+
+    /// Solves thread `thread`'s part of hyperplane `sum` of the table
+    /// `grid` (every smaller hyperplane solved and stored, no value above
+    /// `largest`), for [`Hyperplanes::results`] to give. Returns the work
+    /// done, counted as the engine counts it.
+    pub fn solve(&self, thread: usize, sum: usize, grid: Grid<'_>, largest: Grundy) -> u64 {
+        let depth = self.fronts[thread].len();
+        let mut front = self.fronts[thread][sum % depth]
+            .write()
+            .expect("no thread failed");
+        // Room for the sets of every value up to the largest so far: no
+        // line reaches a larger one.
+        let words = (largest / 64 + 1) as usize;
+        let bytes = self.points * self.count * (2 + words) * 8 * depth;
+        front.words = if bytes <= MAX_SET_BYTES { words } else { 0 };
+        front.sum = Some(sum);
+        let dealt = self.points.div_ceil(GRANULE * self.threads) * GRANULE;
+        let stride = front.stride(self.count);
+        front.slots.resize(dealt * stride, 0);
+        front.values.resize(dealt, UNSOLVED);
+        // Every thread's part of the hyperplanes behind this one, by how
+        // far back, those kept.
+        let guards: Vec<Vec<_>> = (1..depth)
+            .map(|back| {
+                let Some(behind) = sum.checked_sub(back) else {
+                    return Vec::new();
+                };
+                let fronts = self.fronts.iter().map(|fronts| &fronts[behind % depth]);
+                let guards: Vec<_> = fronts
+                    .map(|front| front.read().expect("no thread failed"))
+                    .collect();
+                match guards.iter().all(|front| front.sum == Some(behind)) {
+                    true => guards,
+                    false => Vec::new(),
+                }
+            })
+            .collect();
+        let parts: Vec<Vec<Part>> = guards
+            .iter()
+            .map(|guards| {
+                guards
+                    .iter()
+                    .map(|front| Part {
+                        slots: &front.slots,
+                        words: front.words,
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut behind: SmallVec<[&[Part]; MAX_DEPTH]> = SmallVec::new();
+        behind.push(&[]);
+        behind.extend(parts.iter().map(|parts| parts.as_slice()));
+        let mut fold = Fold {
+            planes: self,
+            grid,
+            behind: &behind,
+            words: front.words,
+            mex: Mex::default(),
+            lines: SmallVec::new(),
+        };
+        let mut work = 0;
+        let Front { slots, values, .. } = &mut *front;
+        let granules = self.points.div_ceil(GRANULE);
+        for (place, granule) in (thread..granules).step_by(self.threads).enumerate() {
+            let start = granule * GRANULE;
+            let end = (start + GRANULE).min(self.points);
+            self.each_point(sum, start..end, |index, at| {
+                let place = place * GRANULE + index - start;
+                let slots = &mut slots[place * stride..(place + 1) * stride];
+                values[place] = fold.fold(at, index, slots, &mut work).unwrap_or(UNSOLVED);
+            });
+        }
+        work
+    }
+
+    /// Calls `each` with the coordinates and value of each position of
+    /// hyperplane `sum` just solved: `None` for one to be folded the
+    /// ordinary way (or not at all, solved already).
+    pub fn results(&self, sum: usize, mut each: impl FnMut([u32; 4], Option<Grundy>)) {
+        let depth = self.fronts[0].len();
+        let fronts: Vec<_> = self
+            .fronts
+            .iter()
+            .map(|fronts| fronts[sum % depth].read().expect("no thread failed"))
+            .collect();
+        self.each_point(sum, 0..self.points, |index, at| {
+            let (thread, place) = self.dealt(index);
+            let value = fronts[thread].values[place];
+            each(at, (value < LOOPY).then_some(value));
+        });
+    }
+
+    /// The index of the cell at `at` in the table.
+    fn index_in(&self, grid: Grid<'_>, at: [u32; 4]) -> Option<usize> {
+        let args = at.map(i64::from);
+        grid.index(&args[self.first..])
+    }
+}
+
+/// One thread's slots of a hyperplane, as another reads them.
+struct Part<'a> {
+    slots: &'a [u64],
+    words: usize,
+}
+
+/// One thread's folding of positions of a hyperplane.
+struct Fold<'a, 'g> {
+    planes: &'a Hyperplanes<'a>,
+    grid: Grid<'g>,
+    /// Every thread's part of the hyperplanes behind, by how far back
+    /// (none where not kept).
+    behind: &'a [&'a [Part<'a>]],
+    words: usize,
+    mex: Mex,
+    lines: SmallVec<[(usize, isize); 4]>,
+}
+
+impl<'a> Fold<'a, '_> {
+    /// The value of the position at `at` (of index `index` in its
+    /// hyperplane), its sets written to `slots`; `None` if it is to be
+    /// folded the ordinary way, or is solved.
+    fn fold(
+        &mut self,
+        at: [u32; 4],
+        index: usize,
+        slots: &mut [u64],
+        work: &mut u64,
+    ) -> Option<Grundy> {
+        let words = self.words;
+        for rule in slots.chunks_mut(2 + words) {
+            rule[1] = 0;
+        }
+        let cells = self.grid.cells;
+        let position = self.planes.index_in(self.grid, at)?;
+        if cells.get(position) != Some(UNSOLVED) {
+            return None;
+        }
+        let cell = |index: usize| cells.get(index).filter(|&value| value < LOOPY);
+        let wide = 64 * words as Grundy;
+        self.mex.clear();
+        let mut options = 0usize;
+        for (rule, slot) in slots.chunks_mut(2 + words).enumerate() {
+            self.lines.clear();
+            let length = self
+                .planes
+                .rules
+                .lines(rule, at, position, &mut self.lines)?;
+            options = options.checked_add(length)?;
+            if options > self.planes.limit {
+                return None;
+            }
+            if length == 0 {
+                continue;
+            }
+            let (meta, set) = slot.split_at_mut(2);
+            match self.lines.as_slice() {
+                &[(start, step)] if words > 0 => {
+                    let first = cell(start).filter(|&value| value < wide)?;
+                    let kept = self.line_before(rule, at, index, (start, step, length));
+                    let mex = self.mex.words_mut(words);
+                    match kept {
+                        Some(kept) => {
+                            // The set kept, with the first cell: into the
+                            // slot and the mex in one pass.
+                            let kept = kept.iter().chain(std::iter::repeat(&0));
+                            for ((set, mex), &kept) in set.iter_mut().zip(mex).zip(kept) {
+                                *set = kept;
+                                *mex |= kept;
+                            }
+                            *work += words as u64 + 1;
+                        }
+                        None => {
+                            set.fill(0);
+                            for i in 1..length {
+                                let index = start.wrapping_add_signed(step * i as isize);
+                                let value = cell(index).filter(|&value| value < wide)?;
+                                set[(value / 64) as usize] |= 1 << (value % 64);
+                            }
+                            for (mex, &set) in mex.iter_mut().zip(&*set) {
+                                *mex |= set;
+                            }
+                            *work += length as u64;
+                        }
+                    }
+                    set[(first / 64) as usize] |= 1 << (first % 64);
+                    self.mex.add(first);
+                    meta[0] = start as u64;
+                    meta[1] = length as u64;
+                }
+                lines => {
+                    for i in 0..length as isize {
+                        let mut value = 0;
+                        for &(start, step) in lines {
+                            value ^= cell(start.wrapping_add_signed(step * i))?;
+                        }
+                        self.mex.add(value);
+                    }
+                    *work += length as u64;
+                }
+            }
+        }
+        Some(self.mex.mex())
+    }
+
+    /// The set kept by rule `rule` for the line of `(start, step, length)`
+    /// less its first cell, at the position one step along it from the one
+    /// at `at` (of index `index` in its hyperplane).
+    #[inline]
+    fn line_before(
+        &self,
+        rule: usize,
+        at: [u32; 4],
+        index: usize,
+        (start, step, length): (usize, isize, usize),
+    ) -> Option<&'a [u64]> {
+        let before = self.planes.before[rule]?;
+        if at.iter().zip(&before.need).any(|(at, need)| at < need) {
+            return None;
+        }
+        let (thread, place) = self.planes.dealt(index - before.index);
+        let &Part { slots, words } = self.behind[before.back].get(thread)?;
+        let stride = self.planes.count * (2 + words);
+        let slot = place * stride + rule * (2 + words);
+        let (meta, set) = slots[slot..slot + 2 + words].split_at(2);
+        let follows = meta[1] as usize + 1 == length
+            && start.checked_add_signed(step) == Some(meta[0] as usize);
+        follows.then_some(set)
+    }
+}
+
+/// Threads meeting between hyperplanes: each waits until all have come,
+/// spinning a while (a hyperplane takes microseconds) and then yielding
+/// its core. A thread that panics breaks the barrier, so that the others
+/// stop waiting for it.
+pub(super) struct Barrier {
+    threads: usize,
+    arrived: AtomicUsize,
+    round: AtomicUsize,
+    broken: AtomicBool,
+}
+
+/// How many times a thread spins before it yields.
+const SPINS: usize = 1 << 11;
+
+impl Barrier {
+    pub fn new(threads: usize) -> Self {
+        Barrier {
+            threads,
+            arrived: AtomicUsize::new(0),
+            round: AtomicUsize::new(0),
+            broken: AtomicBool::new(false),
+        }
+    }
+
+    /// Waits for every thread; `false` if the barrier is broken.
+    pub fn wait(&self) -> bool {
+        let round = self.round.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            self.arrived.store(0, Ordering::Relaxed);
+            self.round.fetch_add(1, Ordering::Release);
+        } else {
+            let mut spins = 0;
+            while self.round.load(Ordering::Acquire) == round {
+                if self.broken.load(Ordering::Relaxed) {
+                    return false;
+                }
+                match spins < SPINS {
+                    true => std::hint::spin_loop(),
+                    false => std::thread::yield_now(),
+                }
+                spins += 1;
+            }
+        }
+        !self.broken.load(Ordering::Relaxed)
+    }
+
+    /// Breaks the barrier: every wait, now and to come, returns `false`.
+    pub fn break_off(&self) {
+        self.broken.store(true, Ordering::Relaxed);
+    }
+
+    /// Breaks the barrier if the thread is dropping this while it panics.
+    pub fn guard(&self) -> impl Drop + '_ {
+        struct Guard<'b>(&'b Barrier);
+        impl Drop for Guard<'_> {
+            fn drop(&mut self) {
+                if std::thread::panicking() {
+                    self.0.break_off();
+                }
+            }
+        }
+        Guard(self)
+    }
+}
