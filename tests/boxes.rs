@@ -235,3 +235,41 @@ fn a_box_past_the_work_limit_fails_and_the_session_goes_on() {
     let values = grundy_values_in(session, queries);
     assert_eq!(values, [0, 0, 2]);
 }
+
+/// A box interrupted keeps the values it found: asked again, it goes on
+/// from them (the engine holds them when the second search first reports),
+/// and every value is right (Wythoff's zeros where they belong).
+#[test]
+fn an_interrupted_box_keeps_its_values_and_goes_on() {
+    use std::sync::{Arc, Mutex};
+    let game = "game W(a, b) {
+        move W(a - k, b) for k in 1..=a
+        move W(a, b - k) for k in 1..=b
+        move W(a - k, b - k) for k in 1..=min(a, b)
+    }\n";
+    let mut session = session(2);
+    session.set_watcher(Some(Box::new(|states| states < 30_000)));
+    let mut interrupted = false;
+    session.run(
+        "test.game",
+        &format!("{game}grundy W(299, 299)\n"),
+        &mut |event| {
+            interrupted |= matches!(event, Event::Error(_));
+        },
+    );
+    assert!(interrupted);
+    let first = Arc::new(Mutex::new(None));
+    let seen = Arc::clone(&first);
+    session.set_watcher(Some(Box::new(move |states| {
+        seen.lock().unwrap().get_or_insert(states);
+        true
+    })));
+    let values = grundy_values_in(
+        session,
+        "grundy W(299, 299)\ngrundy W(181, 293)\ngrundy W(293, 181)\n",
+    );
+    assert!(first.lock().unwrap().unwrap() >= 30_000);
+    // (181, 293) is pair 112 of the golden ratio's Beatty sequences.
+    assert_ne!(values[0], 0);
+    assert_eq!(values[1..], [0, 0]);
+}

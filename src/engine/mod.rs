@@ -1032,8 +1032,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         match solved {
             // Positions found to reach a cycle stay marked, and those solved
             // on the way keep their values: they are right whatever lies
-            // beyond.
-            Ok(_) | Err(EngineError::Loopy { .. }) => {
+            // beyond. So do those solved before an interruption, so that
+            // asking again goes on from them.
+            Ok(_) | Err(EngineError::Loopy { .. } | EngineError::Interrupted) => {
                 self.dense.keep();
                 self.packed.keep();
             }

@@ -56,9 +56,11 @@ pub trait BoxRules: Send + Sync {
     ) -> Option<usize>;
 }
 
-/// The most bytes the sets of the hyperplanes kept may take; past it the
-/// lines are read cell by cell.
-const MAX_SET_BYTES: usize = 1 << 29;
+/// The most bytes the sets of the hyperplanes kept may take, a few a
+/// position of the box and a few megabytes more; past it the lines are
+/// read cell by cell.
+const SET_BYTES_PER_POSITION: usize = 4;
+const SET_BYTES: usize = 1 << 26;
 
 /// The most hyperplanes back a line's set is looked for.
 const MAX_DEPTH: usize = 8;
@@ -123,6 +125,8 @@ pub(super) struct Hyperplanes<'r> {
     fronts: Vec<Vec<RwLock<Front>>>,
     /// The most options a position may have.
     limit: usize,
+    /// The most bytes the sets may take.
+    set_bytes: usize,
 }
 
 impl<'r> Hyperplanes<'r> {
@@ -141,6 +145,9 @@ impl<'r> Hyperplanes<'r> {
             threads,
             fronts: Vec::new(),
             limit,
+            set_bytes: (corner[first..].iter().map(|&at| at + 1))
+                .fold(SET_BYTES_PER_POSITION, usize::saturating_mul)
+                .saturating_add(SET_BYTES),
         };
         planes.before = (0..rules.rules())
             .map(|rule| {
@@ -237,7 +244,7 @@ impl<'r> Hyperplanes<'r> {
         // line reaches a larger one.
         let words = (largest / 64 + 1) as usize;
         let bytes = self.points * self.count * (2 + words) * 8 * depth;
-        front.words = if bytes <= MAX_SET_BYTES { words } else { 0 };
+        front.words = if bytes <= self.set_bytes { words } else { 0 };
         front.sum = Some(sum);
         let dealt = self.points.div_ceil(GRANULE * self.threads) * GRANULE;
         let stride = front.stride(self.count);
