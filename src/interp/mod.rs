@@ -86,6 +86,11 @@ pub struct CodeTable {
 /// The least heaps a table is grown to before its period is looked for.
 const FIRST_STAGE: usize = 256;
 
+/// The work counted for each element of a set, region or list in an
+/// option's position too large to be handled as bits: about what 64
+/// options of a swept rule cost.
+const WORK_PER_ELEMENT: u64 = 64;
+
 impl CodeTable {
     fn new(code: &TakeBreak, threads: Option<usize>) -> Self {
         let table = match threads {
@@ -908,6 +913,18 @@ impl<'p> Interpreter<'p> {
         {
             return Ok(self.bits_value(game, bits, solved));
         }
+        // A position too large for bits costs its elements in every option
+        // (hashed, split into parts, turned to its least image, each some
+        // hundreds of nanoseconds): work, as options are, so that
+        // `--max-work` bounds a search of large boards in seconds as it
+        // bounds one of many options.
+        let elements = args.iter().map(|arg| match arg {
+            Value::Int(_) => 0,
+            Value::Set(set) => set.len(),
+            Value::Region(region) => region.nodes.len(),
+            Value::List(list) => list.len(),
+        });
+        solved.examined(elements.sum::<usize>() as u64 * WORK_PER_ELEMENT);
         if !splits && !coins {
             return Ok(partial(solved.part(self, &Component::Game(game, args))));
         }
