@@ -489,6 +489,33 @@ fn a_hopeless_query_ends_at_the_work_limit_saying_how_far_it_got() {
 }
 
 #[test]
+fn large_boards_count_their_cells_as_work() {
+    // Cram on 2 × 1000 with its symmetries: each option is a board of some
+    // 2,000 cells to split and turn, so a few hundred positions cost
+    // minutes; its cells are counted, and the query ends at the limit.
+    let cram = "game Cram(s) splits up to symmetry {\n  \
+                move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b\n}\n";
+    let source = format!("{cram}grundy Cram(Grid(2, 1000))\n");
+    let output = sprague(
+        &["run", "--json", "--max-work", "100_000_000", "-"],
+        &source,
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let error: serde_json::Value = serde_json::from_str(stderr(&output).trim()).unwrap();
+    assert_eq!(error["code"], "sprague::eval::too_much_work");
+    // A board of bits under the same limit is answered: 1 × 4 is Dawson's
+    // Kayles of 4 (value 2, A002187).
+    let small = format!("{cram}grundy Cram(Grid(1, 4))\n");
+    let output = sprague(&["run", "--max-work", "100_000_000", "-"], &small);
+    assert_eq!(
+        stdout(&output),
+        "grundy Cram(Grid(1, 4)) = 2\n",
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
 fn sums_over_long_runs_count_as_work() {
     // Each move turns every coin to the left: one option, but n parts, so
     // T(100000) reads some 5·10⁹ parts; the work limit counts them.
