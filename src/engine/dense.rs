@@ -445,11 +445,10 @@ impl Dense {
         Some(largest)
     }
 
-    /// Stores a value in a cell of a box claimed (see [`Dense::claim_box`])
-    /// and not stored since.
-    pub fn fill(&mut self, address: Address, value: Grundy) {
-        let (table, index) = self.index(address).expect("a claimed address");
-        let cells = &mut self.tables[table].cells;
+    /// Stores a value in cell `index` of table `table`, in a box claimed
+    /// (see [`Dense::claim_box`]) and not stored since.
+    pub fn fill_cell(&mut self, table: u32, index: usize, value: Grundy) {
+        let cells = &mut self.tables[table as usize].cells;
         debug_assert_eq!(cells.get(index), UNSOLVED);
         cells.set(index, value);
         self.filled += 1;

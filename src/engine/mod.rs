@@ -31,7 +31,7 @@ pub use packed::Packed;
 use packed::PackedValues;
 pub use search::SumSearch;
 pub use wavefront::BoxRules;
-use wavefront::Hyperplanes;
+use wavefront::{Hyperplanes, Settled};
 
 /// A Grundy value (nimber).
 pub type Grundy = u64;
@@ -1170,21 +1170,20 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         };
         let mut largest = 0;
         let mut count = 0;
-        planes.results(sum, |[volume, plane, row, col], value| {
-            let address = Address {
-                volume,
-                plane,
-                row,
-                col,
-                ..corner
-            };
+        planes.results(sum, |settled| {
             count += 1;
-            match value {
-                Some(value) => {
-                    self.dense.fill(address, value);
+            match settled {
+                Settled::Value { cell, value } => {
+                    self.dense.fill_cell(corner.table, cell, value);
                     largest = largest.max(value);
                 }
-                None => ordinary.push(address),
+                Settled::Left([volume, plane, row, col]) => ordinary.push(Address {
+                    volume,
+                    plane,
+                    row,
+                    col,
+                    ..corner
+                }),
             }
         });
         for address in ordinary.drain(..) {

@@ -79,16 +79,25 @@ pub fn most_threads(corner: [u32; 4], arity: usize) -> usize {
     points.div_ceil(GRANULE)
 }
 
+/// What became of a position of a hyperplane.
+pub enum Settled {
+    /// Its value, found, to be stored in its cell.
+    Value { cell: usize, value: Grundy },
+    /// Left to the ordinary way (or solved already): its coordinates.
+    Left([u32; 4]),
+}
+
 /// One thread's part of one hyperplane: per position dealt to it, in
-/// order, its value and, per rule, the first cell and length of its line
-/// and the set of the line's values in `words` words (a length of 0: no
-/// set kept).
+/// order, per rule, the first cell and length of its line and the set of
+/// the line's values in `words` words (a length of 0: no set kept); and
+/// the values found, by cell, and the positions left to the ordinary way.
 #[derive(Default)]
 struct Front {
     sum: Option<usize>,
     words: usize,
     slots: Vec<u64>,
-    values: Vec<Grundy>,
+    found: Vec<(usize, Grundy)>,
+    ordinary: Vec<[u32; 4]>,
 }
 
 impl Front {
@@ -249,7 +258,8 @@ impl<'r> Hyperplanes<'r> {
         let dealt = self.points.div_ceil(GRANULE * self.threads) * GRANULE;
         let stride = front.stride(self.count);
         front.slots.resize(dealt * stride, 0);
-        front.values.resize(dealt, UNSOLVED);
+        front.found.clear();
+        front.ordinary.clear();
         // Every thread's part of the hyperplanes behind this one, by how
         // far back, those kept.
         let guards: Vec<Vec<_>> = (1..depth)
@@ -291,7 +301,12 @@ impl<'r> Hyperplanes<'r> {
             lines: SmallVec::new(),
         };
         let mut work = 0;
-        let Front { slots, values, .. } = &mut *front;
+        let Front {
+            slots,
+            found,
+            ordinary,
+            ..
+        } = &mut *front;
         let granules = self.points.div_ceil(GRANULE);
         for (place, granule) in (thread..granules).step_by(self.threads).enumerate() {
             let start = granule * GRANULE;
@@ -299,27 +314,28 @@ impl<'r> Hyperplanes<'r> {
             self.each_point(sum, start..end, |index, at| {
                 let place = place * GRANULE + index - start;
                 let slots = &mut slots[place * stride..(place + 1) * stride];
-                values[place] = fold.fold(at, index, slots, &mut work).unwrap_or(UNSOLVED);
+                match fold.fold(at, index, slots, &mut work) {
+                    Some(value) => found.push(value),
+                    None => ordinary.push(at),
+                }
             });
         }
         work
     }
 
-    /// Calls `each` with the coordinates and value of each position of
-    /// hyperplane `sum` just solved: `None` for one to be folded the
-    /// ordinary way (or not at all, solved already).
-    pub fn results(&self, sum: usize, mut each: impl FnMut([u32; 4], Option<Grundy>)) {
+    /// Calls `each` with what became of each position of hyperplane `sum`
+    /// just solved.
+    pub fn results(&self, sum: usize, mut each: impl FnMut(Settled)) {
         let depth = self.fronts[0].len();
-        let fronts: Vec<_> = self
-            .fronts
-            .iter()
-            .map(|fronts| fronts[sum % depth].read().expect("no thread failed"))
-            .collect();
-        self.each_point(sum, 0..self.points, |index, at| {
-            let (thread, place) = self.dealt(index);
-            let value = fronts[thread].values[place];
-            each(at, (value < LOOPY).then_some(value));
-        });
+        for fronts in &self.fronts {
+            let front = fronts[sum % depth].read().expect("no thread failed");
+            for &(cell, value) in &front.found {
+                each(Settled::Value { cell, value });
+            }
+            for &at in &front.ordinary {
+                each(Settled::Left(at));
+            }
+        }
     }
 
     /// The index of the cell at `at` in the table.
@@ -348,7 +364,7 @@ struct Fold<'a, 'g> {
 }
 
 impl<'a> Fold<'a, '_> {
-    /// The value of the position at `at` (of index `index` in its
+    /// The cell and value of the position at `at` (of index `index` in its
     /// hyperplane), its sets written to `slots`; `None` if it is to be
     /// folded the ordinary way, or is solved.
     fn fold(
@@ -357,7 +373,7 @@ impl<'a> Fold<'a, '_> {
         index: usize,
         slots: &mut [u64],
         work: &mut u64,
-    ) -> Option<Grundy> {
+    ) -> Option<(usize, Grundy)> {
         let words = self.words;
         for rule in slots.chunks_mut(2 + words) {
             rule[1] = 0;
@@ -431,7 +447,7 @@ impl<'a> Fold<'a, '_> {
                 }
             }
         }
-        Some(self.mex.mex())
+        Some((position, self.mex.mex()))
     }
 
     /// The set kept by rule `rule` for the line of `(start, step, length)`
