@@ -488,7 +488,7 @@ pub(super) struct Barrier {
 }
 
 /// How many times a thread spins before it yields.
-const SPINS: usize = 1 << 11;
+const SPINS: usize = 1 << 7;
 
 impl Barrier {
     pub fn new(threads: usize) -> Self {
