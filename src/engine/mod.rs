@@ -1107,7 +1107,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let solved = std::thread::scope(|scope| {
             for thread in 1..threads {
                 let (barrier, solve, planes) = (&barrier, &solve, &planes);
-                scope.spawn(move || {
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                     let _guard = barrier.guard();
                     for sum in 0..=planes.last() {
                         solve(thread, sum);
@@ -1117,6 +1117,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                         }
                     }
                 });
+                // No thread to be had: the threads made stop at once, and
+                // the search solves the box instead.
+                if spawned.is_err() {
+                    barrier.break_off();
+                    return Ok(());
+                }
             }
             let _guard = barrier.guard();
             let mut ordinary = Vec::new();

@@ -90,10 +90,12 @@ pub(super) fn extend(
     let moves = &moves;
     std::thread::scope(|scope| {
         let mut helpers: Vec<Helper> = (1..threads)
-            .map(|_| {
+            .filter_map(|_| {
                 let (jobs, asked) = channel::<Job>();
                 let (told, answers) = channel();
-                scope.spawn(move || {
+                // A thread that cannot be had is done without.
+                let builder = std::thread::Builder::new();
+                let spawned = builder.spawn_scoped(scope, move || {
                     let mut known = Known::new();
                     let mut scratch = Scratch::default();
                     while let Some(job) = soon(&asked) {
@@ -107,14 +109,17 @@ pub(super) fn extend(
                         }
                     }
                 });
-                Helper {
+                spawned.ok().map(|_| Helper {
                     jobs,
                     answers,
                     sent: 0,
                     given: 0,
-                }
+                })
             })
             .collect();
+        if helpers.is_empty() {
+            return table.extend(n, watch);
+        }
         let mut given: VecDeque<Given> = VecDeque::new();
         let mut next = table.values.len();
         let mut turn = 0;
