@@ -1134,10 +1134,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 let mut dense = table.write().expect("no thread failed");
                 std::mem::swap(&mut *dense, &mut self.dense);
                 let stored = self.store_hyperplane(rules, position, (&planes, sum), &mut ordinary);
-                let mut done = work.swap(0, Relaxed);
                 let stored = stored.and_then(|most| {
                     largest.fetch_max(most, Relaxed);
-                    self.count_work(&mut done, position)
+                    self.count_work(work.swap(0, Relaxed), position)
                 });
                 // A search that grew the table moved its cells: the rest is
                 // left to the search.
@@ -1202,10 +1201,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         Ok(largest)
     }
 
-    /// Counts `work` options examined in the search under way (taking
-    /// them), failing past the work limit.
-    fn count_work<E>(&mut self, work: &mut u64, expanding: &P) -> Result<(), P, E> {
-        let work = std::mem::take(work);
+    /// Counts `work` options examined in the search under way, failing
+    /// past the work limit.
+    fn count_work<E>(&mut self, work: u64, expanding: &P) -> Result<(), P, E> {
         self.work = self.work.saturating_add(work);
         self.total_work = self.total_work.saturating_add(work);
         match self.work > self.max_work {
