@@ -139,20 +139,21 @@ proptest! {
     }
 }
 
+/// Wythoff's game as rules: one heap's tokens, or as many from both.
+const WYTHOFF: &str = "game W(a, b) {
+    move W(a - k, b) for k in 1..=a
+    move W(a, b - k) for k in 1..=b
+    move W(a - k, b - k) for k in 1..=min(a, b)
+}\n";
+
 /// Wythoff's game as rules on a box of 300 × 300 on three threads: its
 /// values reach past 300, so the sets of values kept along its lines take
 /// several words; its zeros are the pairs of the golden ratio's Beatty
 /// sequences (A000201, A001950), and nowhere else.
 #[test]
 fn wythoffs_game_on_three_threads_has_the_golden_zeros() {
-    let source = "game W(a, b) {
-        move W(a - k, b) for k in 1..=a
-        move W(a, b - k) for k in 1..=b
-        move W(a - k, b - k) for k in 1..=min(a, b)
-    }
-    grundy W(299, 299)
-    grundy W(a, b) for a in 0..=299, b in 0..=299\n";
-    let values = grundy_values_in(session(3), source);
+    let queries = "grundy W(299, 299)\ngrundy W(a, b) for a in 0..=299, b in 0..=299\n";
+    let values = grundy_values_in(session(3), &format!("{WYTHOFF}{queries}"));
     let golden = (1.0 + 5f64.sqrt()) / 2.0;
     let mut zeros = std::collections::HashSet::new();
     for n in 0..300u64 {
@@ -207,17 +208,12 @@ fn many_heaps_as_one_game_on_four_threads_have_the_xor_of_the_heaps() {
 /// and leaves the session as it was: the next query is answered, right.
 #[test]
 fn a_box_past_the_work_limit_fails_and_the_session_goes_on() {
-    let game = "game W(a, b) {
-        move W(a - k, b) for k in 1..=a
-        move W(a, b - k) for k in 1..=b
-        move W(a - k, b - k) for k in 1..=min(a, b)
-    }\n";
     let mut session = session(2);
     session.set_max_work(1_000_000);
     let mut errors = String::new();
     session.run(
         "test.game",
-        &format!("{game}grundy W(2000, 2000)\n"),
+        &format!("{WYTHOFF}grundy W(2000, 2000)\n"),
         &mut |event| {
             if let Event::Error(report) = event {
                 let style = ErrorStyle::Graphical {
@@ -242,17 +238,12 @@ fn a_box_past_the_work_limit_fails_and_the_session_goes_on() {
 #[test]
 fn an_interrupted_box_keeps_its_values_and_goes_on() {
     use std::sync::{Arc, Mutex};
-    let game = "game W(a, b) {
-        move W(a - k, b) for k in 1..=a
-        move W(a, b - k) for k in 1..=b
-        move W(a - k, b - k) for k in 1..=min(a, b)
-    }\n";
     let mut session = session(2);
     session.set_watcher(Some(Box::new(|states| states < 30_000)));
     let mut interrupted = false;
     session.run(
         "test.game",
-        &format!("{game}grundy W(299, 299)\n"),
+        &format!("{WYTHOFF}grundy W(299, 299)\n"),
         &mut |event| {
             interrupted |= matches!(event, Event::Error(_));
         },

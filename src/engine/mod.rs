@@ -1085,13 +1085,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         };
         let dims = self.dense.grid(corner.table as usize).dims;
         box_rules.set_dims(dims);
-        // A thread for every so many positions of the box, no more than
-        // the hyperplanes can be dealt to.
-        let size = size.unwrap_or(0);
-        let threads = (self.threads.min(size / BOX_PER_THREAD))
-            .min(wavefront::most_threads(corner.point(), box_rules.arity()))
-            .max(1);
+        // A thread for every so many positions of the box (no more than
+        // the hyperplanes can be dealt to, see `Hyperplanes::new`).
+        let threads = self.threads.min(size.unwrap_or(0) / BOX_PER_THREAD);
         let planes = Hyperplanes::new(box_rules.as_ref(), corner.point(), threads, self.max_states);
+        let threads = planes.threads();
         // The table, shared with the threads while they solve a hyperplane;
         // the engine's own again (swapped in) while it stores one.
         let table = std::sync::RwLock::new(std::mem::replace(&mut self.dense, Dense::new(0)));
@@ -1133,10 +1131,14 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 }
                 let mut dense = table.write().expect("no thread failed");
                 std::mem::swap(&mut *dense, &mut self.dense);
-                let stored = self.store_hyperplane(rules, position, (&planes, sum), &mut ordinary);
+                let stored =
+                    self.store_hyperplane(rules, (position, corner), (&planes, sum), &mut ordinary);
                 let stored = stored.and_then(|most| {
                     largest.fetch_max(most, Relaxed);
-                    self.count_work(work.swap(0, Relaxed), position)
+                    match self.count_work(work.swap(0, Relaxed)) {
+                        true => Err(self.too_much_work(position.clone())),
+                        false => Ok(()),
+                    }
                 });
                 // A search that grew the table moved its cells: the rest is
                 // left to the search.
@@ -1157,22 +1159,19 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         solved
     }
 
-    /// Stores the values of hyperplane `sum` of a box just solved, and
-    /// solves the positions it left to the ordinary way; returns the
-    /// largest value stored.
+    /// Stores the values of hyperplane `sum` of the box of `position` (at
+    /// `corner`) just solved, and solves the positions it left to the
+    /// ordinary way; returns the largest value stored.
     fn store_hyperplane<R>(
         &mut self,
         rules: &R,
-        position: &P,
+        (position, corner): (&P, Address),
         (planes, sum): (&Hyperplanes<'_>, usize),
         ordinary: &mut Vec<Address>,
     ) -> Result<Grundy, P, R::Error>
     where
         R: Rules<Position = P>,
     {
-        let Some(corner) = rules.dense(position) else {
-            return Ok(0);
-        };
         let mut largest = 0;
         let mut count = 0;
         planes.results(sum, |settled| {
@@ -1201,19 +1200,21 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         Ok(largest)
     }
 
-    /// Counts `work` options examined in the search under way, failing
-    /// past the work limit.
-    fn count_work<E>(&mut self, work: u64, expanding: &P) -> Result<(), P, E> {
+    /// Counts `work` options examined in the search under way; whether
+    /// that passes the work limit.
+    fn count_work(&mut self, work: u64) -> bool {
         self.work = self.work.saturating_add(work);
         self.total_work = self.total_work.saturating_add(work);
-        match self.work > self.max_work {
-            true => Err(EngineError::TooMuchWork {
-                limit: self.max_work,
-                examined: self.work,
-                solved: self.states(),
-                expanding: expanding.clone(),
-            }),
-            false => Ok(()),
+        self.work > self.max_work
+    }
+
+    /// The work limit's error, met while expanding `expanding`.
+    fn too_much_work<E>(&self, expanding: P) -> EngineError<P, E> {
+        EngineError::TooMuchWork {
+            limit: self.max_work,
+            examined: self.work,
+            solved: self.states(),
+            expanding,
         }
     }
 
@@ -1480,19 +1481,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
         };
         let work = solved.work.max(1);
-        self.work = self.work.saturating_add(work);
-        self.total_work = self.total_work.saturating_add(work);
+        let over = self.count_work(work);
         folded.map_err(EngineError::Rules)?;
-        match self.work > self.max_work {
-            true => Err(EngineError::TooMuchWork {
-                limit: self.max_work,
-                examined: self.work,
-                solved: self.states(),
-                expanding: match place {
-                    Place::Position(position) => position.clone(),
-                    Place::Address(address) => rules.at_address(address),
-                },
-            }),
+        match over {
+            true => Err(self.too_much_work(match place {
+                Place::Position(position) => position.clone(),
+                Place::Address(address) => rules.at_address(address),
+            })),
             false => Ok(()),
         }
     }

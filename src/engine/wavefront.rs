@@ -69,16 +69,6 @@ const MAX_DEPTH: usize = 8;
 /// many (by index) at a time.
 const GRANULE: usize = 32;
 
-/// The most threads that the hyperplanes of the box of `corner`, of a
-/// game of `arity` parameters, can be dealt to.
-pub fn most_threads(corner: [u32; 4], arity: usize) -> usize {
-    let points: usize = corner[4 - arity + 1..]
-        .iter()
-        .map(|&at| at as usize + 1)
-        .product();
-    points.div_ceil(GRANULE)
-}
-
 /// What became of a position of a hyperplane.
 pub enum Settled {
     /// Its value, found, to be stored in its cell.
@@ -100,10 +90,10 @@ struct Front {
     ordinary: Vec<[u32; 4]>,
 }
 
-impl Front {
-    fn stride(&self, rules: usize) -> usize {
-        rules * (2 + self.words)
-    }
+/// The words a position takes in a thread's part of a hyperplane: per
+/// rule, a line's first cell and length, and its set in `words` words.
+fn stride(rules: usize, words: usize) -> usize {
+    rules * (2 + words)
 }
 
 /// Where a rule's line at a position is, less its first cell, when it is
@@ -139,11 +129,13 @@ pub(super) struct Hyperplanes<'r> {
 }
 
 impl<'r> Hyperplanes<'r> {
-    /// The box of `corner`, solved by `threads` threads.
+    /// The box of `corner`, solved by `threads` threads, or by as many
+    /// as its hyperplanes can be dealt to if fewer (one at least).
     pub fn new(rules: &'r dyn BoxRules, corner: [u32; 4], threads: usize, limit: usize) -> Self {
         let corner = corner.map(|at| at as usize);
         let first = 4 - rules.arity();
-        let points = corner[first + 1..].iter().map(|&at| at + 1).product();
+        let points: usize = corner[first + 1..].iter().map(|&at| at + 1).product();
+        let threads = threads.min(points.div_ceil(GRANULE)).max(1);
         let mut planes = Hyperplanes {
             rules,
             count: rules.rules(),
@@ -183,6 +175,11 @@ impl<'r> Hyperplanes<'r> {
             .map(|_| (0..depth).map(|_| RwLock::default()).collect())
             .collect();
         planes
+    }
+
+    /// How many threads solve the box.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The thread a position (by its index in its hyperplane) is dealt
@@ -252,11 +249,11 @@ impl<'r> Hyperplanes<'r> {
         // Room for the sets of every value up to the largest so far: no
         // line reaches a larger one.
         let words = (largest / 64 + 1) as usize;
-        let bytes = self.points * self.count * (2 + words) * 8 * depth;
+        let bytes = self.points * stride(self.count, words) * 8 * depth;
         front.words = if bytes <= self.set_bytes { words } else { 0 };
         front.sum = Some(sum);
         let dealt = self.points.div_ceil(GRANULE * self.threads) * GRANULE;
-        let stride = front.stride(self.count);
+        let stride = stride(self.count, front.words);
         front.slots.resize(dealt * stride, 0);
         front.found.clear();
         front.ordinary.clear();
@@ -467,8 +464,7 @@ impl<'a> Fold<'a, '_> {
         }
         let (thread, place) = self.planes.dealt(index - before.index);
         let &Part { slots, words } = self.behind[before.back].get(thread)?;
-        let stride = self.planes.count * (2 + words);
-        let slot = place * stride + rule * (2 + words);
+        let slot = place * stride(self.planes.count, words) + rule * (2 + words);
         let (meta, set) = slots[slot..slot + 2 + words].split_at(2);
         let follows = meta[1] as usize + 1 == length
             && start.checked_add_signed(step) == Some(meta[0] as usize);

@@ -286,13 +286,12 @@ impl Rules for Interpreter<'_> {
             return None;
         };
         let game = self.program.games.get(game.0 as usize)?;
-        let Moves::Rules(rules) = &game.moves else {
+        let (true, Moves::Rules(rules)) = (game.solves_as_box, &game.moves) else {
             return None;
         };
         let rules = rules.iter().map(|rule| rule.compiled.clone());
         let rules = rules.collect::<Option<Vec<_>>>()?;
-        game.solves_as_box
-            .then(|| Box::new(sweep::CompiledBox::new(rules, game.params.len())) as _)
+        Some(Box::new(sweep::CompiledBox::new(rules, game.params.len())))
     }
 
     /// (A table outlives its game when a redeclaration drops the game: its
