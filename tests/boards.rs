@@ -405,3 +405,92 @@ fn mock_turtles_and_cram_agree_with_cgsuite() {
     ));
     assert_eq!(cram, [4]);
 }
+
+/// Bindings, guards and targets of rules that compile to bit operations,
+/// each target a subset of `s - {a}` so that every game ends. `b` is bound
+/// only by the second binding.
+const FIRST: [&str; 3] = ["s", "s - {0}", "s & s"];
+const SECOND: [&str; 6] = [
+    "s",
+    "neighbours(s, a)",
+    "closed(s, a)",
+    "s - {a}",
+    "s & closed(s, a)",
+    "neighbours(s - {a}, a) + {a}",
+];
+const GUARDS_ONE: [&str; 3] = ["a > 1", "a != 4", "3 >= a"];
+const GUARDS_TWO: [&str; 6] = [
+    "a < b",
+    "b <= a",
+    "a != b",
+    "b > 2",
+    "a >= 1 and b < 9",
+    "a == b",
+];
+const TARGETS_ONE: [&str; 3] = [
+    "G(s - {a})",
+    "G(s - closed(s, a))",
+    "G(s - {a}) + G(s & neighbours(s, a))",
+];
+const TARGETS_TWO: [&str; 4] = [
+    "G(s - {a, b})",
+    "G((s - {a}) & (s - neighbours(s, b)))",
+    "G(s - {a} - closed(s, b))",
+    "G((s - {a}) ^ (s & neighbours(s - {a}, a))) + G((s & {b}) - {a})",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// A rule compiled to bit operations gives the values the interpreter
+    /// gives for the same rule (kept from compiling by a guard that
+    /// compares two constants), on grids, paths, cycles and their regions.
+    #[test]
+    fn rules_compiled_to_bits_agree_with_the_interpreter(
+        two: bool,
+        first in 0..FIRST.len(),
+        second in 0..SECOND.len(),
+        guard in proptest::option::of(0..GUARDS_TWO.len()),
+        target in 0..TARGETS_TWO.len(),
+        splits in 0..3usize,
+        board in 0..3usize,
+        size in 2u32..=12,
+        removed in proptest::collection::vec(0u32..12, 0..3),
+    ) {
+        let mut bindings = format!("a in {}", FIRST[first]);
+        let (guard, target) = match two {
+            true => {
+                bindings += &format!(", b in {}", SECOND[second]);
+                (guard.map(|g| GUARDS_TWO[g]), TARGETS_TWO[target])
+            }
+            false => (
+                guard.map(|g| GUARDS_ONE[g % GUARDS_ONE.len()]),
+                TARGETS_ONE[target % TARGETS_ONE.len()],
+            ),
+        };
+        let splits = ["", "splits", "splits up to symmetry"][splits];
+        let board = match board {
+            0 => format!("Grid({}, {})", 1 + size % 3, size / (1 + size % 3)),
+            1 => format!("Path({size})"),
+            _ => format!("Cycle({size})"),
+        };
+        let removed: Vec<String> = removed.iter().map(u32::to_string).collect();
+        let region = format!("{board} - {{{}}}", removed.join(", "));
+        let rule = |name: &str, guard: Option<&str>| {
+            let guard = guard.map_or(String::new(), |guard| format!(" if {guard}"));
+            format!(
+                "game {name}(s) {splits} {{ move {} for {bindings}{guard} }}",
+                target.replace("G(", &format!("{name}("))
+            )
+        };
+        let plain = guard.map_or("0 == 0".to_string(), |guard| format!("{guard} and 0 == 0"));
+        let source = format!(
+            "{}\n{}\ngrundy G({board})\ngrundy I({board})\ngrundy G({region})\ngrundy I({region})",
+            rule("G", guard),
+            rule("I", Some(&plain)),
+        );
+        let found = grundy_values(&source);
+        proptest::prop_assert_eq!(found[0], found[1], "{}", source);
+        proptest::prop_assert_eq!(found[2], found[3], "{}", source);
+    }
+}

@@ -5,6 +5,7 @@
 mod board;
 mod error;
 mod evaluate;
+mod nodes;
 mod sweep;
 mod value;
 
@@ -671,8 +672,25 @@ impl<'p> Interpreter<'p> {
         };
         // The parameters of a position whose compiled rules take it.
         let params = compiled_params(args);
+        // The set of a position whose rules compiled to bit operations
+        // take it.
+        let bits = match args {
+            [arg] => evaluate::Bits::of(arg),
+            _ => None,
+        };
         for rule in rules {
             let budget = Budget::new(limit);
+            if let (Some(nodes), Some(position)) = (&rule.nodes, bits)
+                && self.fold_nodes(
+                    (nodes, rule.span),
+                    position,
+                    (&budget, &mut count),
+                    solved,
+                    mex,
+                )?
+            {
+                continue;
+            }
             if let (Some(compiled), Some(params)) = (&rule.compiled, &params) {
                 let rule = (rule, compiled);
                 if self.compiled(rule, params, &budget, &mut count, solved, mex)? {

@@ -365,7 +365,7 @@ fn and_all(conjuncts: Vec<Expr>) -> Option<Expr> {
 }
 
 /// `a and b and …` as its parts, in order.
-fn conjuncts(guard: Expr) -> Vec<Expr> {
+pub(super) fn conjuncts(guard: Expr) -> Vec<Expr> {
     match guard.kind {
         ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
             let mut parts = conjuncts(*lhs);

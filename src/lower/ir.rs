@@ -5,6 +5,7 @@ use indexmap::{IndexMap, IndexSet};
 use miette::SourceSpan;
 
 pub use super::affine::{Affine, Compiled, End, solves_as_box};
+pub use super::nodes::{MAX_NODES, NodeBinding, NodeRule, NodeTerm, Order, Other, SetForm, SetOp};
 
 pub use crate::syntax::ast::{BinaryOp, Destination, QueryKind};
 
@@ -166,6 +167,8 @@ pub struct Rule {
     pub sweep: Option<Sweep>,
     /// The sweep compiled to arithmetic on the parameters, where it can be.
     pub compiled: Option<Compiled>,
+    /// The rule compiled to bit operations on a set, where it can be.
+    pub nodes: Option<NodeRule>,
 }
 
 impl Rule {
@@ -187,8 +190,10 @@ impl Rule {
             span,
             sweep,
             compiled: None,
+            nodes: None,
         };
         rule.compiled = Compiled::plan(&rule, arity);
+        rule.nodes = NodeRule::plan(&rule, arity);
         rule
     }
 }

@@ -7,6 +7,7 @@ mod bounds;
 pub(crate) mod code;
 mod error;
 pub mod ir;
+mod nodes;
 
 use std::collections::HashSet;
 

@@ -1,0 +1,167 @@
+//! Rules compiled to bit operations (see `lower::nodes`), run on a
+//! position of one small set or region: each binding's nodes are the ones
+//! of a word, masked by what the guard asks of them, and each option's
+//! set is a few shifts and ANDs away, its parts looked up by packed key
+//! as an option evaluated the ordinary way would look them up.
+
+use miette::SourceSpan;
+
+use super::evaluate::Bits;
+use super::sweep::Count;
+use super::{Budget, Component, EvalError, Interpreter};
+use crate::engine::{Mex, Solved};
+use crate::lower::ir::{MAX_NODES, NodeRule, Order, Other, SetForm, SetOp};
+
+/// The position a compiled rule moves from, and the nodes of its
+/// bindings so far.
+struct Place<'a> {
+    position: Bits<'a>,
+    nodes: [u32; MAX_NODES],
+}
+
+impl SetForm {
+    /// The form's set, as bits.
+    fn bits(&self, place: &Place<'_>) -> u128 {
+        match self {
+            SetForm::Position => place.position.bits,
+            SetForm::Nodes(nodes) => nodes
+                .iter()
+                .fold(0, |bits, &node| bits | 1 << place.nodes[node as usize]),
+            SetForm::Binary(op, lhs, rhs) => {
+                let (a, b) = (lhs.bits(place), rhs.bits(place));
+                match op {
+                    SetOp::Union => a | b,
+                    SetOp::Minus => a & !b,
+                    SetOp::And => a & b,
+                    SetOp::Xor => a ^ b,
+                }
+            }
+            SetForm::Around {
+                region,
+                node,
+                closed,
+            } => {
+                let board = place
+                    .position
+                    .board
+                    .expect("a rule that asks for neighbours runs on a region");
+                let v = place.nodes[*node as usize];
+                let own = if *closed { 1 << v } else { 0 };
+                board.neighbour_bits(v) & region.bits(place) | own
+            }
+        }
+    }
+}
+
+impl Order {
+    /// The nodes (of 0 to 127) in this order with `x`.
+    fn mask(self, x: i64) -> u128 {
+        let below = |x: i64| match x {
+            ..=0 => 0,
+            128.. => u128::MAX,
+            x => (1 << x) - 1,
+        };
+        let equal = below(x.saturating_add(1)) & !below(x);
+        match self {
+            Order::Less => below(x),
+            Order::AtMost => below(x.saturating_add(1)),
+            Order::Greater => !below(x.saturating_add(1)),
+            Order::AtLeast => !below(x),
+            Order::Equal => equal,
+            Order::Unequal => !equal,
+        }
+    }
+}
+
+impl Interpreter<'_> {
+    /// Folds the options of a compiled rule (declared at `span`) from a
+    /// position of one small set or region. `false`, with nothing folded,
+    /// where the rule must go the ordinary way: it asks for neighbours
+    /// and the position is a set, not a region.
+    pub(super) fn fold_nodes(
+        &self,
+        (rule, span): (&NodeRule, SourceSpan),
+        position: Bits<'_>,
+        (budget, count): (&Budget, &mut Count),
+        solved: &mut Solved<'_, Component>,
+        mex: &mut Mex,
+    ) -> Result<bool, EvalError> {
+        if rule.needs_board && position.board.is_none() {
+            return Ok(false);
+        }
+        let mut place = Place {
+            position,
+            nodes: [0; MAX_NODES],
+        };
+        let mut fold = Fold {
+            rule,
+            span,
+            budget,
+            count,
+        };
+        self.fold_from(&mut fold, 0, &mut place, solved, mex)?;
+        Ok(true)
+    }
+
+    /// Binds the node of binding `depth` to each of its nodes in turn,
+    /// and folds the options of each.
+    fn fold_from(
+        &self,
+        fold: &mut Fold<'_, '_>,
+        depth: usize,
+        place: &mut Place<'_>,
+        solved: &mut Solved<'_, Component>,
+        mex: &mut Mex,
+    ) -> Result<(), EvalError> {
+        let binding = &fold.rule.bindings[depth];
+        let domain = binding.domain.bits(place);
+        // Every node of the domain is an assignment, as the interpreter
+        // counts them; those the guard lets through are options.
+        fold.budget
+            .spend_many(domain.count_ones() as usize, binding.span)?;
+        let allowed = binding.orders.iter().map(|&(order, other)| {
+            let other = match other {
+                Other::Node(node) => i64::from(place.nodes[node as usize]),
+                Other::Const(value) => value,
+            };
+            order.mask(other)
+        });
+        let mut nodes = allowed.fold(domain, |nodes, mask| nodes & mask);
+        let last = depth + 1 == fold.rule.bindings.len();
+        if last {
+            fold.count.add(nodes.count_ones() as usize, fold.span)?;
+        }
+        while nodes != 0 {
+            place.nodes[depth] = nodes.trailing_zeros();
+            nodes &= nodes - 1;
+            if !last {
+                self.fold_from(fold, depth + 1, place, solved, mex)?;
+                continue;
+            }
+            let from = solved.noted();
+            let (mut value, mut known) = (0, true);
+            for term in &fold.rule.target {
+                let bits = Bits {
+                    board: place.position.board.filter(|_| term.region),
+                    bits: term.form.bits(place),
+                };
+                let (part, part_known) = self.bits_value(term.game, bits, solved);
+                value ^= part;
+                known &= part_known;
+            }
+            match known {
+                true => mex.add(value),
+                false => solved.defer(value, from),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A compiled rule being folded, and what its options may spend.
+struct Fold<'r, 'c> {
+    rule: &'r NodeRule,
+    span: SourceSpan,
+    budget: &'r Budget,
+    count: &'c mut Count,
+}
