@@ -184,8 +184,10 @@ impl Board {
         match self {
             // One row is a path (and a shift by its length would overflow).
             Board::Grid { rows: 1, .. } | Board::Path(_) => Spreader::Path,
-            Board::Grid { rows, cols } if *cols > 0 => {
-                let first = (0..*rows).fold(0u128, |first, r| first | 1 << (r * cols));
+            Board::Grid { rows, cols } if *rows > 0 && *cols > 0 => {
+                let nodes = rows * cols;
+                debug_assert!(nodes <= 128);
+                let first = EVERY[*cols as usize] & u128::MAX >> (128 - nodes);
                 Spreader::Grid {
                     cols: *cols,
                     first: W::narrow(first),
@@ -256,6 +258,23 @@ macro_rules! word {
 }
 
 word!(u64, u128);
+
+/// For each number of columns, the first column of a grid of 128 nodes
+/// (and as many rows as that makes): a grid's first column is its first
+/// bits of this, with no loop over its rows.
+const EVERY: [u128; 129] = {
+    let mut every = [0u128; 129];
+    let mut cols = 1;
+    while cols <= 128 {
+        let mut node = 0;
+        while node < 128 {
+            every[cols] |= 1 << node;
+            node += cols;
+        }
+        cols += 1;
+    }
+    every
+};
 
 /// The nodes next to any node of a set: shifts for grids and paths.
 enum Spreader<'a, W> {
@@ -349,22 +368,19 @@ impl Board {
     /// [`Board::parts`], with the nodes in a `W`.
     #[inline(always)]
     fn parts_in<W: Word>(&self, bits: u128, symmetric: bool, mut each: impl FnMut(Region)) {
-        let spreader = self.spreader::<W>();
-        let mut rest = W::narrow(bits);
-        while rest != W::ZERO {
-            let mut part = rest.lowest();
-            loop {
-                let grown = spreader.along_rows(part, rest) | spreader.spread(part) & rest;
-                if grown == part {
-                    break;
-                }
-                part = grown;
-            }
-            rest = rest & !part;
+        let mut shaped = |part: W| {
             each(match *self {
                 Board::Grid { cols, .. } => grid_part(part, cols, symmetric),
                 _ => self.shaped(Set::from_bits(part.wide()), symmetric),
-            });
+            })
+        };
+        // One loop for each kind of board, so that the spreading in the
+        // innermost loop is straight bit operations.
+        let bits = W::narrow(bits);
+        match self.spreader::<W>() {
+            grid @ Spreader::Grid { .. } => split(bits, &grid, &mut shaped),
+            path @ Spreader::Path => split(bits, &path, &mut shaped),
+            any @ Spreader::Any(_) => split(bits, &any, &mut shaped),
         }
     }
 
@@ -468,6 +484,24 @@ impl Region {
             board: board.clone(),
             nodes: kept,
         }
+    }
+}
+
+/// Calls `each` with each connected part of the nodes `rest`: a node's part
+/// grown by the nodes next to it until it grows no more.
+#[inline(always)]
+fn split<W: Word>(mut rest: W, spreader: &Spreader<'_, W>, each: &mut impl FnMut(W)) {
+    while rest != W::ZERO {
+        let mut part = rest.lowest();
+        loop {
+            let grown = spreader.along_rows(part, rest) | spreader.spread(part) & rest;
+            if grown == part {
+                break;
+            }
+            part = grown;
+        }
+        rest = rest & !part;
+        each(part);
     }
 }
 
