@@ -20,13 +20,24 @@ struct Place<'a> {
 }
 
 impl SetForm {
-    /// The form's set, as bits.
+    /// The form's set, as bits: the position and `{…}` at once, the rest by
+    /// [`SetForm::compound`], so that the leaves of a form cost no call.
+    #[inline(always)]
     fn bits(&self, place: &Place<'_>) -> u128 {
         match self {
             SetForm::Position => place.position.bits,
             SetForm::Nodes(nodes) => nodes
                 .iter()
                 .fold(0, |bits, &node| bits | 1 << place.nodes[node as usize]),
+            _ => self.compound(place),
+        }
+    }
+
+    /// [`SetForm::bits`] of a form that is not a leaf.
+    #[inline(never)]
+    fn compound(&self, place: &Place<'_>) -> u128 {
+        match self {
+            SetForm::Position | SetForm::Nodes(_) => self.bits(place),
             SetForm::Binary(op, lhs, rhs) => {
                 let (a, b) = (lhs.bits(place), rhs.bits(place));
                 match op {
