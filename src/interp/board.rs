@@ -368,9 +368,13 @@ impl Board {
     /// [`Board::parts`], with the nodes in a `W`.
     #[inline(always)]
     fn parts_in<W: Word>(&self, bits: u128, symmetric: bool, mut each: impl FnMut(Region)) {
+        let rows = match *self {
+            Board::Grid { cols, .. } => Some(Rows::of(cols)),
+            _ => None,
+        };
         let mut shaped = |part: W| {
-            each(match *self {
-                Board::Grid { cols, .. } => grid_part(part, cols, symmetric),
+            each(match rows {
+                Some(rows) => grid_part(part, rows, symmetric),
                 _ => self.shaped(Set::from_bits(part.wide()), symmetric),
             })
         };
@@ -509,9 +513,10 @@ fn split<W: Word>(mut rest: W, spreader: &Spreader<'_, W>, each: &mut impl FnMut
 /// the grid of its bounding box, and with `symmetric` to the least of its
 /// eight images. Bit operations only, nothing allocated.
 #[inline(always)]
-fn grid_part<W: Word>(part: W, cols: u32, symmetric: bool) -> Region {
-    let top = part.trailing_zeros() / cols;
-    let bottom = (W::BITS - 1 - part.leading_zeros()) / cols;
+fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
+    let cols = rows.cols;
+    let top = rows.of_node(part.trailing_zeros());
+    let bottom = rows.of_node(W::BITS - 1 - part.leading_zeros());
     let height = bottom - top + 1;
     // The rows from the top one, each `cols` bits; a part as wide as the
     // grid is moved up and no more.
@@ -552,6 +557,33 @@ fn grid_part<W: Word>(part: W, cols: u32, symmetric: bool) -> Region {
         false => None,
     }
     .unwrap_or_else(|| at(Symmetry::ALL[0]))
+}
+
+/// The rows of a grid of at most 128 nodes, told from a node's number by
+/// a multiplication, not a division (which costs more than the rest of
+/// moving a part).
+#[derive(Clone, Copy)]
+struct Rows {
+    cols: u32,
+    /// ⌈2^16 / cols⌉: for a node v below 128, v · this / 2^16 is v / cols
+    /// (the error, below 128 · 1 / 2^16, never reaches the next integer).
+    reciprocal: u32,
+}
+
+impl Rows {
+    fn of(cols: u32) -> Rows {
+        debug_assert!(cols > 0);
+        Rows {
+            cols,
+            reciprocal: (1u32 << 16).div_ceil(cols.max(1)),
+        }
+    }
+
+    #[inline(always)]
+    fn of_node(self, v: u32) -> u32 {
+        debug_assert!(v < 128);
+        (v * self.reciprocal) >> 16
+    }
 }
 
 /// One of the eight symmetries of a rectangle: a turn by `quarter` quarter
@@ -660,6 +692,16 @@ mod tests {
         Region {
             board: Board::Grid { rows, cols },
             nodes: Set::from_values(cells.iter().copied()),
+        }
+    }
+
+    #[test]
+    fn rows_by_multiplication_are_rows_by_division() {
+        for cols in 1..=128 {
+            let rows = Rows::of(cols);
+            for v in 0..128 {
+                assert_eq!(rows.of_node(v), v / cols, "node {v} of {cols} columns");
+            }
         }
     }
 
