@@ -130,6 +130,28 @@ fn median(runs: usize, mut run: impl FnMut() -> u64) -> (Duration, u64) {
     (times[times.len() / 2], result)
 }
 
+/// The medians of two ways of doing one thing, run in turn, one and then
+/// the other, so that a machine that slows down for a while slows both.
+fn medians_in_turn(
+    runs: usize,
+    mut ours: impl FnMut() -> u64,
+    mut theirs: impl FnMut() -> u64,
+) -> ((Duration, u64), (Duration, u64)) {
+    let (mut our_times, mut their_times) = (Vec::new(), Vec::new());
+    let (mut a, mut b) = (0, 0);
+    for _ in 0..runs {
+        let start = Instant::now();
+        a = ours();
+        our_times.push(start.elapsed());
+        let start = Instant::now();
+        b = theirs();
+        their_times.push(start.elapsed());
+    }
+    our_times.sort();
+    their_times.sort();
+    ((our_times[runs / 2], a), (their_times[runs / 2], b))
+}
+
 fn row(case: &str, ours: Duration, theirs: Duration, target: &str) {
     println!(
         "{case:<52} {:>10.3} s {:>10.3} s {:>8.4}x  {target}",
@@ -342,8 +364,11 @@ fn grundys_game(sizes: &Sizes) {
 fn threads(sizes: &Sizes) {
     let n = sizes.grundy_threads;
     let source = format!("game G = octal \"4!.0\"\ngrundy G({n})");
-    let (two, a) = median(sizes.runs, || language_on(&source, Some(2)));
-    let (one, b) = median(sizes.runs, || language_on(&source, Some(1)));
+    let ((two, a), (one, b)) = medians_in_turn(
+        sizes.runs,
+        || language_on(&source, Some(2)),
+        || language_on(&source, Some(1)),
+    );
     assert_eq!(a, b, "Grundy's game at {n}, one thread and two");
     row(
         &format!("(f) Grundy's game to n = {n}, two threads vs one"),
@@ -354,8 +379,11 @@ fn threads(sizes: &Sizes) {
     // A dense table solved as a box, a hyperplane at a time.
     let n = sizes.three;
     let source = three_heaps_source(n);
-    let (two, a) = median(sizes.runs, || language_on(&source, Some(2)));
-    let (one, b) = median(sizes.runs, || language_on(&source, Some(1)));
+    let ((two, a), (one, b)) = medians_in_turn(
+        sizes.runs,
+        || language_on(&source, Some(2)),
+        || language_on(&source, Some(1)),
+    );
     assert_eq!(a, b, "three heaps to {n}, one thread and two");
     row(
         &format!("(f) three heaps as rules, {n}³ (a box), two threads vs one"),
@@ -698,10 +726,12 @@ fn boards(sizes: &Sizes) {
         "game NodeKayles(s) splits {{ move NodeKayles(s - closed(s, v)) for v in s }}
          grundy NodeKayles(Grid(3, {n}))"
     );
-    let (ours, a) = median(sizes.runs, || language(&source));
-    let (theirs, b) = median(sizes.runs, || {
-        BoardByHand::new(3, n, true).value((1 << (3 * n)) - 1)
-    });
+    // A few hundredths of a second each: many runs, for a steady median.
+    let ((ours, a), (theirs, b)) = medians_in_turn(
+        5 * sizes.runs,
+        || language(&source),
+        || BoardByHand::new(3, n, true).value((1 << (3 * n)) - 1),
+    );
     assert_eq!(a, b, "Node Kayles 3 × {n}");
     row(
         &format!("(m) Node Kayles on 3 × {n}, parts memoised"),
@@ -714,10 +744,11 @@ fn boards(sizes: &Sizes) {
         "game Cram(s) splits {{ move Cram(s - {{a, b}}) for a in s, b in neighbours(s, a) if a < b }}
          grundy Cram(Grid({r}, {c}))"
     );
-    let (ours, a) = median(sizes.runs, || language(&source));
-    let (theirs, b) = median(sizes.runs, || {
-        BoardByHand::new(r, c, false).value((1 << (r * c)) - 1)
-    });
+    let ((ours, a), (theirs, b)) = medians_in_turn(
+        sizes.runs,
+        || language(&source),
+        || BoardByHand::new(r, c, false).value((1 << (r * c)) - 1),
+    );
     assert_eq!(a, b, "Cram {r} × {c}");
     row(
         &format!("(m) Cram on {r} × {c}, parts memoised"),

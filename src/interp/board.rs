@@ -526,12 +526,14 @@ fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
     let columns = (0..height).fold(W::ZERO, |columns, r| columns | row(r));
     let left = columns.trailing_zeros();
     let width = W::BITS - columns.leading_zeros() - left;
+    // Packed in the board's own word: the part has no more nodes.
     let packed = match width == cols {
-        true => part.wide(),
-        false => (0..height).fold(0u128, |packed, r| {
-            packed | (row(r) >> left).wide() << (r * width)
+        true => part,
+        false => (0..height).fold(W::ZERO, |packed, r| {
+            packed | (row(r) >> left) << (r * width)
         }),
-    };
+    }
+    .wide();
     let at = |symmetry: Symmetry| {
         let (rows, cols) = symmetry.shape(height, width);
         let nodes = match symmetry.is_identity() {
