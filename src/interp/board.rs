@@ -573,8 +573,9 @@ struct Rows {
 }
 
 impl Rows {
+    /// The rows of a grid of `cols` columns (a grid of none has no node to
+    /// ask about).
     fn of(cols: u32) -> Rows {
-        debug_assert!(cols > 0);
         Rows {
             cols,
             reciprocal: (1u32 << 16).div_ceil(cols.max(1)),
