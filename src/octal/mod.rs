@@ -47,6 +47,9 @@ pub struct Table {
     /// Heaps to go from which the threads share the work (fewer are done
     /// before the threads would start).
     rounds_from: usize,
+    /// How long each other thread sleeps before each of its batches: a
+    /// thread that has lost its core, for tests of batches taken back.
+    late: std::time::Duration,
     /// For a code whose moves past a few removals are all alike and leave
     /// one heap (`subtraction all but`), the values found by prefix.
     prefix: Option<Prefix>,
@@ -298,6 +301,7 @@ impl Table {
             batch: None,
             threads: threads.max(1),
             rounds_from: ROUNDS_FROM,
+            late: std::time::Duration::ZERO,
         }
     }
 
@@ -990,6 +994,22 @@ mod tests {
             outgrown |= naive.iter().any(|&value| value > 255);
         }
         assert!(outgrown, "a code's values outgrow a byte");
+    }
+
+    /// Threads that are late with every batch have their batches taken
+    /// back and guessed by the table's thread, which goes on without them:
+    /// the values are the same.
+    #[test]
+    fn batches_taken_back_from_late_threads_give_the_same_values() {
+        for text in ["4!.0", "0.137", "4.07"] {
+            let code = hex(text);
+            let naive = naive(&code, 5000);
+            let mut table = Table::with_threads(code, 3);
+            table.rounds_from = 0;
+            table.late = std::time::Duration::from_micros(1500);
+            table.extend_to(5000, &mut |_| true).unwrap();
+            assert_eq!(table.values(), naive, "code {text}");
+        }
     }
 
     proptest::proptest! {

@@ -26,7 +26,7 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 
 use super::batch::BATCH;
 use super::{Known, Moves, Scratch, Table, WATCH_EVERY, marked_above};
@@ -61,8 +61,65 @@ struct Helper {
     answers: Receiver<(u64, Vec<Guess>)>,
     /// Values sent so far.
     sent: usize,
-    /// Batches given and not settled.
+    /// Batches given and not answered.
     given: usize,
+    /// Batches given and taken back (see [`Helper::answer`]): their
+    /// answers, the first to come, are dropped.
+    taken_back: usize,
+}
+
+/// What a thread has sent back for the oldest batch it was given that
+/// was not taken back.
+enum Answer {
+    Back((u64, Vec<Guess>)),
+    NotYet,
+    /// The thread is gone: it panicked, and answers nothing.
+    Gone,
+}
+
+impl Helper {
+    /// The answer to the oldest batch given and not taken back; if `wait`,
+    /// waited for a while (see [`TAKE_BACK`]) before it is not yet there.
+    fn answer(&mut self, wait: bool) -> Answer {
+        let deadline = std::time::Instant::now() + TAKE_BACK;
+        let mut tries = 0;
+        loop {
+            let answer = match tries < SPINS {
+                true => self.answers.try_recv(),
+                false => match (self.answers)
+                    .recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+                {
+                    Ok(answer) => Ok(answer),
+                    Err(RecvTimeoutError::Timeout) => Err(TryRecvError::Empty),
+                    Err(RecvTimeoutError::Disconnected) => Err(TryRecvError::Disconnected),
+                },
+            };
+            match answer {
+                Ok(_) if self.taken_back > 0 => {
+                    self.taken_back -= 1;
+                    self.given -= 1;
+                }
+                Ok(answer) => {
+                    self.given -= 1;
+                    return Answer::Back(answer);
+                }
+                Err(TryRecvError::Empty) if !wait || tries > SPINS => return Answer::NotYet,
+                Err(TryRecvError::Empty) => {
+                    tries += 1;
+                    std::hint::spin_loop();
+                }
+                Err(TryRecvError::Disconnected) => return Answer::Gone,
+            }
+        }
+    }
+
+    /// Drops the answers to batches taken back that have come.
+    fn drop_taken_back(&mut self) {
+        while self.taken_back > 0 && self.answers.try_recv().is_ok() {
+            self.taken_back -= 1;
+            self.given -= 1;
+        }
+    }
 }
 
 /// A batch given out and not settled: who works on it, or its guesses
@@ -85,7 +142,7 @@ pub(super) fn extend(
     n: usize,
     watch: &mut dyn FnMut(usize) -> bool,
 ) -> Result<(), Stopped> {
-    let threads = table.threads;
+    let (threads, late) = (table.threads, table.late);
     let moves = table.moves.clone();
     let moves = &moves;
     std::thread::scope(|scope| {
@@ -99,6 +156,9 @@ pub(super) fn extend(
                     let mut known = Known::new();
                     let mut scratch = Scratch::default();
                     while let Some(job) = soon(&asked) {
+                        if !late.is_zero() {
+                            std::thread::sleep(late);
+                        }
                         for value in job.values {
                             known.push(value);
                         }
@@ -114,6 +174,7 @@ pub(super) fn extend(
                     answers,
                     sent: 0,
                     given: 0,
+                    taken_back: 0,
                 })
             })
             .collect();
@@ -135,7 +196,8 @@ pub(super) fn extend(
             let ahead = (AHEAD * helpers.len() + OWN) * BATCH;
             let heaps = |first: usize| first..(first + BATCH).min(n + 1);
             // Batches for the other threads, in turn, as many as each may
-            // have.
+            // have (a batch taken back counts until its answer comes).
+            helpers.iter_mut().for_each(Helper::drop_taken_back);
             while next <= n && helpers[turn].given < AHEAD {
                 let helper = &mut helpers[turn];
                 helper.given += 1;
@@ -172,21 +234,31 @@ pub(super) fn extend(
                         unreachable!("the guesses are asked for");
                     };
                     let helper = &mut helpers[helper];
-                    let answer = match helper.answers.try_recv() {
-                        Err(TryRecvError::Empty) if can_take => None,
-                        Err(TryRecvError::Empty) => Some(soon(&helper.answers)),
-                        Ok(answer) => Some(Some(answer)),
-                        Err(TryRecvError::Disconnected) => Some(None),
-                    };
-                    let back = answer.is_some();
-                    if let Some(answer) = answer {
-                        helper.given -= 1;
-                        // A thread that is gone panicked, and answered
-                        // nothing: its heaps are worked out here.
-                        let (mask, guesses) = answer.unwrap_or_default();
-                        oldest.guesses = Guesses::Found(mask, guesses);
+                    // With nothing else to do, the answer is waited for a
+                    // while; a thread that keeps it longer (its core taken
+                    // by another program, say) has the batch taken back
+                    // and guessed here, from the heaps settled since.
+                    match helper.answer(!can_take) {
+                        Answer::NotYet if can_take => false,
+                        Answer::NotYet => {
+                            helper.taken_back += 1;
+                            let (known, scratch) = (&table.known, &mut table.scratch);
+                            let guesses = moves.guesses(known, scratch, oldest.heaps.clone());
+                            oldest.bound = settled;
+                            oldest.guesses = Guesses::Found(known.rare.mask, guesses);
+                            true
+                        }
+                        Answer::Back((mask, guesses)) => {
+                            oldest.guesses = Guesses::Found(mask, guesses);
+                            true
+                        }
+                        // A thread that is gone answered nothing: its
+                        // heaps are worked out here.
+                        Answer::Gone => {
+                            oldest.guesses = Guesses::Found(0, Vec::new());
+                            true
+                        }
                     }
-                    back
                 }
             };
             if !back {
@@ -277,3 +349,11 @@ fn soon<T>(from: &Receiver<T>) -> Option<T> {
 
 /// Times [`soon`] asks before it sleeps (some tens of microseconds).
 const SPINS: usize = 2000;
+
+/// How long the table's thread waits for a batch, with nothing else to
+/// do, before it takes the batch back and guesses it itself: some tens of
+/// batches' work. A thread that is that late has lost its core for a
+/// while (to another program): the table goes on without it, on the
+/// threads it has, instead of waiting a time slice of several
+/// milliseconds for each of its batches.
+const TAKE_BACK: std::time::Duration = std::time::Duration::from_millis(1);
