@@ -47,8 +47,9 @@ pub struct Table {
     /// Heaps to go from which the threads share the work (fewer are done
     /// before the threads would start).
     rounds_from: usize,
-    /// How long each other thread sleeps before each of its batches: a
-    /// thread that has lost its core, for tests of batches taken back.
+    /// How long each other thread sleeps before every third batch (by the
+    /// heaps): a thread that loses its core now and then, for tests of
+    /// batches taken back.
     late: std::time::Duration,
     /// For a code whose moves past a few removals are all alike and leave
     /// one heap (`subtraction all but`), the values found by prefix.
@@ -996,9 +997,10 @@ mod tests {
         assert!(outgrown, "a code's values outgrow a byte");
     }
 
-    /// Threads that are late with every batch have their batches taken
-    /// back and guessed by the table's thread, which goes on without them:
-    /// the values are the same.
+    /// Threads that are late with some batches have them taken back and
+    /// guessed by the table's thread, and their late answers dropped, not
+    /// read as the answers to the batches after: the values are the
+    /// same.
     #[test]
     fn batches_taken_back_from_late_threads_give_the_same_values() {
         for text in ["4!.0", "0.137", "4.07"] {
