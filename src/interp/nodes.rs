@@ -6,11 +6,12 @@
 
 use miette::SourceSpan;
 
+use super::SetOp;
 use super::evaluate::Bits;
 use super::sweep::Count;
 use super::{Budget, Component, EvalError, Interpreter};
 use crate::engine::{Mex, Solved};
-use crate::lower::ir::{MAX_NODES, NodeRule, Order, Other, SetForm, SetOp};
+use crate::lower::ir::{MAX_NODES, NodeRule, Order, Other, SetForm};
 
 /// The position a compiled rule moves from, and the nodes of its
 /// bindings so far.
@@ -42,9 +43,9 @@ impl SetForm {
                 let (a, b) = (lhs.bits(place), rhs.bits(place));
                 match op {
                     SetOp::Union => a | b,
-                    SetOp::Minus => a & !b,
-                    SetOp::And => a & b,
-                    SetOp::Xor => a ^ b,
+                    SetOp::Difference => a & !b,
+                    SetOp::Intersection => a & b,
+                    SetOp::SymmetricDifference => a ^ b,
                 }
             }
             SetForm::Around {

@@ -5,7 +5,7 @@ use indexmap::{IndexMap, IndexSet};
 use miette::SourceSpan;
 
 pub use super::affine::{Affine, Compiled, End, solves_as_box};
-pub use super::nodes::{MAX_NODES, NodeBinding, NodeRule, NodeTerm, Order, Other, SetForm, SetOp};
+pub use super::nodes::{MAX_NODES, NodeBinding, NodeRule, NodeTerm, Order, Other, SetForm};
 
 pub use crate::syntax::ast::{BinaryOp, Destination, QueryKind};
 

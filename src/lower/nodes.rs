@@ -17,6 +17,7 @@
 use smallvec::SmallVec;
 
 use super::ir::{BinaryOp, Binding, Builtin, Domain, Expr, ExprKind, GameId, Rule, Term};
+use crate::interp::SetOp;
 
 /// The most bindings a compiled rule has.
 pub const MAX_NODES: usize = 4;
@@ -36,14 +37,6 @@ pub enum SetForm {
         node: u8,
         closed: bool,
     },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SetOp {
-    Union,
-    Minus,
-    And,
-    Xor,
 }
 
 impl SetForm {
@@ -82,9 +75,9 @@ impl SetForm {
             ExprKind::Binary(op, lhs, rhs) => {
                 let op = match op {
                     BinaryOp::Add | BinaryOp::BitOr => SetOp::Union,
-                    BinaryOp::Sub => SetOp::Minus,
-                    BinaryOp::BitAnd => SetOp::And,
-                    BinaryOp::BitXor => SetOp::Xor,
+                    BinaryOp::Sub => SetOp::Difference,
+                    BinaryOp::BitAnd => SetOp::Intersection,
+                    BinaryOp::BitXor => SetOp::SymmetricDifference,
                     _ => return None,
                 };
                 let (lhs, rhs) = (SetForm::of(lhs, bound)?, SetForm::of(rhs, bound)?);
