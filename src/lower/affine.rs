@@ -288,14 +288,11 @@ pub fn solves_as_box(rules: &[Rule], game: GameId, arity: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lower::ir::{Moves, Program};
+    use crate::lower::ir::Moves;
 
     /// Whether each rule of the one game `source` declares is compiled.
     fn compiled(source: &str) -> Vec<bool> {
-        let parsed = crate::syntax::parse(source, 0).expect("the source parses");
-        let statements: Vec<_> = parsed.statements.iter().collect();
-        let (program, _) =
-            crate::lower::lower(&Program::default(), &statements).expect("the source checks");
+        let program = crate::lower::lowered(source);
         let Moves::Rules(rules) = &program.games[0].moves else {
             panic!("a game of rules")
         };
@@ -323,10 +320,7 @@ mod tests {
     /// Whether the one game `source` declares (after any it uses) is
     /// solved as a box.
     fn as_box(source: &str) -> bool {
-        let parsed = crate::syntax::parse(source, 0).expect("the source parses");
-        let statements: Vec<_> = parsed.statements.iter().collect();
-        let (program, _) =
-            crate::lower::lower(&Program::default(), &statements).expect("the source checks");
+        let program = crate::lower::lowered(source);
         program.games.last().expect("a game").solves_as_box
     }
 

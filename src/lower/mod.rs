@@ -17,6 +17,15 @@ use crate::syntax::ast;
 pub use error::{CheckError, CheckErrors};
 use ir::*;
 
+/// The program `source` declares, for tests of what lowering makes of it.
+#[cfg(test)]
+pub(crate) fn lowered(source: &str) -> Program {
+    let parsed = crate::syntax::parse(source, 0).expect("the source parses");
+    let statements: Vec<_> = parsed.statements.iter().collect();
+    let (program, _) = lower(&Program::default(), &statements).expect("the source checks");
+    program
+}
+
 /// Checks `statements` against the declarations already in `program` and
 /// returns the program extended with their declarations, and their queries
 /// in order.

@@ -268,15 +268,12 @@ fn comparison(conjunct: &Expr, bound: &[usize]) -> Option<(usize, (Order, Other)
 
 #[cfg(test)]
 mod tests {
-    use crate::lower::ir::{Moves, Program};
+    use crate::lower::ir::Moves;
 
     /// Whether each rule of the first game `source` declares is compiled
     /// to bit operations.
     fn compiled(source: &str) -> Vec<bool> {
-        let parsed = crate::syntax::parse(source, 0).expect("the source parses");
-        let statements: Vec<_> = parsed.statements.iter().collect();
-        let (program, _) =
-            crate::lower::lower(&Program::default(), &statements).expect("the source checks");
+        let program = crate::lower::lowered(source);
         let Moves::Rules(rules) = &program.games[0].moves else {
             panic!("a game of rules")
         };
