@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::{Blocks, CHUNK, Rare, last_part, xor_block};
+use super::{Blocks, CHUNK, Rare, last_part, xor_parts};
 use crate::lower::ir::{Digit, TakeBreak};
 
 /// Heaps listed together.
@@ -83,12 +83,14 @@ impl Batch {
                 let mut splits = [0; CHUNK];
                 // The parts a with left - a known.
                 let least = (left + 1).saturating_sub(known);
-                let marked = blocks.of(last_part(left, distinct)).skip(1).take(MARKED);
+                let last = last_part(left, distinct);
+                let marked = blocks.of(last).skip(1).take(MARKED);
                 for (start, end) in marked {
                     if start.max(least) > end {
                         continue;
                     }
-                    let splits = xor_block(values, left, (start.max(least), end), &mut splits);
+                    let block = (start.max(least), end);
+                    let splits = xor_parts(values, left, block, (least, last), &mut splits);
                     for &split in splits {
                         marks[usize::from(split)] = true;
                     }

@@ -492,10 +492,11 @@ impl Moves {
         // The splits, until every value wanted is found.
         let skip = batch.map_or(0, |batch| batch.marked);
         for &(left, distinct) in lefts.iter() {
-            let blocks = (blocks.of(last_part(left, distinct)), skip);
-            let least = least_known(left);
+            let last = last_part(left, distinct);
+            let blocks = (blocks.of(last), skip);
+            let parts = (least_known(left), last);
             narrowly!(known, |values| look_for(
-                seen, wanted, values, left, blocks, least
+                seen, wanted, values, left, blocks, parts
             ));
             if wanted.is_empty() {
                 return common;
@@ -509,8 +510,10 @@ impl Moves {
     /// above it that no option has. `above` marks which of the 64 values
     /// above the guess it found among the options whose heaps were below
     /// `bound`: every common one (under the mask of the guess, the
-    /// table's) and some rare ones; the others are looked for among the
-    /// splits. None past those 64: the heap is then worked out anew.
+    /// table's) and some rare ones. The least common value left that no
+    /// option past `bound` has is the value, unless a rare one below it is
+    /// no option either: those are looked for among the splits, all at
+    /// once. None past those 64: the heap is then worked out anew.
     fn resume(
         &self,
         known: &Known,
@@ -526,32 +529,38 @@ impl Moves {
         } = scratch;
         let mask = known.rare.mask;
         let unmarked = (0..64).filter(|&i| above & 1 << i == 0);
-        for candidate in unmarked.map(|i| value + 1 + i) {
-            if self.reaches_beyond(known, heap, bound, candidate) {
-                continue;
-            }
+        let left = unmarked
+            .map(|i| value + 1 + i)
+            .filter(|&candidate| !self.reaches_beyond(known, heap, bound, candidate));
+        wanted.clear();
+        let mut common = None;
+        for candidate in left {
             if !is_rare(mask, candidate) {
-                return Some(candidate);
+                common = Some(candidate);
+                break;
             }
-            // A rare value comes from a split into two common heaps, if
-            // from any option the guess did not list.
-            wanted.clear();
             wanted.push(candidate);
-            for k in self.removals_of(heap) {
-                let Digit { bits, distinct } = self.code.digit(k);
-                let left = heap - k;
-                if bits & 4 != 0 && left >= 2 && !wanted.is_empty() {
-                    let blocks = (blocks.of(last_part(left, distinct)), 0);
-                    narrowly!(known, |values| look_for(
-                        seen, wanted, values, left, blocks, 1
-                    ));
-                }
-            }
-            if !wanted.is_empty() {
-                return Some(candidate);
+        }
+        // A rare value comes from a split into two common heaps, if from
+        // any option the guess did not list.
+        seen.reset(known.room());
+        for k in self.removals_of(heap) {
+            let Digit { bits, distinct } = self.code.digit(k);
+            let left = heap - k;
+            if bits & 4 != 0 && left >= 2 && !wanted.is_empty() {
+                let last = last_part(left, distinct);
+                let blocks = (blocks.of(last), 0);
+                narrowly!(known, |values| look_for(
+                    seen,
+                    wanted,
+                    values,
+                    left,
+                    blocks,
+                    (1, last)
+                ));
             }
         }
-        None
+        wanted.first().copied().or(common)
     }
 
     /// The removals that leave something of `heap`: its moves.
@@ -613,11 +622,14 @@ impl Moves {
 /// multiplication.
 fn marked_above(marks: &[bool], value: u64) -> u64 {
     let from = (value as usize + 1).min(marks.len());
-    let marks = &marks[from..marks.len().min(from + 64)];
+    let mut above = [false; 64];
+    match marks.get(from..from + 64) {
+        Some(marks) => above.copy_from_slice(marks),
+        None => above[..marks.len() - from].copy_from_slice(&marks[from..]),
+    }
     let mut bits = 0;
-    for (i, eight) in marks.chunks(8).enumerate() {
-        let bytes: [u8; 8] =
-            std::array::from_fn(|j| eight.get(j).map_or(0, |&mark| u8::from(mark)));
+    for (i, eight) in above.chunks_exact(8).enumerate() {
+        let bytes: [u8; 8] = std::array::from_fn(|j| u8::from(eight[j]));
         let gathered = u64::from_le_bytes(bytes).wrapping_mul(0x0102_0408_1020_4080) >> 56;
         bits |= gathered << (8 * i);
     }
@@ -761,6 +773,32 @@ where
     &splits[..small.len()]
 }
 
+/// The values of the splits of `left` into `a` and `left - a` for `a` in
+/// `first..=end`, a block at most, where `a` may be any part from `least`
+/// (and 1) to `last`: a block cut short is read as a whole block that
+/// holds it, overlapping the next or the one before, in vector
+/// instructions with no loop for the rest, and the splits asked for taken
+/// from it.
+#[inline(always)]
+fn xor_parts<'a, V>(
+    values: &[V],
+    left: usize,
+    (first, end): (usize, usize),
+    (least, last): (usize, usize),
+    splits: &'a mut [V; CHUNK],
+) -> &'a [V]
+where
+    V: Copy + std::ops::BitXor<Output = V>,
+{
+    let whole = match end + 1 - first < CHUNK {
+        true if first + CHUNK - 1 <= last => first,
+        true if end + 1 >= least.max(1) + CHUNK => end + 1 - CHUNK,
+        _ => return xor_block(values, left, (first, end), splits),
+    };
+    let splits = xor_block(values, left, (whole, whole + CHUNK - 1), splits);
+    &splits[first - whole..=end - whole]
+}
+
 /// Marks the values of the splits of `left` into `a` and `left - a`, for
 /// `a` in `blocks` (see [`Blocks`]; the `skip` after the first were marked
 /// with the batch) from `least` on, until every value in `wanted` is
@@ -771,7 +809,7 @@ fn look_for<V>(
     values: &[V],
     left: usize,
     (blocks, skip): (impl Iterator<Item = (usize, usize)>, usize),
-    least: usize,
+    (least, last): (usize, usize),
 ) where
     V: Copy + Default + Into<u64> + TryFrom<u64> + PartialEq + std::ops::BitXor<Output = V>,
 {
@@ -781,13 +819,13 @@ fn look_for<V>(
         if wanted.is_empty() {
             break;
         }
-        let block = (first.max(least), end);
-        if block.0 > block.1 {
+        if first.max(least) > end {
             continue;
         }
+        let block = (first.max(least), end);
         // The XORs first, then the marks: the loads and the stores apart.
         let mut splits = [V::default(); CHUNK];
-        let splits = xor_block(values, left, block, &mut splits);
+        let splits = xor_parts(values, left, block, (least, last), &mut splits);
         if wanted.len() > FEW {
             for &split in splits {
                 mark_in(marks, split.into());
@@ -1011,6 +1049,33 @@ mod tests {
             table.late = std::time::Duration::from_micros(1500);
             table.extend_to(5000, &mut |_| true).unwrap();
             assert_eq!(table.values(), naive, "code {text}");
+        }
+    }
+
+    /// A block of splits cut short, read as a whole block that holds it,
+    /// gives the splits asked for, each once and in order, and reads no
+    /// part below the least that may be read (whose other part is not
+    /// known: here past the end of the values).
+    #[test]
+    fn blocks_cut_short_give_their_own_splits() {
+        let values: Vec<u16> = (0..1000u16)
+            .map(|heap| heap.wrapping_mul(7919) % 512)
+            .collect();
+        let left = 700;
+        for (least, last) in [(1, 350), (90, 349), (1, 200), (300, 340), (0, 129)] {
+            let mut cut = 0;
+            for first in least.max(1)..=last {
+                for end in (first..=last).filter(|&end| end < first + CHUNK) {
+                    let mut splits = [0; CHUNK];
+                    let known = &values[..=left - least.max(1)];
+                    let read = xor_parts(known, left, (first, end), (least, last), &mut splits);
+                    let split = |a: usize| values[a] ^ values[left - a];
+                    let wanted: Vec<u16> = (first..=end).map(split).collect();
+                    assert_eq!(read, wanted, "parts {first} to {end} of {least} to {last}");
+                    cut += usize::from(end + 1 - first < CHUNK);
+                }
+            }
+            assert!(cut > 0);
         }
     }
 
