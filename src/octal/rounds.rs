@@ -26,7 +26,8 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::time::{Duration, Instant};
 
 use super::batch::BATCH;
 use super::{Known, Moves, Scratch, Table, WATCH_EVERY, marked_above};
@@ -81,20 +82,9 @@ impl Helper {
     /// The answer to the oldest batch given and not taken back; if `wait`,
     /// waited for a while (see [`TAKE_BACK`]) before it is not yet there.
     fn answer(&mut self, wait: bool) -> Answer {
-        let deadline = std::time::Instant::now() + TAKE_BACK;
-        let mut tries = 0;
+        let until = Instant::now() + if wait { TAKE_BACK } else { Duration::ZERO };
         loop {
-            let answer = match tries < SPINS {
-                true => self.answers.try_recv(),
-                false => match (self.answers)
-                    .recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
-                {
-                    Ok(answer) => Ok(answer),
-                    Err(RecvTimeoutError::Timeout) => Err(TryRecvError::Empty),
-                    Err(RecvTimeoutError::Disconnected) => Err(TryRecvError::Disconnected),
-                },
-            };
-            match answer {
+            match ask_until(&self.answers, until) {
                 Ok(_) if self.taken_back > 0 => {
                     self.taken_back -= 1;
                     self.given -= 1;
@@ -103,11 +93,7 @@ impl Helper {
                     self.given -= 1;
                     return Answer::Back(answer);
                 }
-                Err(TryRecvError::Empty) if !wait || tries > SPINS => return Answer::NotYet,
-                Err(TryRecvError::Empty) => {
-                    tries += 1;
-                    std::hint::spin_loop();
-                }
+                Err(TryRecvError::Empty) => return Answer::NotYet,
                 Err(TryRecvError::Disconnected) => return Answer::Gone,
             }
         }
@@ -334,21 +320,43 @@ impl Table {
 }
 
 /// Waits for the next message, first by asking again and again for a
-/// while: a batch takes some tens of microseconds, and sleeping and waking
-/// take about as long.
+/// while ([`PATIENCE`]), and only then by sleeping.
 fn soon<T>(from: &Receiver<T>) -> Option<T> {
-    for _ in 0..SPINS {
-        match from.try_recv() {
-            Ok(message) => return Some(message),
-            Err(TryRecvError::Empty) => std::hint::spin_loop(),
-            Err(TryRecvError::Disconnected) => return None,
-        }
+    match ask_until(from, Instant::now() + PATIENCE) {
+        Ok(message) => Some(message),
+        Err(TryRecvError::Empty) => from.recv().ok(),
+        Err(TryRecvError::Disconnected) => None,
     }
-    from.recv().ok()
 }
 
-/// Times [`soon`] asks before it sleeps (some tens of microseconds).
-const SPINS: usize = 2000;
+/// The next message, asked for again and again until `until` (at least
+/// once): first in a tight loop, then giving the core to any other thread
+/// that wants it between two asks. A thread that sleeps instead loses its
+/// core, and on a virtual machine the core may go to another machine for
+/// longer than a batch takes: waking it again costs more than the wait.
+fn ask_until<T>(from: &Receiver<T>, until: Instant) -> Result<T, TryRecvError> {
+    for tries in 0u32.. {
+        match from.try_recv() {
+            Err(TryRecvError::Empty) => {}
+            answer => return answer,
+        }
+        if tries.is_multiple_of(64) && Instant::now() >= until {
+            break;
+        }
+        match tries < SPINS {
+            true => std::hint::spin_loop(),
+            false => std::thread::yield_now(),
+        }
+    }
+    Err(TryRecvError::Empty)
+}
+
+/// Asks [`ask_until`] makes in a tight loop (some microseconds).
+const SPINS: u32 = 256;
+
+/// How long a thread with no batch asks for one before it sleeps: some
+/// tens of batches' work.
+const PATIENCE: Duration = Duration::from_millis(2);
 
 /// How long the table's thread waits for a batch, with nothing else to
 /// do, before it takes the batch back and guesses it itself: some tens of
@@ -356,4 +364,4 @@ const SPINS: usize = 2000;
 /// while (to another program): the table goes on without it, on the
 /// threads it has, instead of waiting a time slice of several
 /// milliseconds for each of its batches.
-const TAKE_BACK: std::time::Duration = std::time::Duration::from_millis(1);
+const TAKE_BACK: Duration = Duration::from_millis(1);
