@@ -13,7 +13,7 @@
 //! common value among its options, so a common value above it that none
 //! of them nor of those left out has is the value, and a rare one is
 //! looked for among the splits. About 2% of Grundy's game's guesses fail
-//! with two threads; one heap in 20,000 is worked out anew.
+//! with two threads; one heap in 9,000 is worked out anew.
 //!
 //! The table's own thread settles, and takes a batch itself whenever the
 //! oldest batch given out is not back yet; each other thread keeps a copy
@@ -39,14 +39,14 @@ const AHEAD: usize = 2;
 
 /// Batches past the other threads' that the table may take itself while
 /// it waits for theirs.
-const OWN: usize = 2;
+const OWN: usize = 3;
 
-/// A heap's guess, and which of the 64 values above it the guess found
+/// A heap's guess, and which of the 128 values above it the guess found
 /// among the options it did not leave out: with them a guess that fails
 /// is carried on, not worked out anew ([`Moves::resume`]).
 struct Guess {
     value: u64,
-    above: u64,
+    above: u128,
 }
 
 /// A batch for another thread, with the values settled since its last.
