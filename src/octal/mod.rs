@@ -541,6 +541,9 @@ impl Moves {
             }
             wanted.push(candidate);
         }
+        if wanted.is_empty() {
+            return common;
+        }
         // A rare value comes from a split into two common heaps, if from
         // any option the guess did not list.
         seen.reset(known.room());
@@ -824,10 +827,10 @@ fn look_for<V>(
         if wanted.is_empty() {
             break;
         }
-        if first.max(least) > end {
+        let block = (first.max(least), end);
+        if block.0 > block.1 {
             continue;
         }
-        let block = (first.max(least), end);
         // The XORs first, then the marks: the loads and the stores apart.
         let mut splits = [V::default(); CHUNK];
         let splits = xor_parts(values, left, block, (least, last), &mut splits);
