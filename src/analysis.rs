@@ -6,8 +6,16 @@
 //!   games and other codes that never split a heap): a repeat of a window of
 //!   t values, G(n + p) = G(n) for n0 ≤ n < n0 + t;
 //! - an octal game removing at most t tokens (Guy and Smith's periodicity
-//!   theorem): G(n + p) = G(n) for n0 ≤ n < 2·n0 + p + t;
+//!   theorem): G(n + p) = G(n) for n0 ≤ n < 2·m + p + t, m = max(n0, 1);
 //! - anything else: nothing, so the period found is reported as apparent.
+//!
+//! The theorem's proof pairs an option a + b of heap n + p (b ≥ m + p)
+//! with the option a + (b − p) of heap n. With m = 0 that heap b − p may
+//! be empty, and a + 0 is a move of n only when the digit that splits also
+//! leaves one heap: octal 0.4 has G = 0, 0, 0, 1, … and no period 1. So the
+//! induction starts at m = max(n0, 1), and G(p) = G(0) is compared
+//! directly. A `!` digit (the two heaps differ) or a three-heap digit
+//! breaks the pairing, so such codes get no proof.
 
 use crate::lower::ir::TakeBreak;
 
@@ -62,11 +70,12 @@ pub fn proof_for(code: &TakeBreak) -> Proof {
         return Proof::None;
     };
     let splits = code.digits.iter().any(|digit| digit.bits & 0b1100 != 0);
+    // The digit before the point may split a heap without removing tokens
+    // (4): the theorem's pairing holds for it as for any other.
     let simple_octal = code
         .digits
         .iter()
-        .all(|digit| digit.bits & 0b1000 == 0 && !digit.distinct)
-        && code.digits[0].bits == 0;
+        .all(|digit| digit.bits & 0b1000 == 0 && !digit.distinct);
     match (splits, simple_octal) {
         (false, _) => Proof::Window { t },
         (true, true) => Proof::OctalTheorem { t },
@@ -88,7 +97,8 @@ pub fn find(values: &[u64], proof: Proof) -> Option<Period> {
             // One value past the window: a heap of exactly t tokens may
             // also be taken whole, so the rule is uniform only above t.
             Proof::Window { t } if saltus == 0 => (preperiod + t + 1, true),
-            Proof::OctalTheorem { t } if saltus == 0 => (2 * preperiod + p + t, true),
+            // The induction starts at heap 1 at the least: see the top.
+            Proof::OctalTheorem { t } if saltus == 0 => (2 * preperiod.max(1) + p + t, true),
             _ => (preperiod + (4 * p).max(64), false),
         };
         if checked >= needed {
@@ -162,6 +172,21 @@ mod tests {
             (4, 41, 89)
         );
         assert!(find(&values[..92], Proof::OctalTheorem { t: 3 }).is_none());
+    }
+
+    #[test]
+    fn the_octal_theorem_starts_its_induction_at_heap_one() {
+        // Octal 0.4 begins 0, 0, 0, 1: three values look like period 1
+        // from 0, which the theorem may not prove from n0 = 0 (heap 3's
+        // split 1 + 1 has no counterpart at heap 2).
+        assert_eq!(find(&[0, 0, 0], Proof::OctalTheorem { t: 1 }), None);
+        // Four equal values past the needed 2·1 + 1 + 1 prove it.
+        let period = find(&[0, 0, 0, 0, 0], Proof::OctalTheorem { t: 1 }).unwrap();
+        assert_eq!(
+            (period.period, period.preperiod, period.checked_to),
+            (1, 0, 4)
+        );
+        assert!(period.proven);
     }
 
     #[test]
