@@ -7,7 +7,8 @@ mod common;
 use std::collections::HashMap;
 
 use common::{answers, grundy_values};
-use sprague::session::Value;
+use sprague::engine::DEFAULT_MAX_STATES;
+use sprague::session::{Session, Value};
 
 /// The cells next to a cell.
 type Neighbours = dyn Fn(usize) -> Vec<usize>;
@@ -489,8 +490,89 @@ proptest::proptest! {
             rule("G", guard),
             rule("I", Some(&plain)),
         );
+        // A rule that reads node numbers may not split: refused, it is
+        // compared below with the same rule unsplit.
+        let refused = node_numbering_refused(&source);
+        proptest::prop_assert!(refused.is_none() || !splits.is_empty(), "{}", source);
+        let unsplit = format!(
+            "{}\ngrundy U({board})\ngrundy U({region})",
+            rule("U", guard).replace(splits, "")
+        );
+        let whole = grundy_values(&unsplit);
+        if refused.is_some() {
+            return Ok(());
+        }
         let found = grundy_values(&source);
         proptest::prop_assert_eq!(found[0], found[1], "{}", source);
         proptest::prop_assert_eq!(found[2], found[3], "{}", source);
+        // What splits must agree with the whole board searched as one.
+        proptest::prop_assert_eq!((found[0], found[2]), (whole[0], whole[1]), "{}", source);
+    }
+}
+
+/// The error `sprague::check::node_numbering`, if a source gets it.
+fn node_numbering_refused(source: &str) -> Option<String> {
+    let declared = Session::new(DEFAULT_MAX_STATES).declare("test.game", source, &mut |_| {});
+    let report = declared.err()?;
+    let text = format!("{report:?}");
+    assert!(
+        text.contains("node_numbering") || text.contains("splits_not_local"),
+        "{source}: {text}"
+    );
+    Some(text)
+}
+
+#[test]
+fn splitting_rules_that_read_node_numbers_or_reach_past_one_part_are_refused() {
+    for (rule, marked) in [
+        // Split, a path of 3 with node 0 gone has value 0; whole, 1.
+        ("move G(s - {v}) for v in s if v < 3", "v < 3"),
+        ("move G(s - {0, v}) for v in s", "{0, v}"),
+        ("move G(s - {v}) + *v for v in s", "v"),
+        (
+            "move G(s - {a}) for a in s, b in neighbours(s, a) if a < b",
+            "a < b",
+        ),
+        (
+            "move G(s - {a, b}) for a in s, b in s - {a} if a < b and a > 1",
+            "a > 1",
+        ),
+        ("move G(s - {v}) for v in s if 2 in s", "2"),
+        ("move G(s - {min(s)})", "s"),
+        ("move G(s - {[v for v in s][0]})", "[v for v in s][0]"),
+        // Moves that may reach two parts, or read the whole region.
+        ("move G(s - {a, b}) for a in s, b in s - {a}", "not_local"),
+        ("move G(s - {a, b}) for a in s, b in s", "not_local"),
+        (
+            "move G(s - closed(s, a) - closed(s, b)) for a in s, b in s if a < b",
+            "not_local",
+        ),
+        ("move G(s - {v}) for v in s if len(s) > 3", "len(s)"),
+        ("move G(closed(s, v)) for v in s", "not_local"),
+        (
+            "move G(s - {v}) + G(s - closed(s, v)) for v in s",
+            "not_local",
+        ),
+    ] {
+        let source = format!("game G(s) splits {{ {rule} }}\n");
+        let report = node_numbering_refused(&source).unwrap_or_else(|| panic!("{rule}: accepted"));
+        assert!(report.contains(marked), "{rule}: {report}");
+    }
+}
+
+#[test]
+fn splitting_rules_that_name_each_pair_once_are_accepted() {
+    for rule in [
+        "move G(s - {a, b}) for a in s, b in neighbours(s, a) if a < b",
+        "move G(s - {b, a}) for a in s, b in neighbours(s, a) if b > a",
+        "move G(s - closed(s, a) - closed(s, b)) for a in s, b in neighbours(s, a) if a < b",
+        "move G(s - {a, b}) for a in s, b in closed(s, a) if a < b and len(closed(s, a)) + len(closed(s, b)) > 4",
+        "move G(s - {v}) + G(neighbours(s, v)) + *1 for v in s",
+        "move G(s - closed(s, v)) for v in s",
+        "move G(s - {v}) for v in s if len(neighbours(s, v)) == 2 and v in s",
+        "move G(s - {a, b}) for a in s, b in neighbours(s, a) if a != b",
+    ] {
+        let source = format!("game G(s) splits up to symmetry {{ {rule} }}\n");
+        assert_eq!(node_numbering_refused(&source), None, "{rule}");
     }
 }

@@ -244,6 +244,34 @@ pub enum CheckError {
         span: SourceSpan,
     },
 
+    #[error("`{game}` splits, but its rule reads how the board's nodes are numbered")]
+    #[diagnostic(
+        code(sprague::check::node_numbering),
+        help(
+            "a game that splits is solved on each connected part, renumbered on a board of its own, so a rule may use its nodes only in sets, `neighbours`, `closed`, `in`, `==` and `!=`; `a < b` is allowed to name each pair once (`for a in s, b in neighbours(s, a) if a < b`, the target the same with a and b swapped). Drop `splits`, or write the rule without numbers"
+        )
+    )]
+    NodeNumbering {
+        game: String,
+        what: &'static str,
+        #[label("{what}")]
+        span: SourceSpan,
+    },
+
+    #[error("`{game}` splits, but a move of its rule may reach beyond one connected part")]
+    #[diagnostic(
+        code(sprague::check::splits_not_local),
+        help(
+            "a game that splits is solved on each connected part alone, so each move must act near one node: bind `v in s`, then nodes among `neighbours(s, v)` or `closed(s, v)`, and move to `{game}(s - …)` less a set built from them (`{{a, b}}`, `closed(s, v)`); or drop `splits`"
+        )
+    )]
+    SplitsNotLocal {
+        game: String,
+        what: &'static str,
+        #[label("{what}")]
+        span: SourceSpan,
+    },
+
     #[error("`{name}` is not a coin-turning game")]
     #[diagnostic(
         code(sprague::check::not_coin_turning),

@@ -8,6 +8,7 @@ pub(crate) mod code;
 mod error;
 pub mod ir;
 mod nodes;
+mod splitting;
 
 use std::collections::HashSet;
 
@@ -538,6 +539,9 @@ impl Lowerer {
                 return;
             }
         };
+        if self.program.game(id).splits.is_some() {
+            self.errors.extend(splitting::check(decl, rules));
+        }
         self.max_slots = params.vars.len();
         let rules: Vec<Rule> = rules
             .iter()
