@@ -39,6 +39,9 @@ pub fn text(answer: &Answer) -> String {
         Value::BestMove(None) => {
             format!("{question} = none: the position has value 0, every move loses")
         }
+        Value::Moves(moves) if moves.is_empty() && answer.play == Some(Play::Misere) => {
+            format!("{question} = no moves: the player to move wins under misère play")
+        }
         Value::Moves(moves) if moves.is_empty() => {
             format!("{question} = no moves: the player to move loses")
         }

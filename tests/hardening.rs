@@ -534,3 +534,37 @@ fn sums_over_long_runs_count_as_work() {
     );
     assert_eq!(stdout(&output), "grundy T(0) = 1\ngrundy T(10) = 0\n");
 }
+
+#[test]
+fn a_terminal_position_under_misere_play_is_a_win_for_the_player_to_move() {
+    // Under misère play the player who cannot move wins.
+    let source = "game T(n) { move T(n - 1) if n > 0 }\nmoves misere T(0)\nmoves T(0)\n";
+    let output = sprague(&["run", "-"], source);
+    assert_eq!(
+        stdout(&output),
+        "moves misere T(0) = no moves: the player to move wins under misère play\n\
+         moves T(0) = no moves: the player to move loses\n",
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn an_overflow_names_no_operation_the_source_does_not_show() {
+    // The target `max(k, 2^63 - 1)` is split where the choice changes, at
+    // k = 2^63 - 1 + 1: that `+` is the checker's, not the user's.
+    let source = "game G(n) { move G(max(k, 9223372036854775807)) for k in 0..n }\ngrundy G(3)\n";
+    let output = fails_with(source, "sprague::eval::overflow");
+    let report = stderr(&output);
+    assert!(report.contains("integer overflow while"), "{report}");
+    assert!(
+        !report.contains("in `+`") && !report.contains("in `-`"),
+        "{report}"
+    );
+    // One the user wrote is still named.
+    let output = fails_with(
+        "grundy *(9223372036854775807 + 1)\n",
+        "sprague::eval::overflow",
+    );
+    assert!(stderr(&output).contains("in `+`"), "{}", stderr(&output));
+}

@@ -22,7 +22,7 @@ pub enum EvalError {
         argument: Option<SourceSpan>,
     },
 
-    #[error("integer overflow in `{op}`{context}")]
+    #[error("integer overflow{}{context}", in_op(op))]
     #[diagnostic(
         code(sprague::eval::overflow),
         help(
@@ -334,7 +334,28 @@ pub enum EvalError {
     },
 }
 
+/// ` in `+``, naming the operation that overflowed, when it is known.
+fn in_op(op: &str) -> String {
+    match op {
+        "" => String::new(),
+        op => format!(" in `{op}`"),
+    }
+}
+
 impl EvalError {
+    /// Forgets the operation named by an overflow when the source it marks
+    /// does not show it: the checker rewrites some expressions (a bound
+    /// derived from `max(k, c)` computes `c + 1`), and a report must not
+    /// name an operation the user never wrote.
+    pub fn as_written(mut self, marked: &str) -> Self {
+        if let EvalError::Overflow { op, .. } = &mut self
+            && !marked.contains(*op)
+        {
+            *op = "";
+        }
+        self
+    }
+
     /// Says which position's options were being listed when this happened.
     pub fn while_expanding(mut self, position: &str) -> Self {
         let text = format!(" while listing the options of {position}");

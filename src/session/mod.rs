@@ -325,6 +325,9 @@ impl Session {
         match self.answer(query, sink) {
             Ok(()) => true,
             Err(error) => {
+                let marked = error.labels().and_then(|mut labels| labels.next());
+                let marked = marked.map_or("", |label| self.sources.text(*label.inner()));
+                let error = error.as_written(marked);
                 sink(Event::Error(self.report(error)));
                 false
             }
