@@ -1,31 +1,30 @@
 //! `sprague lsp`, driven as an editor drives it: JSON-RPC messages with
 //! `Content-Length` headers over its standard input and output.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 use serde_json::{Value as Json, json};
 
+/// How long a test waits for a message before it calls the server stuck
+/// (a guard against hanging, not a measure of speed).
+const STUCK: Duration = Duration::from_secs(120);
+
 struct Client {
     child: Child,
-    out: BufReader<ChildStdout>,
+    messages: Receiver<Json>,
     next: u64,
 }
 
 impl Client {
     fn start() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let out = BufReader::new(child.stdout.take().unwrap());
-        let mut client = Client {
-            child,
-            out,
-            next: 1,
-        };
+        Client::start_with(&mut Command::new(env!("CARGO_BIN_EXE_sprague")))
+    }
+
+    fn start_with(command: &mut Command) -> Client {
+        let mut client = Client::spawn(command);
         let capabilities = client.request("initialize", json!({ "capabilities": {} }));
         let capabilities = &capabilities["capabilities"];
         for provider in [
@@ -43,40 +42,69 @@ impl Client {
         client
     }
 
+    /// The server started, not yet initialised.
+    fn spawn(command: &mut Command) -> Client {
+        let mut child = command
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let (sender, messages) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut out = out;
+            while let Some(message) = read_message(&mut out) {
+                if sender.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Client {
+            child,
+            messages,
+            next: 1,
+        }
+    }
+
     fn send(&mut self, message: Json) {
         let body = message.to_string();
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.child.stdin.as_mut().unwrap();
-        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        stdin.write_all(bytes).unwrap();
         stdin.flush().unwrap();
     }
 
     fn receive(&mut self) -> Json {
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            self.out.read_line(&mut line).unwrap();
-            if let Some(value) = line.strip_prefix("Content-Length:") {
-                length = value.trim().parse().unwrap();
-            }
-            if line == "\r\n" {
-                break;
+        match self.messages.recv_timeout(STUCK) {
+            Ok(message) => message,
+            Err(RecvTimeoutError::Timeout) => panic!("the server is stuck: nothing in {STUCK:?}"),
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("the server has ended: {:?}", self.child.wait())
             }
         }
-        let mut body = vec![0; length];
-        self.out.read_exact(&mut body).unwrap();
-        serde_json::from_slice(&body).unwrap()
+    }
+
+    /// The response to request `id`, whole (its result or its error).
+    fn response(&mut self, id: &Json) -> Json {
+        loop {
+            let message = self.receive();
+            if message["id"] == *id && message.get("method").is_none() {
+                return message;
+            }
+        }
     }
 
     fn request(&mut self, method: &str, params: Json) -> Json {
         let id = self.next;
         self.next += 1;
         self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        loop {
-            let message = self.receive();
-            if message["id"] == id {
-                return message["result"].clone();
-            }
-        }
+        let response = self.response(&json!(id));
+        assert!(response.get("error").is_none(), "{response}");
+        response["result"].clone()
     }
 
     fn notify(&mut self, method: &str, params: Json) {
@@ -130,11 +158,43 @@ impl Client {
             .collect()
     }
 
+    fn save(&mut self, text: &str) {
+        self.notify(
+            "textDocument/didSave",
+            json!({ "textDocument": { "uri": URI }, "text": text }),
+        );
+    }
+
     fn stop(mut self) {
         self.request("shutdown", Json::Null);
         self.notify("exit", Json::Null);
-        assert!(self.child.wait().unwrap().success());
+        assert!(self.wait().success());
     }
+
+    fn wait(&mut self) -> ExitStatus {
+        drop(self.child.stdin.take());
+        self.child.wait().unwrap()
+    }
+}
+
+/// A message with its header; `None` when the output ends.
+fn read_message(out: &mut impl BufRead) -> Option<Json> {
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if out.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length:") {
+            length = value.trim().parse().unwrap();
+        }
+        if line == "\r\n" {
+            break;
+        }
+    }
+    let mut body = vec![0; length];
+    out.read_exact(&mut body).ok()?;
+    Some(serde_json::from_slice(&body).unwrap())
 }
 
 const URI: &str = "file:///games/test.game";
@@ -278,4 +338,206 @@ fn a_file_with_errors_still_declares_what_checks() {
     assert_eq!(definition["range"]["start"]["line"], 0);
     assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps"]);
     client.stop();
+}
+
+/// The next response (an error, for what could not be read) to no
+/// request: its `id` is `null`.
+fn error_code(client: &mut Client) -> i64 {
+    let response = client.response(&Json::Null);
+    response["error"]["code"].as_i64().unwrap()
+}
+
+#[test]
+fn frames_that_cannot_be_read_are_answered_and_the_server_goes_on() {
+    let mut client = Client::start();
+    client.open(GAMES);
+    let frame = |body: &str| format!("Content-Length: {}\r\n\r\n{body}", body.len());
+    // Not JSON: a parse error; JSON that is no message (a batch, a
+    // number, a request whose method is no string): an invalid request.
+    for (body, code) in [
+        ("{\"jsonrpc\": \"2.0\", \"id\": ", -32700),
+        ("[]", -32600),
+        (
+            "[{\"jsonrpc\": \"2.0\", \"method\": \"initialized\"}]",
+            -32600,
+        ),
+        ("42", -32600),
+    ] {
+        client.send_raw(frame(body).as_bytes());
+        assert_eq!(error_code(&mut client), code, "{body}");
+        assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps"]);
+    }
+    // A request that can be read but is no request answers with its id.
+    client.send_raw(frame(r#"{"jsonrpc": "2.0", "id": 77, "method": 5}"#).as_bytes());
+    let response = client.response(&json!(77));
+    assert_eq!(response["error"]["code"], -32600, "{response}");
+    // No Content-Length: the frame cannot be read, and is skipped.
+    let body = json!({ "jsonrpc": "2.0", "id": 99, "method": "shutdown" }).to_string();
+    client.send_raw(format!("Content-Type: text/plain\r\n\r\n{body}").as_bytes());
+    assert_eq!(error_code(&mut client), -32700);
+    assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps"]);
+    // Text that is no header at all.
+    client.send_raw(b"hello\r\n");
+    assert_eq!(error_code(&mut client), -32700);
+    assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps"]);
+    // Headers ended by a line feed alone are read.
+    let body = json!({ "jsonrpc": "2.0", "id": 100, "method": "textDocument/documentSymbol",
+        "params": { "textDocument": { "uri": URI } } })
+    .to_string();
+    client.send_raw(format!("Content-Length: {}\n\n{body}", body.len()).as_bytes());
+    let response = client.response(&json!(100));
+    assert_eq!(
+        response["result"].as_array().unwrap().len(),
+        3,
+        "{response}"
+    );
+    client.stop();
+}
+
+/// The server under a 4 GB address-space limit, where an allocation of
+/// 10 GB aborts.
+fn limited() -> Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    // SAFETY: setrlimit is async-signal-safe.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 4_000_000_000,
+                rlim_max: 4_000_000_000,
+            };
+            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    command
+}
+
+#[test]
+fn a_frame_longer_than_64_mib_is_refused_unread() {
+    let mut client = Client::start_with(&mut limited());
+    client.open(GAMES);
+    // Over the bound: refused, its body skipped, and the next frame read.
+    let length = (64 << 20) + 1;
+    let mut frame = format!("Content-Length: {length}\r\n\r\n").into_bytes();
+    frame.resize(frame.len() + length, b' ');
+    client.send_raw(&frame);
+    assert_eq!(error_code(&mut client), -32600);
+    assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps"]);
+    // 10 GB: refused at once, never allocated.
+    client.send_raw(b"Content-Length: 10000000000\r\n\r\n{}");
+    assert_eq!(error_code(&mut client), -32600);
+    assert!(
+        client.child.try_wait().unwrap().is_none(),
+        "the server ended"
+    );
+    client.child.kill().unwrap();
+}
+
+#[test]
+fn positions_on_lines_with_emoji_are_utf16_units() {
+    let mut client = Client::start();
+    // An emoji is two UTF-16 units (four bytes).
+    assert!(client.open(GAMES).is_empty());
+    let text = format!("{GAMES}let 😀 = 1\ngrundy Kayles(2) # 😀x😀\n");
+    let diagnostics = client.change(&text);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    // On line 8: `let ` is four units, the emoji the next two.
+    assert_eq!(diagnostics[0]["range"]["start"]["line"], 8);
+    // Hover and completion on the comment's `x` and on its emojis, and on
+    // the halves of an emoji, answer without an answer to give.
+    for character in 18..=24 {
+        for method in ["textDocument/hover", "textDocument/completion"] {
+            client.at(method, 9, character);
+        }
+    }
+    // Hover on `Kayles` after an emoji on the line: its declaration.
+    let text = format!("{GAMES}grundy *1 + Kayles(2) # 😀\n😀 grundy Kayles(3)\n");
+    client.change(&text);
+    let hover = client.at("textDocument/hover", 8, 14);
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("game **Kayles**(n)")
+    );
+    // Completing `Kay` typed after the emoji and a space (units 3 to 6).
+    client.change(&format!("{GAMES}😀 Kay"));
+    let found = client.at("textDocument/completion", 8, 6);
+    assert_eq!(found[0]["label"], "Kayles", "{found}");
+    client.stop();
+}
+
+#[test]
+fn a_non_ascii_comment_before_an_error_keeps_what_checks() {
+    let mut client = Client::start();
+    // The comment is part of the query before it, which is blanked out
+    // while the rest is checked.
+    let text = format!("{GAMES}grundy *1 # à la Dudeney 😀\ngrundy Nope(3)\n");
+    let diagnostics = client.open(&text);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "sprague::check::unknown_game");
+    assert_eq!(diagnostics[0]["range"]["start"]["line"], 9);
+    // The declarations that check are there.
+    assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps"]);
+    let definition = client.at("textDocument/definition", 6, 9);
+    assert_eq!(definition["range"]["start"]["line"], 0);
+    client.stop();
+}
+
+#[test]
+fn a_game_that_calls_itself_forever_is_a_diagnostic_on_save() {
+    let mut client = Client::start();
+    let text = format!("{GAMES}game X(n) = X(n)\ngrundy X(1)\n");
+    assert!(client.open(&text).is_empty());
+    client.save(&text);
+    let diagnostics = client.diagnostics();
+    assert!(!diagnostics.is_empty());
+    // The query that was being answered (line 9), however evaluation ends.
+    assert!(
+        diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic["range"]["start"]["line"] == 9),
+        "{diagnostics:?}"
+    );
+    assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps", "X"]);
+    client.stop();
+}
+
+#[test]
+fn a_long_run_on_save_leaves_the_server_answering() {
+    let mut client = Client::start();
+    let nk = "game NK(s) splits up to symmetry {\n  move NK(s - closed(s, v)) for v in s\n}\n";
+    let slow = format!("{nk}grundy NK(Grid(100, 100))\n");
+    assert!(client.open(&slow).is_empty());
+    client.save(&slow);
+    // Requests are answered while it runs.
+    assert_eq!(client.symbols(), ["NK"]);
+    let found = client.at("textDocument/completion", 3, 9);
+    assert_eq!(found[0]["label"], "NK", "{found}");
+    // Saved again: the slow run's result is dropped, the new one's comes.
+    let quick = format!("{nk}grundy *(1 << 64)\n");
+    client.change(&quick);
+    client.save(&quick);
+    let diagnostics = client.diagnostics();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "sprague::eval::out_of_range");
+    // Shut down while a slow run goes on.
+    client.save(&slow);
+    client.stop();
+}
+
+#[test]
+fn exit_without_shutdown_ends_with_code_1() {
+    let mut client = Client::start();
+    client.open(GAMES);
+    client.notify("exit", Json::Null);
+    assert_eq!(client.wait().code(), Some(1));
+    // Input that ends without `exit` likewise.
+    let mut client = Client::start();
+    assert_eq!(client.wait().code(), Some(1));
+    // With `shutdown` first: 0.
+    Client::start().stop();
 }

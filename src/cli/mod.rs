@@ -144,7 +144,11 @@ enum Command {
     /// Print the manual page (roff): `sprague man > sprague.1`.
     Man,
     /// A language server over standard input and output, for editors.
-    Lsp,
+    Lsp {
+        /// Evaluate the work on standard input (the server's own workers).
+        #[arg(long, hide = true)]
+        evaluate: bool,
+    },
     /// Explore games interactively, after loading the files.
     Repl {
         /// `.game` files to load before the prompt.
@@ -358,7 +362,8 @@ fn run(cli: Cli) -> ExitCode {
                 Err(_) => ExitCode::from(2),
             }
         }
-        Some(Command::Lsp) => crate::lsp::run(),
+        Some(Command::Lsp { evaluate: false }) => crate::lsp::run(),
+        Some(Command::Lsp { evaluate: true }) => crate::lsp::worker::evaluate(),
         Some(Command::Repl { files, limits }) => crate::repl::run(files, limits.session(true)),
         None => crate::repl::run(Vec::new(), Session::interactive(DEFAULT_MAX_STATES)),
     }

@@ -6,11 +6,23 @@
 //! the names declared, hovers a game's declaration or a query's answer
 //! (when it is cheap), goes to the declaration of a game, graph or `let`,
 //! and lists a document's declarations as symbols.
+//!
+//! Evaluation (a save's run, a hover's answer) happens in a worker process
+//! with a time budget ([`worker`]), so that the server answers meanwhile
+//! and outlives whatever the evaluator does. The input is read by a
+//! forgiving reader ([`transport`]): a frame it cannot read is answered
+//! with a JSON-RPC error, and the server goes on.
+
+mod transport;
+pub mod worker;
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
 
-use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
     Notification as _, PublishDiagnostics,
@@ -27,11 +39,13 @@ use lsp_types::{
     TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
 };
 use miette::Report;
+use serde_json::{Value as Json, json};
 
 use crate::lower::ir::DeclarationKind;
-use crate::output;
-use crate::session::{Event, Session};
+use crate::session::Session;
 use crate::syntax::ast::Statement;
+use transport::{Incoming, Reader};
+use worker::{End, Job, Outcome, Progress, Work};
 
 /// The states a save's run, or a hover's query, may solve.
 const MAX_STATES: usize = 100_000;
@@ -39,10 +53,113 @@ const MAX_STATES: usize = 100_000;
 const MAX_WORK: u64 = 10_000_000;
 /// The most rows of a query's table a hover shows.
 const HOVER_ROWS: usize = 8;
+/// How long a save's run may take (its queries not answered by then are
+/// not run), and a hover's answer.
+const RUN_BUDGET: Duration = Duration::from_secs(10);
+const ANSWER_BUDGET: Duration = Duration::from_secs(2);
+/// How long `exit` waits for the runs in progress to be killed.
+const EXIT_WAIT: Duration = Duration::from_secs(2);
 
-/// Serves until the client says `exit`.
+/// What the server's loop hears: a message from the client (read on a
+/// thread of its own), the end of its input, or a finished run.
+enum Input {
+    Incoming(Incoming),
+    Closed,
+    Finished(u64, Outcome),
+}
+
+/// Serves until the client says `exit` (after `shutdown`: exit code 0;
+/// without it, or when the input ends first: 1, as the protocol says).
 pub fn run() -> ExitCode {
-    let (connection, threads) = Connection::stdio();
+    let (inputs, received) = mpsc::channel();
+    let reading = inputs.clone();
+    let reader = std::thread::Builder::new()
+        .name("sprague-lsp-reader".into())
+        .spawn(move || {
+            let mut reader = Reader::new(std::io::stdin().lock());
+            while let Ok(Some(incoming)) = reader.next() {
+                if reading.send(Input::Incoming(incoming)).is_err() {
+                    return;
+                }
+            }
+            let _ = reading.send(Input::Closed);
+        });
+    if let Err(error) = reader {
+        eprintln!("sprague lsp: cannot read standard input: {error}");
+        return ExitCode::FAILURE;
+    }
+    let mut server = Server::new(inputs);
+    let shut_down = serve(&mut server, &received);
+    server.stop(&received);
+    match shut_down {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    }
+}
+
+/// The server's loop; returns whether `shutdown` came before the end.
+fn serve(server: &mut Server, received: &Receiver<Input>) -> bool {
+    let mut initialized = false;
+    let mut shut_down = false;
+    for input in received {
+        let outgoing = match input {
+            Input::Closed => return false,
+            Input::Finished(job, outcome) => server.finished(job, outcome),
+            Input::Incoming(Incoming::Malformed(malformed)) => {
+                eprintln!("sprague lsp: {}", malformed.message);
+                send_json(&malformed.response());
+                Vec::new()
+            }
+            Input::Incoming(Incoming::Message(Message::Request(request))) => {
+                let id = request.id.clone();
+                let refuse = |code: ErrorCode, message: &str| {
+                    vec![Response::new_err(id.clone(), code as i32, message.into()).into()]
+                };
+                match request.method.as_str() {
+                    "initialize" if !initialized => {
+                        initialized = true;
+                        vec![Response::new_ok(id, initialize_result()).into()]
+                    }
+                    "initialize" => refuse(ErrorCode::InvalidRequest, "initialized already"),
+                    _ if !initialized => refuse(
+                        ErrorCode::ServerNotInitialized,
+                        "the first request must be `initialize`",
+                    ),
+                    _ if shut_down => refuse(ErrorCode::InvalidRequest, "shut down already"),
+                    "shutdown" => {
+                        shut_down = true;
+                        let mut outgoing = server.cancel_all();
+                        outgoing.push(Response::new_ok(id, Json::Null).into());
+                        outgoing
+                    }
+                    _ => server
+                        .request(request)
+                        .into_iter()
+                        .map(Into::into)
+                        .collect(),
+                }
+            }
+            Input::Incoming(Incoming::Message(Message::Notification(notification))) => {
+                match notification.method.as_str() {
+                    "exit" => return shut_down,
+                    _ if !initialized || shut_down => Vec::new(),
+                    _ => server
+                        .notification(notification)
+                        .into_iter()
+                        .map(Into::into)
+                        .collect(),
+                }
+            }
+            Input::Incoming(Incoming::Message(Message::Response(_))) => Vec::new(),
+        };
+        for message in outgoing {
+            send(message);
+        }
+    }
+    false
+}
+
+fn initialize_result() -> Json {
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Options(
             TextDocumentSyncOptions {
@@ -63,45 +180,35 @@ pub fn run() -> ExitCode {
         document_symbol_provider: Some(OneOf::Left(true)),
         ..Default::default()
     };
-    let capabilities = serde_json::to_value(capabilities).expect("capabilities are JSON");
-    if connection.initialize(capabilities).is_err() {
-        return ExitCode::from(1);
-    }
-    let mut server = Server::default();
-    for message in &connection.receiver {
-        match message {
-            Message::Request(request) => {
-                if connection.handle_shutdown(&request).unwrap_or(true) {
-                    break;
-                }
-                let response = server.request(request);
-                if connection.sender.send(response.into()).is_err() {
-                    break;
-                }
-            }
-            Message::Notification(notification) => {
-                for message in server.notification(notification) {
-                    if connection.sender.send(message.into()).is_err() {
-                        break;
-                    }
-                }
-            }
-            Message::Response(_) => {}
-        }
-    }
-    drop(connection);
-    match threads.join() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(_) => ExitCode::from(1),
-    }
+    json!({
+        "capabilities": capabilities,
+        "serverInfo": { "name": "sprague", "version": env!("CARGO_PKG_VERSION") },
+    })
+}
+
+/// Writes a message to the client (standard output); a client gone is
+/// heard as the end of the input.
+fn send(message: Message) {
+    let mut out = std::io::stdout().lock();
+    let _ = message.write(&mut out);
+}
+
+fn send_json(message: &Json) {
+    let mut out = std::io::stdout().lock();
+    let _ = transport::write(&mut out, message);
+    let _ = out.flush();
 }
 
 /// The open documents: each one's text, and the session of its last text
 /// that checked (what completion and navigation read while it is being
-/// typed into and does not).
-#[derive(Default)]
+/// typed into and does not); and the runs in progress.
 struct Server {
     documents: HashMap<String, Document>,
+    pending: HashMap<u64, Pending>,
+    /// Runs started and not yet heard to finish (those cancelled too).
+    running: usize,
+    next_job: u64,
+    inputs: Sender<Input>,
 }
 
 struct Document {
@@ -110,7 +217,100 @@ struct Document {
     checked: Option<Session>,
 }
 
+/// What a run in progress is for; dropping it kills the run.
+enum Pending {
+    /// A saved document's run, of this text.
+    Run { uri: Uri, text: String, _job: Job },
+    /// A hover's answer, over this range.
+    Answer {
+        id: RequestId,
+        range: Range,
+        _job: Job,
+    },
+}
+
 impl Server {
+    fn new(inputs: Sender<Input>) -> Self {
+        Server {
+            documents: HashMap::new(),
+            pending: HashMap::new(),
+            running: 0,
+            next_job: 0,
+            inputs,
+        }
+    }
+
+    /// Starts `work` in a worker; [`Server::finished`] hears its outcome.
+    fn start(&mut self, work: Work, budget: Duration) -> (u64, Job) {
+        let id = self.next_job;
+        self.next_job += 1;
+        self.running += 1;
+        let inputs = self.inputs.clone();
+        let job = worker::start(work, budget, move |outcome| {
+            let _ = inputs.send(Input::Finished(id, outcome));
+        });
+        (id, job)
+    }
+
+    /// Kills the runs in progress; a hover waiting for one is answered
+    /// with nothing.
+    fn cancel_all(&mut self) -> Vec<Message> {
+        self.pending
+            .drain()
+            .filter_map(|(_, pending)| match pending {
+                Pending::Answer { id, .. } => Some(Response::new_ok(id, Json::Null).into()),
+                Pending::Run { .. } => None,
+            })
+            .collect()
+    }
+
+    /// Kills the document's run in progress, if any.
+    fn cancel_run(&mut self, uri: &str) {
+        self.pending.retain(
+            |_, pending| !matches!(pending, Pending::Run { uri: u, .. } if u.as_str() == uri),
+        );
+    }
+
+    /// Kills every run and waits (a little) until their workers are gone.
+    fn stop(&mut self, received: &Receiver<Input>) {
+        self.pending.clear();
+        while self.running > 0 {
+            match received.recv_timeout(EXIT_WAIT) {
+                Ok(Input::Finished(..)) => self.running -= 1,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// A run has ended: its diagnostics, or its hover, unless no longer
+    /// wanted (the document was changed or saved again since).
+    fn finished(&mut self, job: u64, outcome: Outcome) -> Vec<Message> {
+        self.running -= 1;
+        match self.pending.remove(&job) {
+            Some(Pending::Run { uri, text, .. }) => {
+                let current = self.documents.get(uri.as_str());
+                if current.is_none_or(|document| document.text != text) {
+                    return Vec::new();
+                }
+                let diagnostics = run_diagnostics(outcome, &text);
+                vec![publish(uri, diagnostics).into()]
+            }
+            Some(Pending::Answer { id, range, .. }) => {
+                let value = answer_text(outcome);
+                let hover = value.map(|value| Hover {
+                    contents: HoverContents::Markup(MarkupContent {
+                        kind: MarkupKind::Markdown,
+                        value,
+                    }),
+                    range: Some(range),
+                });
+                vec![Response::new_ok(id, hover).into()]
+            }
+            None => Vec::new(),
+        }
+    }
+
     fn notification(&mut self, notification: Notification) -> Vec<Notification> {
         let params = notification.params;
         match notification.method.as_str() {
@@ -155,7 +355,9 @@ impl Server {
                 if let Ok(params) =
                     serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(params)
                 {
-                    self.documents.remove(params.text_document.uri.as_str());
+                    let uri = params.text_document.uri;
+                    self.cancel_run(uri.as_str());
+                    self.documents.remove(uri.as_str());
                 }
                 Vec::new()
             }
@@ -163,59 +365,59 @@ impl Server {
         }
     }
 
-    /// A document's new text: checked (and with `run`, run), and its
-    /// diagnostics published.
+    /// A document's new text: checked, and its diagnostics published;
+    /// with `run` and no checking error, run in a worker instead, whose
+    /// diagnostics are published when it ends.
     fn edit(&mut self, uri: Uri, text: String, run: bool) -> Vec<Notification> {
         let name = uri.as_str().to_owned();
+        self.cancel_run(&name);
         let mut session = Session::new(MAX_STATES);
         session.set_max_work(MAX_WORK);
-        let mut reports = Vec::new();
-        let checked = match session.declare(&name, &text, &mut |_| {}) {
-            Ok(_) => true,
-            Err(report) => {
-                reports.push(report);
-                false
-            }
-        };
-        if checked && run {
-            // A fresh session, so that the text's offsets start at 0.
-            let mut running = Session::new(MAX_STATES);
-            running.set_max_work(MAX_WORK);
-            running.refuse_files();
-            running.run(&name, &text, &mut |event| {
-                if let Event::Error(report) = event {
-                    reports.push(report);
-                }
-            });
-        }
-        let diagnostics = reports
+        let report = session.declare(&name, &text, &mut |_| {}).err();
+        let checked = report.is_none();
+        let diagnostics = report
             .iter()
             .flat_map(|report| diagnostics(report, &uri, &text))
             .collect();
         // A text with errors still declares what it can: its statements
         // that check, at their own offsets.
-        let session = match checked {
-            true => Some(session),
-            false => best_effort(&name, &text),
+        let session = match report {
+            None => Some(session),
+            Some(_) => best_effort(&name, &text),
         };
         let document = self.documents.entry(name).or_insert(Document {
             uri: uri.clone(),
             text: String::new(),
             checked: None,
         });
-        document.text = text;
+        document.text = text.clone();
         if session.is_some() {
             document.checked = session;
         }
-        let params = PublishDiagnosticsParams {
-            uri,
-            diagnostics,
-            version: None,
-        };
-        vec![Notification::new(PublishDiagnostics::METHOD.into(), params)]
+        if run && checked {
+            let work = Work::Run {
+                uri: uri.clone(),
+                text: text.clone(),
+                max_states: MAX_STATES,
+                max_work: MAX_WORK,
+            };
+            let (id, job) = self.start(work, RUN_BUDGET);
+            self.pending.insert(
+                id,
+                Pending::Run {
+                    uri,
+                    text,
+                    _job: job,
+                },
+            );
+            return Vec::new();
+        }
+        vec![publish(uri, diagnostics)]
     }
 
-    fn request(&mut self, request: Request) -> Response {
+    /// The response to a request, or `None` when it comes later (a
+    /// hover's answer, computed by a worker).
+    fn request(&mut self, request: Request) -> Option<Response> {
         let id = request.id.clone();
         let result = match request.method.as_str() {
             Completion::METHOD => {
@@ -225,10 +427,19 @@ impl Server {
                 })
             }
             HoverRequest::METHOD => {
-                self.respond::<lsp_types::HoverParams, _>(request, |server, params| {
-                    let at = params.text_document_position_params;
-                    server.hover(at.text_document.uri.as_str(), at.position)
-                })
+                let params = serde_json::from_value::<lsp_types::HoverParams>(request.params);
+                match params {
+                    Ok(params) => {
+                        let at = params.text_document_position_params;
+                        match self.hover(&id, at.text_document.uri.as_str(), at.position) {
+                            Hovered::Now(hover) => {
+                                serde_json::to_value(hover).map_err(|error| error.to_string())
+                            }
+                            Hovered::Later => return None,
+                        }
+                    }
+                    Err(error) => Err(error.to_string()),
+                }
             }
             GotoDefinition::METHOD => {
                 self.respond::<lsp_types::GotoDefinitionParams, _>(request, |server, params| {
@@ -241,19 +452,17 @@ impl Server {
                     server.symbols(params.text_document.uri.as_str())
                 }),
             _ => {
-                return Response::new_err(
+                return Some(Response::new_err(
                     id,
-                    lsp_server::ErrorCode::MethodNotFound as i32,
+                    ErrorCode::MethodNotFound as i32,
                     format!("sprague does not answer {}", request.method),
-                );
+                ));
             }
         };
-        match result {
+        Some(match result {
             Ok(value) => Response::new_ok(id, value),
-            Err(message) => {
-                Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, message)
-            }
-        }
+            Err(message) => Response::new_err(id, ErrorCode::InvalidParams as i32, message),
+        })
     }
 
     fn respond<P: serde::de::DeserializeOwned, R: serde::Serialize>(
@@ -270,9 +479,9 @@ impl Server {
         let document = self.documents.get(uri)?;
         let offset = offset(&document.text, position);
         let before = &document.text[..offset];
-        let word_start = before
-            .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '?'))
-            .map_or(0, |at| at + 1);
+        let word_start = word_start(before, |c| {
+            c.is_alphanumeric() || c == '_' || c == '.' || c == '?'
+        });
         let typed = &before[word_start..];
         let mut items: Vec<CompletionItem> = Vec::new();
         if let Some(session) = &document.checked {
@@ -308,11 +517,20 @@ impl Server {
         Some(CompletionResponse::Array(items))
     }
 
-    fn hover(&self, uri: &str, position: Position) -> Option<Hover> {
-        let document = self.documents.get(uri)?;
-        let session = document.checked.as_ref()?;
+    /// A game's declaration, or the answer of the query on the line (which
+    /// a worker computes: the response comes when it ends).
+    fn hover(&mut self, id: &RequestId, uri: &str, position: Position) -> Hovered {
+        let Some(document) = self.documents.get(uri) else {
+            return Hovered::Now(None);
+        };
+        let Some(session) = document.checked.as_ref() else {
+            return Hovered::Now(None);
+        };
         let at = offset(&document.text, position);
-        let (start, word) = word_at(&document.text, at)?;
+        let Some((start, word)) = word_at(&document.text, at) else {
+            return Hovered::Now(None);
+        };
+        let range = range(&document.text, start, word.len());
         let contents = match session.program().names.get(word).map(|d| d.kind) {
             Some(DeclarationKind::Game(id)) => {
                 let game = session.program().game(id);
@@ -327,16 +545,30 @@ impl Server {
                 "```sprague\n{}\n```",
                 session.source_of(word).unwrap_or_default()
             ),
-            None => query_answer(session, &document.text, at)?,
+            None => {
+                let Some(work) = query_work(session, &document.text, at) else {
+                    return Hovered::Now(None);
+                };
+                let (job, running) = self.start(work, ANSWER_BUDGET);
+                let id = id.clone();
+                self.pending.insert(
+                    job,
+                    Pending::Answer {
+                        id,
+                        range,
+                        _job: running,
+                    },
+                );
+                return Hovered::Later;
+            }
         };
-        let range = range(&document.text, start, word.len());
-        Some(Hover {
+        Hovered::Now(Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
                 kind: MarkupKind::Markdown,
                 value: contents,
             }),
             range: Some(range),
-        })
+        }))
     }
 
     fn definition(&self, uri: &str, position: Position) -> Option<GotoDefinitionResponse> {
@@ -397,11 +629,19 @@ impl Server {
 fn best_effort(name: &str, text: &str) -> Option<Session> {
     let program = crate::syntax::parse(text, 0).ok()?;
     let mut masked = text.to_owned();
+    // Each character becomes as many bytes of spaces as it has, so that
+    // every offset stays where it was.
     let blank = |masked: &mut String, at: miette::SourceSpan| {
         let range = at.offset()..at.offset() + at.len();
-        let spaces: String = masked[range.clone()]
+        let Some(blanked) = masked.get(range.clone()) else {
+            return;
+        };
+        let spaces: String = blanked
             .chars()
-            .map(|c| if c == '\n' { '\n' } else { ' ' })
+            .map(|c| match c {
+                '\n' => "\n".to_owned(),
+                c => " ".repeat(c.len_utf8()),
+            })
             .collect();
         masked.replace_range(range, &spaces);
     };
@@ -430,10 +670,16 @@ fn best_effort(name: &str, text: &str) -> Option<Session> {
     None
 }
 
-/// The answer to the query the line at `at` asks, when it is cheap: the
-/// declarations of the document's last text that checked, and that line,
-/// run within small limits.
-fn query_answer(checked: &Session, text: &str, at: usize) -> Option<String> {
+/// A hover's answer, now or later.
+enum Hovered {
+    Now(Option<Hover>),
+    Later,
+}
+
+/// The work of answering the query the line at `at` asks: the declarations
+/// of the document's last text that checked, and that line, run within
+/// small limits. `None` when the line is not a query.
+fn query_work(checked: &Session, text: &str, at: usize) -> Option<Work> {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
     let line = text[line_start..line_end].trim();
@@ -444,37 +690,119 @@ fn query_answer(checked: &Session, text: &str, at: usize) -> Option<String> {
         return None;
     }
     // The declarations, without the file's other queries.
-    let mut session = Session::new(MAX_STATES / 10);
-    session.set_max_work(MAX_WORK / 10);
-    session.set_max_rows(HOVER_ROWS);
-    session.refuse_files();
-    for name in checked.program().names.keys() {
-        let source = checked.source_of(name)?;
-        session.declare("hover", source, &mut |_| {}).ok()?;
-    }
-    let mut answers = Vec::new();
-    let mut failed = None;
-    session.run("hover", line, &mut |event| match event {
-        Event::Answer(answer) => answers.push(output::text(&answer)),
-        Event::Error(report) => failed = Some(report.to_string()),
-        _ => {}
-    });
-    Some(match (answers.is_empty(), failed) {
-        (true, Some(error)) => format!("not computed: {error}"),
-        _ => format!("```\n{}\n```", answers.join("\n")),
+    let declarations = checked
+        .program()
+        .names
+        .keys()
+        .map(|name| checked.source_of(name).map(str::to_owned))
+        .collect::<Option<Vec<_>>>()?;
+    Some(Work::Answer {
+        declarations,
+        line: line.to_owned(),
+        max_states: MAX_STATES / 10,
+        max_work: MAX_WORK / 10,
+        max_rows: HOVER_ROWS,
     })
+}
+
+/// A hover's text from its worker's outcome (`None` when no longer wanted).
+fn answer_text(outcome: Outcome) -> Option<String> {
+    let answer = outcome
+        .progress
+        .into_iter()
+        .find_map(|progress| match progress {
+            Progress::Answer(answer) => Some(answer),
+            Progress::Panicked(message) => {
+                Some(format!("not computed: sprague failed ({message})"))
+            }
+            _ => None,
+        });
+    match outcome.end {
+        End::Finished => answer,
+        End::Cancelled => None,
+        End::OutOfTime => Some(format!(
+            "not computed: not answered within {} s",
+            ANSWER_BUDGET.as_secs()
+        )),
+        End::Failed(why) => Some(format!("not computed: {why}")),
+    }
+}
+
+/// The diagnostics of a save's run: its evaluation errors, and, when it
+/// did not finish, a word on the query it was answering.
+fn run_diagnostics(outcome: Outcome, text: &str) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let mut query = None;
+    let mut panicked = None;
+    for progress in outcome.progress {
+        match progress {
+            Progress::Query { offset, len } => query = Some((offset, len)),
+            Progress::Diagnostics(diagnostics) => found.extend(diagnostics),
+            Progress::Panicked(message) => panicked = Some(message),
+            Progress::Answer(_) | Progress::Done => {}
+        }
+    }
+    let (severity, message) = match (outcome.end, panicked) {
+        (_, Some(message)) => (
+            DiagnosticSeverity::ERROR,
+            format!(
+                "sprague failed while answering this query, a bug: {message}\nhelp: please report it; the queries after it were not run"
+            ),
+        ),
+        (End::Finished | End::Cancelled, None) => return found,
+        (End::OutOfTime, None) => (
+            DiagnosticSeverity::WARNING,
+            format!(
+                "not answered within the {} s a save may take; the queries after it were not run\nhelp: `sprague run` answers it without this bound",
+                RUN_BUDGET.as_secs()
+            ),
+        ),
+        (End::Failed(why), None) => (
+            DiagnosticSeverity::ERROR,
+            format!(
+                "{why} while answering this query: a bug in sprague\nhelp: please report it; the queries after it were not run"
+            ),
+        ),
+    };
+    let (offset, len) = query.unwrap_or((0, 0));
+    found.push(Diagnostic {
+        range: range(text, offset, len),
+        severity: Some(severity),
+        source: Some("sprague".into()),
+        message,
+        ..Default::default()
+    });
+    found
+}
+
+fn publish(uri: Uri, diagnostics: Vec<Diagnostic>) -> Notification {
+    let params = PublishDiagnosticsParams {
+        uri,
+        diagnostics,
+        version: None,
+    };
+    Notification::new(PublishDiagnostics::METHOD.into(), params)
 }
 
 /// The name (letters, digits, `_`, `.`, `?`) around a byte offset, with
 /// where it starts.
 fn word_at(text: &str, at: usize) -> Option<(usize, &str)> {
     let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
-    let start = text[..at].rfind(|c| !is_word(c)).map_or(0, |i| i + 1);
+    let start = word_start(&text[..at], is_word);
     let end = text[at..]
         .find(|c| !is_word(c))
         .map_or(text.len(), |i| at + i);
     let word = text[start..end].trim_end_matches('.');
     (!word.is_empty()).then_some((start, word))
+}
+
+/// Where the word that ends `before` starts (a byte offset into it).
+fn word_start(before: &str, is_word: impl Fn(char) -> bool) -> usize {
+    before
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !is_word(c))
+        .map_or(0, |(at, c)| at + c.len_utf8())
 }
 
 /// The diagnostics of a report: one per error (a report of several
@@ -565,8 +893,13 @@ fn range(text: &str, offset: usize, len: usize) -> Range {
     }
 }
 
+/// The LSP position (a line, and UTF-16 units into it) of a byte offset;
+/// one inside a character counts from that character's start.
 fn position(text: &str, offset: usize) -> Position {
-    let offset = offset.min(text.len());
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
     let before = &text[..offset];
     let line = before.matches('\n').count() as u32;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
