@@ -534,3 +534,137 @@ fn sums_over_long_runs_count_as_work() {
     );
     assert_eq!(stdout(&output), "grundy T(0) = 1\ngrundy T(10) = 0\n");
 }
+
+/// Runs `sprague ARGS` on `source` under a 4 GB address-space cap, as the
+/// issue's reproducers were run; a run still going after a minute is killed
+/// and fails the test as a hang (each of these ends in well under a second).
+fn run_capped(args: &[&str], source: &str) -> Output {
+    use std::io::{Read, Write};
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(|| {
+            let cap = libc::rlimit {
+                rlim_cur: 4_000_000_000,
+                rlim_max: 4_000_000_000,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &cap);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let _ = child.stdin.take().unwrap().write_all(source.as_bytes());
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = out.read_to_end(&mut text);
+        text
+    });
+    let errors = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = err.read_to_end(&mut text);
+        text
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`sprague {}` hangs on {source:.200}", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    Output {
+        status,
+        stdout: reader.join().unwrap(),
+        stderr: errors.join().unwrap(),
+    }
+}
+/// [`run_capped`] of `sprague run ARGS -`, which must fail with an input
+/// error whose report carries `code`.
+fn capped_fails_with(args: &[&str], source: &str, code: &str) -> String {
+    let args: Vec<&str> = ["run"].iter().chain(args).chain(&["-"]).copied().collect();
+    let output = run_capped(&args, source);
+    let report = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{source:.200}: {report}");
+    assert!(report.contains(code), "{source:.200}: {report}");
+    report
+}
+/// The values `sprague run` prints for a source's queries, which must all
+/// be answered.
+fn values_of(source: &str) -> Vec<String> {
+    let output = run_capped(&["run", "-"], source);
+    assert!(output.status.success(), "{source}: {}", stderr(&output));
+    stdout(&output)
+        .lines()
+        .map(|line| line.rsplit(" = ").next().unwrap_or("").to_owned())
+        .collect()
+}
+#[test]
+fn an_alias_that_stands_for_itself_is_an_error_not_a_stack_overflow() {
+    // Each overflowed the stack (SIGABRT), though `check` passed them.
+    let report = capped_fails_with(&[], "game X(n) = X(n)\ngrundy X(1)", "alias_cycle");
+    assert!(report.contains("X(1) -> X(1)"), "{report}");
+    assert!(
+        report.contains("game X(n) = X(n)"),
+        "the alias is shown: {report}"
+    );
+    let report = capped_fails_with(&[], "game A = B\ngame B = A + *1\ngrundy A", "alias_cycle");
+    assert!(report.contains("B -> A -> B"), "{report}");
+    // An alias whose parameter falls forever is no cycle: the expansion
+    // stops at the limit.
+    let report = capped_fails_with(
+        &["--max-states", "1000"],
+        "game X(n) = X(n - 1)\ngrundy X(1)",
+        "alias_too_deep",
+    );
+    assert!(report.contains("X(0) -> X(-1)"), "{report}");
+}
+#[test]
+fn a_chain_of_aliases_counts_against_the_limits() {
+    // X(n) stands for n + 1 heaps *1: its value is (n + 1) mod 2. Expanded
+    // recursively, X(400) took 19 s and ignored the limits.
+    let source = "game X(n) = (X(n - 1) for j in 0..min(n, 1)) + *1\n\
+                  grundy X(400)\ngrundy X(401)\ngrundy X(0) + X(2)";
+    assert_eq!(values_of(source), ["1", "0", "0"]);
+    // Its options hold 400 x 400 parts: past 1,000, they are refused.
+    capped_fails_with(
+        &["--max-states", "1000", "--max-work", "1000"],
+        source,
+        "too_many_options",
+    );
+}
+#[test]
+fn a_let_may_name_a_sum_over_bindings() {
+    // The evaluator panicked (an index out of bounds): a `let` has no slots
+    // of its own for the bindings. A sum over bindings is a term.
+    let source = "let A = (*j for j in 0..5)\ngrundy A\ngrundy A + *4\n\
+                  game G(n) { move A + G(n - 1) if n > 0 }\ngrundy G(1)";
+    // *0 + *1 + *2 + *3 + *4 is 4; G(1)'s one option A + G(0) is 4, so 0.
+    assert_eq!(values_of(source), ["4", "0", "0"]);
+}
+#[test]
+fn nested_sums_over_bindings_are_bounded_as_a_whole() {
+    // A billion components were built, until the memory ran out.
+    capped_fails_with(
+        &[],
+        "game Y(j) { move Y(j - 1) if j > 0 }\n\
+         grundy (((Y(j) for j in 0..1000) for i in 0..1000) for l in 0..1000)",
+        "sum_too_large",
+    );
+    // Fifteen heaps *1, in three sums of five: 1.
+    assert_eq!(
+        common::grundy_values("grundy ((*1 for j in 0..5) for i in 0..3)"),
+        [1]
+    );
+}

@@ -50,6 +50,12 @@ pub struct Interpreter<'p> {
     pub program: &'p Program,
     periods: Option<&'p Periods>,
     tables: Option<&'p Tables>,
+    /// The assignments left to the sums over bindings of one sum: nested
+    /// sums share it, so that a sum of sums of sums is bounded as a whole
+    /// (see [`Interpreter::over_bindings`]).
+    sum_budget: Budget,
+    /// How deep sums over bindings nest where this one is evaluated.
+    sum_depth: Cell<usize>,
 }
 
 /// Value tables of the games given by codes, filled as heaps are asked
@@ -83,6 +89,11 @@ pub struct CodeTable {
     proof: Proof,
     period: Option<Period>,
 }
+
+/// How deeply aliases (`game X(n) = …`) may nest in one expansion: a
+/// bound on the memory of the aliases being expanded, far past any
+/// written on purpose.
+const MAX_ALIAS_DEPTH: usize = 1_000_000;
 
 /// The least heaps a table is grown to before its period is looked for.
 const FIRST_STAGE: usize = 256;
@@ -442,6 +453,8 @@ impl<'p> Interpreter<'p> {
             program,
             periods: None,
             tables: None,
+            sum_budget: Budget::sum(MAX_SUM_COMPONENTS as usize),
+            sum_depth: Cell::new(0),
         }
     }
 
@@ -449,9 +462,9 @@ impl<'p> Interpreter<'p> {
     /// where it can.
     pub fn with_memos(program: &'p Program, periods: &'p Periods, tables: &'p Tables) -> Self {
         Interpreter {
-            program,
             periods: Some(periods),
             tables: Some(tables),
+            ..Interpreter::new(program)
         }
     }
 
@@ -520,7 +533,7 @@ impl<'p> Interpreter<'p> {
             Moves::Alias(terms) => {
                 let mut env = vec![Value::Int(0); game.slots];
                 env[..args.len()].clone_from_slice(args);
-                return self.alias_options(terms, &env, options);
+                return self.alias_options(id, terms, &env, options);
             }
             Moves::Code(code) => {
                 let too_many = |too_many: TooManyOptions| EvalError::TooManyOptions {
@@ -643,6 +656,14 @@ impl<'p> Interpreter<'p> {
     ) -> Result<(), EvalError> {
         let mut options = Options::new(limit);
         self.options(position, &mut options)?;
+        // An alias's options are as long as the sum it stands for: each
+        // component listed is work (`X(n) = X(n - 1) + *1` lists n² parts).
+        if let Component::Game(game, _) = position
+            && let Moves::Alias(_) = self.program.game(*game).moves
+        {
+            let parts: usize = options.iter().map(<[Component]>::len).sum();
+            solved.examined(parts as u64);
+        }
         fold_listed(self, &options, solved, mex);
         Ok(())
     }
@@ -819,7 +840,7 @@ impl<'p> Interpreter<'p> {
             }
             Term::Over(over) => {
                 let (mut value, mut known, mut parts) = (0, true, 0);
-                over_bindings(over, env, &mut |env| {
+                self.over_bindings(over, env, &mut |env| {
                     let (part_value, part_known) = self.option_value(&over.terms, env, solved)?;
                     value ^= part_value;
                     known &= part_known;
@@ -856,7 +877,9 @@ impl<'p> Interpreter<'p> {
                     continue;
                 }
                 Term::Over(over) => {
-                    over_bindings(over, env, &mut |env| self.position(&over.terms, env, each))?;
+                    self.over_bindings(over, env, &mut |env| {
+                        self.position(&over.terms, env, each)
+                    })?;
                     continue;
                 }
                 Term::Heap { size, .. } => Component::Heap(heap_size(size, env)?),
@@ -995,25 +1018,192 @@ impl<'p> Interpreter<'p> {
         (value, known)
     }
 
+    /// Calls `each` under every binding of a sum over bindings. The sums
+    /// nested in one sum share one budget of [`MAX_SUM_COMPONENTS`]
+    /// assignments, so that `(((G(j) for j in …) for i in …) for l in …)`
+    /// is refused at a million components, not built to a billion.
+    fn over_bindings(
+        &self,
+        over: &Over,
+        env: &[Value],
+        each: &mut dyn FnMut(&[Value]) -> Result<(), EvalError>,
+    ) -> Result<(), EvalError> {
+        // A sum's bindings may have slots past those of where it is used
+        // (a `let`'s sum, used in a query of no bindings).
+        let slots = over.bindings.iter().map(|binding| binding.slot + 1).max();
+        let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
+        if let Some(slots) = slots
+            && env.len() < slots
+        {
+            env.resize(slots, Value::Int(0));
+        }
+        let depth = self.sum_depth.get();
+        if depth == 0 {
+            self.sum_budget.refill();
+        }
+        self.sum_depth.set(depth + 1);
+        let done = assignments(
+            &over.bindings,
+            over.guard.as_ref(),
+            &mut env,
+            &self.sum_budget,
+            &mut |env| each(env),
+        );
+        self.sum_depth.set(depth);
+        done
+    }
+
     /// The options of a position of a game declared `= POSITION`: the sum
-    /// it stands for, with a move in one of its components.
+    /// it stands for, aliases in it expanded (see [`Interpreter::alias_sum`]),
+    /// with a move in one of its components. The parts listed, besides the
+    /// options, are bounded by the options' limit.
     fn alias_options(
         &self,
+        id: GameId,
         terms: &[Term],
         env: &[Value],
         options: &mut Options<Component>,
     ) -> Result<(), EvalError> {
-        let mut sum = Vec::new();
-        self.position(terms, env, &mut |component| sum.push(component))?;
+        let span = self.program.game(id).span;
+        let limit = options.limit();
+        let sum = self.alias_sum(id, terms, env, limit)?;
+        let mut moved = Options::new(limit);
+        let mut parts = 0usize;
         for (i, component) in sum.iter().enumerate() {
-            let mut moved = Options::new(options.limit());
+            moved.clear();
             self.options(component, &mut moved)?;
             for option in moved.iter() {
+                parts = parts.saturating_add(sum.len() - 1 + option.len());
+                if parts > limit {
+                    return Err(EvalError::TooManyOptions {
+                        limit,
+                        what: "components in the options",
+                        span,
+                        context: String::new(),
+                    });
+                }
                 let rest = sum[..i].iter().chain(&sum[i + 1..]).cloned();
-                push_option(options, rest.chain(option.iter().cloned()), None)?;
+                push_option(options, rest.chain(option.iter().cloned()), Some(span))?;
             }
         }
         Ok(())
+    }
+
+    /// The sum a position of an alias `id` stands for, with every alias in
+    /// it expanded in turn, depth first, without recursion: an alias met
+    /// again inside its own expansion is a cycle, and the expansions and
+    /// components are bounded by `limit`, so that `game X(n) = X(n - 1)`
+    /// ends with an error, not a stack overflow.
+    pub fn alias_sum(
+        &self,
+        id: GameId,
+        terms: &[Term],
+        env: &[Value],
+        limit: usize,
+    ) -> Result<Vec<Component>, EvalError> {
+        let mut sum = Vec::new();
+        self.position(terms, env, &mut |component| sum.push(component))?;
+        sum.reverse();
+        // The components still to expand, last first, and the aliases being
+        // expanded, each with where its components start in `pending`.
+        let mut pending = sum;
+        let mut expanding: Vec<(Component, usize)> = Vec::new();
+        let mut on_path: std::collections::HashSet<Component, rustc_hash::FxBuildHasher> =
+            Default::default();
+        let mut expanded = Vec::new();
+        let mut steps = 0usize;
+        loop {
+            while let Some((alias, start)) = expanding.last()
+                && pending.len() <= *start
+            {
+                on_path.remove(alias);
+                expanding.pop();
+            }
+            let Some(component) = pending.pop() else {
+                return Ok(expanded);
+            };
+            let Component::Game(game, args) = &component else {
+                expanded.push(component);
+                continue;
+            };
+            let Moves::Alias(inner) = &self.program.game(*game).moves else {
+                expanded.push(component);
+                continue;
+            };
+            steps += 1;
+            if on_path.contains(&component) {
+                return Err(self.alias_cycle(*game, &expanding, &component));
+            }
+            if steps + expanded.len() > limit || expanding.len() >= MAX_ALIAS_DEPTH {
+                let limit = limit.min(MAX_ALIAS_DEPTH);
+                return Err(self.alias_too_deep(id, &expanding, limit));
+            }
+            let mut env = vec![Value::Int(0); self.program.game(*game).slots];
+            env[..args.len()].clone_from_slice(args);
+            let start = pending.len();
+            self.position(inner, &env, &mut |part| pending.push(part))?;
+            pending[start..].reverse();
+            on_path.insert(component.clone());
+            expanding.push((component, start));
+        }
+    }
+
+    /// The error for an alias met again inside its own expansion.
+    fn alias_cycle(
+        &self,
+        game: GameId,
+        expanding: &[(Component, usize)],
+        again: &Component,
+    ) -> EvalError {
+        let from = expanding
+            .iter()
+            .position(|(alias, _)| alias == again)
+            .unwrap_or(0);
+        let mut cycle: Vec<String> = expanding[from..]
+            .iter()
+            .map(|(alias, _)| self.show(std::slice::from_ref(alias)).to_string())
+            .collect();
+        cycle.push(self.show(std::slice::from_ref(again)).to_string());
+        EvalError::AliasCycle {
+            game: self.program.game(game).name.clone(),
+            cycle: cycle.join(" -> "),
+            span: self.program.game(game).span,
+        }
+    }
+
+    /// The error for an expansion past the limit: its first and deepest
+    /// aliases.
+    fn alias_too_deep(
+        &self,
+        id: GameId,
+        expanding: &[(Component, usize)],
+        limit: usize,
+    ) -> EvalError {
+        let show = |entries: &[(Component, usize)]| {
+            entries
+                .iter()
+                .map(|(alias, _)| self.show(std::slice::from_ref(alias)).to_string())
+                .collect::<Vec<_>>()
+                .join(" -> ")
+        };
+        let chain = match expanding.len() {
+            0..=6 => show(expanding),
+            n => format!(
+                "{} -> … -> {}",
+                show(&expanding[..3]),
+                show(&expanding[n - 3..])
+            ),
+        };
+        let game = match expanding.last() {
+            Some((Component::Game(game, _), _)) => *game,
+            _ => id,
+        };
+        EvalError::AliasTooDeep {
+            game: self.program.game(game).name.clone(),
+            limit,
+            chain,
+            span: self.program.game(game).span,
+        }
     }
 
     /// The game and parameter that fall without end along a chain of
@@ -1141,9 +1331,19 @@ fn take_break_options(
 pub struct Budget {
     left: Cell<usize>,
     limit: usize,
-    /// Whether the assignments are a query's rows (`--max-rows`), not a
-    /// rule's options (`--max-states`).
-    rows: bool,
+    /// What the assignments make, for the error past the limit.
+    kind: Spent,
+}
+
+/// What a budget's assignments make.
+#[derive(Clone, Copy)]
+enum Spent {
+    /// A rule's options (`--max-states`).
+    Options,
+    /// A query's rows (`--max-rows`).
+    Rows,
+    /// The components of a sum over bindings.
+    Sum,
 }
 
 impl Budget {
@@ -1151,14 +1351,27 @@ impl Budget {
         Budget {
             left: Cell::new(limit),
             limit,
-            rows: false,
+            kind: Spent::Options,
         }
+    }
+
+    /// A budget for the components of a sum over bindings.
+    fn sum(limit: usize) -> Self {
+        Budget {
+            kind: Spent::Sum,
+            ..Budget::new(limit)
+        }
+    }
+
+    /// Makes the whole budget available again.
+    fn refill(&self) {
+        self.left.set(self.limit);
     }
 
     /// A budget for the rows of a query's table.
     pub fn rows(limit: usize) -> Self {
         Budget {
-            rows: true,
+            kind: Spent::Rows,
             ..Budget::new(limit)
         }
     }
@@ -1173,16 +1386,20 @@ impl Budget {
     }
 
     fn exhausted(&self, span: SourceSpan) -> EvalError {
-        match self.rows {
-            true => EvalError::TooManyRows {
+        match self.kind {
+            Spent::Rows => EvalError::TooManyRows {
                 limit: self.limit,
                 span,
             },
-            false => EvalError::TooManyOptions {
+            Spent::Options => EvalError::TooManyOptions {
                 limit: self.limit,
                 what: "assignments of the bindings",
                 span,
                 context: String::new(),
+            },
+            Spent::Sum => EvalError::SumTooLarge {
+                limit: self.limit,
+                span,
             },
         }
     }
@@ -1210,24 +1427,6 @@ impl Budget {
 
 /// A game's arguments, evaluated in a plain loop: the search's inner loop
 /// runs through here for every part of every option.
-/// Calls `each` under every binding of a sum over bindings, at most
-/// [`MAX_SUM_COMPONENTS`] of them.
-fn over_bindings(
-    over: &Over,
-    env: &[Value],
-    each: &mut dyn FnMut(&[Value]) -> Result<(), EvalError>,
-) -> Result<(), EvalError> {
-    let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
-    let budget = Budget::new(MAX_SUM_COMPONENTS as usize);
-    assignments(
-        &over.bindings,
-        over.guard.as_ref(),
-        &mut env,
-        &budget,
-        &mut |env| each(env),
-    )
-}
-
 fn evaluate_args(args: &[Expr], env: &[Value]) -> Result<Args, EvalError> {
     let mut values = Args::new();
     for arg in args {
