@@ -668,3 +668,22 @@ fn nested_sums_over_bindings_are_bounded_as_a_whole() {
         [1]
     );
 }
+
+#[test]
+fn the_work_limit_is_heard_inside_one_large_position() {
+    // Each option of a 100 x 100 board costs its 10,000 nodes, and the
+    // splits of a heap of a three-heap code about n²/12: with `--max-work
+    // 1` both ran for minutes.
+    let board = "game NK(s) splits up to symmetry { move NK(s - closed(s, v)) for v in s }\n\
+                 grundy NK(Grid(100, 100))";
+    capped_fails_with(&["--max-work", "1"], board, "too_much_work");
+    let code = "game H = hexadecimal \"0.8\"\ngrundy H(5000)";
+    capped_fails_with(&["--max-work", "1"], code, "too_much_work");
+    // Under the limit a three-heap code is answered: in 0.8 a move takes
+    // one token and splits the rest into three heaps, so H(3) has no move
+    // and H(4) one, to *0 + *0 + *0 (the heaps of 1 have none).
+    assert_eq!(
+        common::grundy_values("game H = hexadecimal \"0.8\"\ngrundy H(3)\ngrundy H(4)"),
+        [0, 1]
+    );
+}

@@ -357,11 +357,12 @@ impl Rules for Interpreter<'_> {
         &self,
         position: &Component,
         limit: usize,
+        max_work: u64,
         watch: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Option<Grundy>, Unknown> {
         match self.by_period(position) {
             Some(value) => Ok(Some(value)),
-            None => self.by_table(position, limit, watch),
+            None => self.by_table(position, (limit, max_work), watch),
         }
     }
 }
@@ -494,10 +495,15 @@ impl<'p> Interpreter<'p> {
     /// to the default 10,000,000 takes about twenty seconds, with progress
     /// shown and Ctrl-C heard); a heap past that is refused: its search
     /// would need as many positions, each with as many options.
+    ///
+    /// A code whose digits leave three heaps lists about n²/12 splits of
+    /// heap n for each such digit: those are work, counted against
+    /// `max_work` as the table grows (a table of `hexadecimal "0.8"` to
+    /// 5,000 heaps examines some 10^10).
     fn by_table(
         &self,
         position: &Component,
-        limit: usize,
+        (limit, max_work): (usize, u64),
         watch: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Option<Grundy>, Unknown> {
         let Component::Game(game, args) = position else {
@@ -517,7 +523,18 @@ impl<'p> Interpreter<'p> {
         let table = tables
             .entry(*game)
             .or_insert_with(|| CodeTable::new(code, threads));
-        table.grundy(n, limit, watch).map(Some)
+        let (mut heaps, mut work, mut over) = (table.table.values().len(), 0u64, false);
+        let mut counted = |done: usize| {
+            let splits = code.three_heap_splits(done);
+            work = work.saturating_add(splits.saturating_mul(done.saturating_sub(heaps) as u64));
+            heaps = heaps.max(done);
+            over = work > max_work;
+            !over && watch(done)
+        };
+        match table.grundy(n, limit, &mut counted) {
+            Err(Unknown::Stopped) if over => Err(Unknown::TooMuchWork { examined: work }),
+            found => found.map(Some),
+        }
     }
 
     fn game_options(
@@ -737,6 +754,12 @@ impl<'p> Interpreter<'p> {
                     env,
                     &budget,
                     &mut |env| {
+                        // An option of a large board costs its elements:
+                        // past the work limit or on Ctrl-C, the rest are
+                        // skipped, and the engine stops the search.
+                        if solved.exhausted() {
+                            return Ok(());
+                        }
                         count.add(1, rule.span)?;
                         self.fold_option(&rule.target, env, solved, mex)
                     },
