@@ -687,3 +687,31 @@ fn the_work_limit_is_heard_inside_one_large_position() {
         [0, 1]
     );
 }
+
+#[test]
+fn a_parameter_that_only_grows_is_named_at_once() {
+    // These ran for minutes, or to the state limit in 3.6 GB.
+    for source in [
+        "game G(x) { move G(x + 2) for j in 0..=x }\ngrundy G(0)",
+        "game G(x) { move G(x + 1) }\ngrundy G(0)",
+        "game G(y, x) { move G(y, x + 3) for j in 1..x + 2 }\ngrundy G(5, 0)",
+    ] {
+        let report = capped_fails_with(&[], source, "grows_forever");
+        assert!(report.contains("`x` grows here"), "{report}");
+    }
+    // A game whose parameter grows to a bound is finite, and answered:
+    // G(x) moves only to G(x + 1) below 100,000, so G(x) = (100,000 - x) mod 2.
+    assert_eq!(
+        common::grundy_values(
+            "game G(x) { move G(x + 1) if x < 100000 }\ngrundy G(0)\ngrundy G(1)"
+        ),
+        [0, 1]
+    );
+    // So is one whose range empties as it grows.
+    assert_eq!(
+        common::grundy_values(
+            "game G(x) { move G(x + 1) for j in x..5000 }\ngrundy G(4999)\ngrundy G(0)"
+        ),
+        [1, 0]
+    );
+}

@@ -343,6 +343,15 @@ pub trait Rules {
         false
     }
 
+    /// Whether a chain of positions (as for [`Rules::runs_off`]) is
+    /// proven to grow without end: the rules show that from its deepest
+    /// position there is always a move further on, so that no search from
+    /// it ends. Asked of shorter chains than `runs_off`, as it is a proof,
+    /// not a guess.
+    fn grows_forever(&self, _chain: &[Self::Position]) -> bool {
+        false
+    }
+
     /// Adds each option's value to `mex`, reading the
     /// values of its parts from `solved`, which answers `None` (and notes
     /// the part) for a part not solved yet; such an option is skipped. This
@@ -518,8 +527,9 @@ pub enum EngineError<P, E> {
         solved: usize,
         expanding: P,
     },
-    /// The positions run off without end (see [`Rules::runs_off`]): the
-    /// first positions of the chain and the deepest ones.
+    /// The positions run off without end (see [`Rules::runs_off`] and
+    /// [`Rules::grows_forever`]): the first positions of the chain and the
+    /// deepest ones.
     RunsOff { start: Vec<P>, deepest: Vec<P> },
 }
 
@@ -1389,7 +1399,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
             self.watch()?;
             steps += 1;
-            if stack.len() >= RUNAWAY_DEPTH && steps.is_multiple_of(WATCH_EVERY) {
+            if stack.len() >= RUNAWAY_CHAIN && steps.is_multiple_of(WATCH_EVERY) {
                 self.check_runaway(rules, stack)?;
             }
             self.set_value(key, EXPANDING);
@@ -1570,7 +1580,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         };
         let mut deepest = expanding(&mut stack.iter().rev().take(RUNAWAY_DEPTH));
         deepest.reverse();
-        if deepest.len() < RUNAWAY_CHAIN || !rules.runs_off(&deepest) {
+        let runs_off = stack.len() >= RUNAWAY_DEPTH && rules.runs_off(&deepest);
+        if deepest.len() < RUNAWAY_CHAIN || !(runs_off || rules.grows_forever(&deepest)) {
             return Ok(());
         }
         let start = expanding(&mut stack.iter()).into_iter().take(4).collect();

@@ -22,6 +22,23 @@ pub enum EvalError {
         argument: Option<SourceSpan>,
     },
 
+    #[error("the positions of `{game}` grow without end: {chain}")]
+    #[diagnostic(
+        code(sprague::eval::grows_forever),
+        help(
+            "`{parameter}` only grows along these moves, so no play ends: bound it with a guard, e.g. `if {parameter} < 100`"
+        )
+    )]
+    GrowsForever {
+        game: String,
+        parameter: String,
+        chain: String,
+        #[label(primary, "solving this never ends")]
+        span: SourceSpan,
+        #[label("`{parameter}` grows here, with no bound")]
+        argument: Option<SourceSpan>,
+    },
+
     #[error("integer overflow in `{op}`{context}")]
     #[diagnostic(
         code(sprague::eval::overflow),
@@ -396,6 +413,7 @@ impl EvalError {
             | EvalError::NoSuchNode { .. }
             | EvalError::BoardTooLarge { .. }
             | EvalError::RunsOff { .. }
+            | EvalError::GrowsForever { .. }
             | EvalError::TooManyRows { .. }
             | EvalError::SumTooLarge { .. }
             | EvalError::AliasCycle { .. }

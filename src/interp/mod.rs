@@ -243,6 +243,10 @@ impl Rules for Interpreter<'_> {
         self.falling_parameter(chain).is_some()
     }
 
+    fn grows_forever(&self, chain: &[Component]) -> bool {
+        self.rising_parameter(chain).is_some()
+    }
+
     fn as_heap(&self, position: &Component) -> Option<u64> {
         match position {
             Component::Heap(n) => Some(*n),
@@ -1257,6 +1261,38 @@ impl<'p> Interpreter<'p> {
         (0..first.len()).find(|&i| falls(i)).map(|i| (*game, i))
     }
 
+    /// The game and parameter that grow without end along a chain of
+    /// positions: every position of one game, the parameter larger in each
+    /// than in the one before, and a rule of the game proven to move from
+    /// the deepest position to one with that parameter larger, and so on
+    /// forever (see [`rises_forever`]). A game that is finite is never
+    /// named: the proof shows a play that never ends.
+    pub fn rising_parameter(&self, chain: &[Component]) -> Option<(GameId, usize)> {
+        let (Some(Component::Game(game, first)), Some(Component::Game(_, deepest))) =
+            (chain.first(), chain.last())
+        else {
+            return None;
+        };
+        let Moves::Rules(rules) = &self.program.game(*game).moves else {
+            return None;
+        };
+        let arity = first.len();
+        let mut ints = Vec::with_capacity(chain.len());
+        for position in chain {
+            match position {
+                Component::Game(other, args) if other == game && args.len() == arity => {
+                    ints.push(args.iter().map(Value::int).collect::<Option<Vec<i64>>>()?)
+                }
+                _ => return None,
+            }
+        }
+        let rises = |i: usize| ints.windows(2).all(|pair| pair[1][i] > pair[0][i]);
+        let at: Vec<i64> = deepest.iter().map(Value::int).collect::<Option<_>>()?;
+        (0..arity)
+            .find(|&i| rises(i) && rules.iter().any(|rule| rises_forever(rule, *game, i, &at)))
+            .map(|i| (*game, i))
+    }
+
     /// Where a game's rules give parameter `i` of the game itself a new
     /// value: the first such argument, to point at for a missing guard.
     pub fn argument_moving(&self, game: GameId, i: usize) -> Option<SourceSpan> {
@@ -1348,6 +1384,66 @@ fn take_break_options(
         }
     }
     Ok(())
+}
+
+/// Whether `rule` of `game`, at the position of integer arguments `at`,
+/// moves to a position of `game` whose parameter `i` is larger by a
+/// constant and whose other arguments are no smaller, and does so again
+/// from there, forever: the rule has no guard and no `while`, each binding
+/// ranges from a constant to an end that does not fall as parameter `i`
+/// grows (and is not empty at `at`), and the target holds `game(…)` with
+/// argument `i` the parameter plus a positive constant and each other
+/// argument its own parameter plus a constant of zero or more.
+fn rises_forever(rule: &Rule, game: GameId, i: usize, at: &[i64]) -> bool {
+    use crate::lower::affine::Affine;
+    let arity = at.len();
+    if arity > 4 || rule.guard.is_some() {
+        return false;
+    }
+    // A form of the parameters alone: no binding (`usize::MAX` is no slot).
+    let form = |expr: &Expr| Affine::of(expr, arity, usize::MAX);
+    let value = |form: &Affine| {
+        (0..arity).fold(i128::from(form.constant), |sum, j| {
+            sum + i128::from(form.params[j]) * i128::from(at[j])
+        })
+    };
+    let bindings_hold = rule.bindings.iter().all(|binding| {
+        let Domain::Range {
+            start,
+            end,
+            inclusive,
+        } = &binding.domain
+        else {
+            return false;
+        };
+        let (Some(start), Some(end)) = (form(start), form(end)) else {
+            return false;
+        };
+        let only_i = |form: &Affine| (0..arity).all(|j| form.params[j] == 0 || j == i);
+        binding.stop.is_none()
+            && start.params == [0; 4]
+            && only_i(&end)
+            && end.params[i] >= 0
+            && match inclusive {
+                true => value(&start) <= value(&end),
+                false => value(&start) < value(&end),
+            }
+    });
+    bindings_hold
+        && rule.target.iter().any(|term| match term {
+            Term::Game {
+                game: target, args, ..
+            } if *target == game && args.len() == arity => {
+                args.iter().enumerate().all(|(j, arg)| {
+                    form(arg).is_some_and(|form| {
+                        let mut own = [0; 4];
+                        own[j] = 1;
+                        form.params == own && form.constant >= 0 && (j != i || form.constant > 0)
+                    })
+                })
+            }
+            _ => false,
+        })
 }
 
 /// How many more binding assignments may be tried, out of how many.

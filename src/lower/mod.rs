@@ -2,7 +2,7 @@
 //! syntax tree into the [`ir`] the interpreter runs. Every error of a source
 //! is collected and reported together; nothing is evaluated if one exists.
 
-mod affine;
+pub(crate) mod affine;
 mod bounds;
 pub(crate) mod code;
 mod error;
