@@ -715,3 +715,20 @@ fn a_parameter_that_only_grows_is_named_at_once() {
         [1, 0]
     );
 }
+
+#[test]
+fn a_byte_order_mark_and_old_mac_line_ends_are_read() {
+    let output = run_capped(&["run", "-"], "\u{feff}grundy *3\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "grundy *3 = 3\n");
+    // Lines ended by a carriage return alone: a comment ends with its
+    // line, and an error is shown on its own line, numbered.
+    let output = run_capped(&["run", "-"], "grundy *3 # three\rgrundy *1\r");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "grundy *3 = 3\ngrundy *1 = 1\n");
+    let output = run_capped(&["run", "-"], "grundy *3\rgrundy *1\rgrundy Foo(1)\r");
+    assert_eq!(output.status.code(), Some(1));
+    let report = stderr(&output);
+    assert!(report.contains(" 3 │ grundy Foo(1)"), "{report}");
+    assert!(!report.contains(" 0 │"), "{report}");
+}

@@ -24,7 +24,8 @@ struct Grammar;
 /// Parses one source whose first byte sits at `base` in the session's
 /// source buffer, so that every span is an offset into that buffer.
 pub fn parse(text: &str, base: usize) -> Result<Program, ParseError> {
-    Builder { base }.program(parse_rule(Rule::program, text, base)?)
+    let text = crate::sources::normalise(text);
+    Builder { base }.program(parse_rule(Rule::program, &text, base)?)
 }
 
 /// Parses a position alone (a sum), as typed for a move in play.
