@@ -590,6 +590,7 @@ fn run_capped(args: &[&str], source: &str) -> Output {
         stderr: errors.join().unwrap(),
     }
 }
+
 /// [`run_capped`] of `sprague run ARGS -`, which must fail with an input
 /// error whose report carries `code`.
 fn capped_fails_with(args: &[&str], source: &str, code: &str) -> String {
@@ -600,6 +601,7 @@ fn capped_fails_with(args: &[&str], source: &str, code: &str) -> String {
     assert!(report.contains(code), "{source:.200}: {report}");
     report
 }
+
 /// The values `sprague run` prints for a source's queries, which must all
 /// be answered.
 fn values_of(source: &str) -> Vec<String> {
@@ -610,6 +612,7 @@ fn values_of(source: &str) -> Vec<String> {
         .map(|line| line.rsplit(" = ").next().unwrap_or("").to_owned())
         .collect()
 }
+
 #[test]
 fn an_alias_that_stands_for_itself_is_an_error_not_a_stack_overflow() {
     // Each overflowed the stack (SIGABRT), though `check` passed them.
@@ -630,6 +633,7 @@ fn an_alias_that_stands_for_itself_is_an_error_not_a_stack_overflow() {
     );
     assert!(report.contains("X(0) -> X(-1)"), "{report}");
 }
+
 #[test]
 fn a_chain_of_aliases_counts_against_the_limits() {
     // X(n) stands for n + 1 heaps *1: its value is (n + 1) mod 2. Expanded
@@ -644,6 +648,7 @@ fn a_chain_of_aliases_counts_against_the_limits() {
         "too_many_options",
     );
 }
+
 #[test]
 fn a_let_may_name_a_sum_over_bindings() {
     // The evaluator panicked (an index out of bounds): a `let` has no slots
@@ -653,6 +658,7 @@ fn a_let_may_name_a_sum_over_bindings() {
     // *0 + *1 + *2 + *3 + *4 is 4; G(1)'s one option A + G(0) is 4, so 0.
     assert_eq!(values_of(source), ["4", "0", "0"]);
 }
+
 #[test]
 fn nested_sums_over_bindings_are_bounded_as_a_whole() {
     // A billion components were built, until the memory ran out.
@@ -731,4 +737,20 @@ fn a_byte_order_mark_and_old_mac_line_ends_are_read() {
     let report = stderr(&output);
     assert!(report.contains(" 3 │ grundy Foo(1)"), "{report}");
     assert!(!report.contains(" 0 │"), "{report}");
+}
+
+#[test]
+fn a_flat_sum_of_many_terms_is_not_too_deep() {
+    let ones = vec!["1"; 10_001].join(" + ");
+    let output = run_capped(&["run", "-"], &format!("grundy *({ones})\nnim {ones}"));
+    assert!(output.status.success(), "{}", stderr(&output));
+    // 10,001 ones: the integer 10001, and their nim-sum 1.
+    let answers = stdout(&output);
+    let lines: Vec<&str> = answers.lines().collect();
+    assert_eq!(lines.len(), 2, "{answers:.300}");
+    assert!(lines[0].ends_with(" = 10001"), "{:.300}", lines[0]);
+    assert!(lines[1].ends_with(" = 1"), "{:.300}", lines[1]);
+    // Nesting is still bounded.
+    let nested = format!("grundy *({}1{})", "(".repeat(20_000), ")".repeat(20_000));
+    capped_fails_with(&[], &nested, "too_deep");
 }
