@@ -22,7 +22,7 @@ pub enum EvalError {
         argument: Option<SourceSpan>,
     },
 
-    #[error("the positions of `{game}` grow without end: {chain}")]
+    #[error("the positions grow without end: {chain}")]
     #[diagnostic(
         code(sprague::eval::grows_forever),
         help(
@@ -30,7 +30,6 @@ pub enum EvalError {
         )
     )]
     GrowsForever {
-        game: String,
         parameter: String,
         chain: String,
         #[label(primary, "solving this never ends")]

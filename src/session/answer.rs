@@ -574,7 +574,6 @@ pub(super) fn engine_error(
                     argument,
                 },
                 None => EvalError::GrowsForever {
-                    game: name,
                     parameter,
                     chain,
                     span,
