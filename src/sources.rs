@@ -60,6 +60,37 @@ impl SourceFile {
     }
 }
 
+/// A source as it is read: a UTF-8 byte-order mark at its start becomes
+/// three spaces, and a carriage return that ends a line alone (old Mac
+/// files) a line feed, so that comments end there and errors show its
+/// lines. Every byte keeps its offset, so spans into the text as written
+/// stay right.
+pub fn normalise(text: &str) -> std::borrow::Cow<'_, str> {
+    let bom = text.starts_with('\u{feff}');
+    let lone_cr = |(at, _): &(usize, char)| !text[at + 1..].starts_with('\n');
+    if !bom
+        && !text
+            .char_indices()
+            .filter(|&(_, c)| c == '\r')
+            .any(|found| lone_cr(&found))
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut normal = String::with_capacity(text.len());
+    if bom {
+        normal.push_str("   ");
+    }
+    let rest = &text[if bom { '\u{feff}'.len_utf8() } else { 0 }..];
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() != Some(&'\n') => normal.push('\n'),
+            c => normal.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(normal)
+}
+
 /// The session's sources. Cloning is cheap: files are shared.
 #[derive(Debug, Clone, Default)]
 pub struct Sources {
@@ -76,6 +107,7 @@ impl Sources {
     }
 
     pub fn add(&mut self, name: &str, text: &str) -> usize {
+        let text = &*normalise(text);
         let offset = self.next_offset();
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(at, _)| at + 1))

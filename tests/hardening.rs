@@ -568,3 +568,223 @@ fn an_overflow_names_no_operation_the_source_does_not_show() {
     );
     assert!(stderr(&output).contains("in `+`"), "{}", stderr(&output));
 }
+
+/// Runs `sprague ARGS` on `source` under a 4 GB address-space cap, as the
+/// issue's reproducers were run; a run still going after a minute is killed
+/// and fails the test as a hang (each of these ends in well under a second).
+fn run_capped(args: &[&str], source: &str) -> Output {
+    use std::io::{Read, Write};
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(|| {
+            let cap = libc::rlimit {
+                rlim_cur: 4_000_000_000,
+                rlim_max: 4_000_000_000,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &cap);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let _ = child.stdin.take().unwrap().write_all(source.as_bytes());
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = out.read_to_end(&mut text);
+        text
+    });
+    let errors = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = err.read_to_end(&mut text);
+        text
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`sprague {}` hangs on {source:.200}", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    Output {
+        status,
+        stdout: reader.join().unwrap(),
+        stderr: errors.join().unwrap(),
+    }
+}
+
+/// [`run_capped`] of `sprague run ARGS -`, which must fail with an input
+/// error whose report carries `code`.
+fn capped_fails_with(args: &[&str], source: &str, code: &str) -> String {
+    let args: Vec<&str> = ["run"].iter().chain(args).chain(&["-"]).copied().collect();
+    let output = run_capped(&args, source);
+    let report = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{source:.200}: {report}");
+    assert!(report.contains(code), "{source:.200}: {report}");
+    report
+}
+
+/// The values `sprague run` prints for a source's queries, which must all
+/// be answered.
+fn values_of(source: &str) -> Vec<String> {
+    let output = run_capped(&["run", "-"], source);
+    assert!(output.status.success(), "{source}: {}", stderr(&output));
+    stdout(&output)
+        .lines()
+        .map(|line| line.rsplit(" = ").next().unwrap_or("").to_owned())
+        .collect()
+}
+
+#[test]
+fn an_alias_that_stands_for_itself_is_an_error_not_a_stack_overflow() {
+    // Each overflowed the stack (SIGABRT), though `check` passed them.
+    let report = capped_fails_with(&[], "game X(n) = X(n)\ngrundy X(1)", "alias_cycle");
+    assert!(report.contains("X(1) -> X(1)"), "{report}");
+    assert!(
+        report.contains("game X(n) = X(n)"),
+        "the alias is shown: {report}"
+    );
+    let report = capped_fails_with(&[], "game A = B\ngame B = A + *1\ngrundy A", "alias_cycle");
+    assert!(report.contains("B -> A -> B"), "{report}");
+    // An alias whose parameter falls forever is no cycle: the expansion
+    // stops at the limit.
+    let report = capped_fails_with(
+        &["--max-states", "1000"],
+        "game X(n) = X(n - 1)\ngrundy X(1)",
+        "alias_too_deep",
+    );
+    assert!(report.contains("X(0) -> X(-1)"), "{report}");
+}
+
+#[test]
+fn a_chain_of_aliases_counts_against_the_limits() {
+    // X(n) stands for n + 1 heaps *1: its value is (n + 1) mod 2. Expanded
+    // recursively, X(400) took 19 s and ignored the limits.
+    let source = "game X(n) = (X(n - 1) for j in 0..min(n, 1)) + *1\n\
+                  grundy X(400)\ngrundy X(401)\ngrundy X(0) + X(2)";
+    assert_eq!(values_of(source), ["1", "0", "0"]);
+    // Its options hold 400 x 400 parts: past 1,000, they are refused.
+    capped_fails_with(
+        &["--max-states", "1000", "--max-work", "1000"],
+        source,
+        "too_many_options",
+    );
+}
+
+#[test]
+fn a_let_may_name_a_sum_over_bindings() {
+    // The evaluator panicked (an index out of bounds): a `let` has no slots
+    // of its own for the bindings. A sum over bindings is a term.
+    let source = "let A = (*j for j in 0..5)\ngrundy A\ngrundy A + *4\n\
+                  game G(n) { move A + G(n - 1) if n > 0 }\ngrundy G(1)";
+    // *0 + *1 + *2 + *3 + *4 is 4; G(1)'s one option A + G(0) is 4, so 0.
+    assert_eq!(values_of(source), ["4", "0", "0"]);
+}
+
+#[test]
+fn nested_sums_over_bindings_are_bounded_as_a_whole() {
+    // A billion components were built, until the memory ran out.
+    capped_fails_with(
+        &[],
+        "game Y(j) { move Y(j - 1) if j > 0 }\n\
+         grundy (((Y(j) for j in 0..1000) for i in 0..1000) for l in 0..1000)",
+        "sum_too_large",
+    );
+    // Fifteen heaps *1, in three sums of five: 1.
+    assert_eq!(
+        common::grundy_values("grundy ((*1 for j in 0..5) for i in 0..3)"),
+        [1]
+    );
+}
+
+#[test]
+fn the_work_limit_is_heard_inside_one_large_position() {
+    // Each option of a 100 x 100 board costs its 10,000 nodes, and the
+    // splits of a heap of a three-heap code about n²/12: with `--max-work
+    // 1` both ran for minutes.
+    let board = "game NK(s) splits up to symmetry { move NK(s - closed(s, v)) for v in s }\n\
+                 grundy NK(Grid(100, 100))";
+    capped_fails_with(&["--max-work", "1"], board, "too_much_work");
+    let code = "game H = hexadecimal \"0.8\"\ngrundy H(5000)";
+    capped_fails_with(&["--max-work", "1"], code, "too_much_work");
+    // Under the limit a three-heap code is answered: in 0.8 a move takes
+    // one token and splits the rest into three heaps, so H(3) has no move
+    // and H(4) one, to *0 + *0 + *0 (the heaps of 1 have none).
+    assert_eq!(
+        common::grundy_values("game H = hexadecimal \"0.8\"\ngrundy H(3)\ngrundy H(4)"),
+        [0, 1]
+    );
+}
+
+#[test]
+fn a_parameter_that_only_grows_is_named_at_once() {
+    // These ran for minutes, or to the state limit in 3.6 GB.
+    for source in [
+        "game G(x) { move G(x + 2) for j in 0..=x }\ngrundy G(0)",
+        "game G(x) { move G(x + 1) }\ngrundy G(0)",
+        "game G(y, x) { move G(y, x + 3) for j in 1..x + 2 }\ngrundy G(5, 0)",
+    ] {
+        let report = capped_fails_with(&[], source, "grows_forever");
+        assert!(report.contains("`x` grows here"), "{report}");
+    }
+    // A game whose parameter grows to a bound is finite, and answered:
+    // G(x) moves only to G(x + 1) below 100,000, so G(x) = (100,000 - x) mod 2.
+    assert_eq!(
+        common::grundy_values(
+            "game G(x) { move G(x + 1) if x < 100000 }\ngrundy G(0)\ngrundy G(1)"
+        ),
+        [0, 1]
+    );
+    // So is one whose range empties as it grows.
+    assert_eq!(
+        common::grundy_values(
+            "game G(x) { move G(x + 1) for j in x..5000 }\ngrundy G(4999)\ngrundy G(0)"
+        ),
+        [1, 0]
+    );
+}
+
+#[test]
+fn a_byte_order_mark_and_old_mac_line_ends_are_read() {
+    let output = run_capped(&["run", "-"], "\u{feff}grundy *3\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "grundy *3 = 3\n");
+    // Lines ended by a carriage return alone: a comment ends with its
+    // line, and an error is shown on its own line, numbered.
+    let output = run_capped(&["run", "-"], "grundy *3 # three\rgrundy *1\r");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "grundy *3 = 3\ngrundy *1 = 1\n");
+    let output = run_capped(&["run", "-"], "grundy *3\rgrundy *1\rgrundy Foo(1)\r");
+    assert_eq!(output.status.code(), Some(1));
+    let report = stderr(&output);
+    assert!(report.contains(" 3 │ grundy Foo(1)"), "{report}");
+    assert!(!report.contains(" 0 │"), "{report}");
+}
+
+#[test]
+fn a_flat_sum_of_many_terms_is_not_too_deep() {
+    let ones = vec!["1"; 10_001].join(" + ");
+    let output = run_capped(&["run", "-"], &format!("grundy *({ones})\nnim {ones}"));
+    assert!(output.status.success(), "{}", stderr(&output));
+    // 10,001 ones: the integer 10001, and their nim-sum 1.
+    let answers = stdout(&output);
+    let lines: Vec<&str> = answers.lines().collect();
+    assert_eq!(lines.len(), 2, "{answers:.300}");
+    assert!(lines[0].ends_with(" = 10001"), "{:.300}", lines[0]);
+    assert!(lines[1].ends_with(" = 1"), "{:.300}", lines[1]);
+    // Nesting is still bounded.
+    let nested = format!("grundy *({}1{})", "(".repeat(20_000), ")".repeat(20_000));
+    capped_fails_with(&[], &nested, "too_deep");
+}

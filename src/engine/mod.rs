@@ -61,7 +61,18 @@ pub struct Solved<'a, P> {
     deferred: &'a mut Vec<Deferred>,
     /// The options examined (see [`Solved::examined`]).
     work: u64,
+    /// The work this fold may do before the search passes its limit.
+    budget: u64,
+    /// Told of progress while a long fold goes on; it may stop the fold.
+    watcher: Option<&'a mut Watcher>,
+    /// The work at which the watcher is told next.
+    next_watch: u64,
+    /// Whether the watcher asked the fold to stop.
+    stopped: bool,
 }
+
+/// Work between two calls of the watcher within one fold.
+const WATCH_WORK: u64 = 1 << 16;
 
 /// An option waiting on parts not solved yet: the XOR of its solved parts,
 /// and where its missing parts end in the list of missing parts (they
@@ -172,6 +183,23 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
         self.work = self.work.saturating_add(count);
     }
 
+    /// Whether this fold should stop: past the work limit, or told to by
+    /// the watcher (Ctrl-C), which is asked now and then as work goes on.
+    /// Rules whose options are costly each (a large board's) ask this
+    /// before each, and skip the rest once it holds: the engine then
+    /// ends the search with the limit's error, or as interrupted.
+    #[inline]
+    pub fn exhausted(&mut self) -> bool {
+        if self.work >= self.next_watch && !self.stopped {
+            self.next_watch = self.work.saturating_add(WATCH_WORK);
+            let states = self.positions.len() + self.dense.len() + self.packed.len();
+            if let Some(watcher) = self.watcher.as_mut() {
+                self.stopped = !watcher(states);
+            }
+        }
+        self.stopped || self.work > self.budget
+    }
+
     /// Whether a cell read from a table holds a value.
     #[inline(always)]
     pub fn is_value(cell: Grundy) -> bool {
@@ -202,6 +230,9 @@ pub enum Unknown {
     /// The position is past what the rules keep (a table longer than the
     /// engine's state limit), and a search would pass the limit too.
     PastLimit,
+    /// Finding the value would examine more options than the work limit
+    /// allows; `examined` were, when the work stopped.
+    TooMuchWork { examined: u64 },
 }
 
 impl From<Stopped> for Unknown {
@@ -282,13 +313,14 @@ pub trait Rules {
     }
 
     /// A value known without search, such as one read off a proven period
-    /// or a table of its own, kept to `limit` positions. Long work calls
-    /// `watch` now and then with how much is done; if it answers `false`,
-    /// the work stops.
+    /// or a table of its own, kept to `limit` positions and `max_work`
+    /// options examined. Long work calls `watch` now and then with how much
+    /// is done; if it answers `false`, the work stops.
     fn known_grundy(
         &self,
         _position: &Self::Position,
         _limit: usize,
+        _max_work: u64,
         _watch: &mut dyn FnMut(usize) -> bool,
     ) -> std::result::Result<Option<Grundy>, Unknown> {
         Ok(None)
@@ -308,6 +340,15 @@ pub trait Rules {
     /// missing its guard, say, whose positions fall below zero forever.
     /// The search then stops at once instead of filling the state limit.
     fn runs_off(&self, _chain: &[Self::Position]) -> bool {
+        false
+    }
+
+    /// Whether a chain of positions (as for [`Rules::runs_off`]) is
+    /// proven to grow without end: the rules show that from its deepest
+    /// position there is always a move further on, so that no search from
+    /// it ends. Asked of shorter chains than `runs_off`, as it is a proof,
+    /// not a guess.
+    fn grows_forever(&self, _chain: &[Self::Position]) -> bool {
         false
     }
 
@@ -486,8 +527,9 @@ pub enum EngineError<P, E> {
         solved: usize,
         expanding: P,
     },
-    /// The positions run off without end (see [`Rules::runs_off`]): the
-    /// first positions of the chain and the deepest ones.
+    /// The positions run off without end (see [`Rules::runs_off`] and
+    /// [`Rules::grows_forever`]): the first positions of the chain and the
+    /// deepest ones.
     RunsOff { start: Vec<P>, deepest: Vec<P> },
 }
 
@@ -807,10 +849,18 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
         let watcher = &mut self.watcher;
         let mut watch = |done| watcher.as_mut().is_none_or(|watcher| watcher(done));
-        match rules.known_grundy(position, self.max_states, &mut watch) {
+        match rules.known_grundy(position, self.max_states, self.max_work, &mut watch) {
             Ok(Some(value)) => return Ok(value),
             Ok(None) => {}
             Err(Unknown::Stopped) => return Err(EngineError::Interrupted),
+            Err(Unknown::TooMuchWork { examined }) => {
+                return Err(EngineError::TooMuchWork {
+                    limit: self.max_work,
+                    examined,
+                    solved: self.states(),
+                    expanding: position.clone(),
+                });
+            }
             Err(Unknown::PastLimit) => {
                 let (limit, expanding) = (self.max_states, position.clone());
                 return Err(EngineError::TooManyStates { limit, expanding });
@@ -1349,7 +1399,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
             self.watch()?;
             steps += 1;
-            if stack.len() >= RUNAWAY_DEPTH && steps.is_multiple_of(WATCH_EVERY) {
+            if stack.len() >= RUNAWAY_CHAIN && steps.is_multiple_of(WATCH_EVERY) {
                 self.check_runaway(rules, stack)?;
             }
             self.set_value(key, EXPANDING);
@@ -1471,6 +1521,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             missing: &mut self.missing,
             deferred: &mut self.deferred,
             work: 0,
+            budget: self.max_work.saturating_sub(self.work),
+            watcher: self.watcher.as_mut(),
+            next_watch: WATCH_WORK,
+            stopped: false,
         };
         let folded = match place {
             Place::Position(position) => {
@@ -1480,8 +1534,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 rules.fold_at(address, &mut solved, &mut self.mex, self.max_states)
             }
         };
-        let work = solved.work.max(1);
+        let (work, stopped) = (solved.work.max(1), solved.stopped);
         let over = self.count_work(work);
+        if stopped {
+            return Err(EngineError::Interrupted);
+        }
         folded.map_err(EngineError::Rules)?;
         match over {
             true => Err(self.too_much_work(match place {
@@ -1523,7 +1580,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         };
         let mut deepest = expanding(&mut stack.iter().rev().take(RUNAWAY_DEPTH));
         deepest.reverse();
-        if deepest.len() < RUNAWAY_CHAIN || !rules.runs_off(&deepest) {
+        let runs_off = stack.len() >= RUNAWAY_DEPTH && rules.runs_off(&deepest);
+        if deepest.len() < RUNAWAY_CHAIN || !(runs_off || rules.grows_forever(&deepest)) {
             return Ok(());
         }
         let start = expanding(&mut stack.iter()).into_iter().take(4).collect();

@@ -22,6 +22,22 @@ pub enum EvalError {
         argument: Option<SourceSpan>,
     },
 
+    #[error("the positions grow without end: {chain}")]
+    #[diagnostic(
+        code(sprague::eval::grows_forever),
+        help(
+            "`{parameter}` only grows along these moves, so no play ends: bound it with a guard, e.g. `if {parameter} < 100`"
+        )
+    )]
+    GrowsForever {
+        parameter: String,
+        chain: String,
+        #[label(primary, "solving this never ends")]
+        span: SourceSpan,
+        #[label("`{parameter}` grows here, with no bound")]
+        argument: Option<SourceSpan>,
+    },
+
     #[error("integer overflow{}{context}", in_op(op))]
     #[diagnostic(
         code(sprague::eval::overflow),
@@ -135,6 +151,48 @@ pub enum EvalError {
         #[label("this produces too many")]
         span: SourceSpan,
         context: String,
+    },
+
+    #[error("a sum over bindings of more than {limit} components")]
+    #[diagnostic(
+        code(sprague::eval::sum_too_large),
+        help(
+            "a sum, with the sums nested in it, has at most {limit} components: narrow the bindings"
+        )
+    )]
+    SumTooLarge {
+        limit: usize,
+        #[label("these bindings give too many components")]
+        span: SourceSpan,
+    },
+
+    #[error("`{game}` stands for itself: {cycle}")]
+    #[diagnostic(
+        code(sprague::eval::alias_cycle),
+        help(
+            "a game declared `= POSITION` stands for that sum; where it names itself, the sum must reach a position that does not, e.g. `(X(n - 1) for j in 0..min(n, 1))`"
+        )
+    )]
+    AliasCycle {
+        game: String,
+        cycle: String,
+        #[label("this sum names `{game}` again with the same arguments")]
+        span: SourceSpan,
+    },
+
+    #[error("the sum `{game}` stands for nests more than {limit} deep: {chain}")]
+    #[diagnostic(
+        code(sprague::eval::alias_too_deep),
+        help(
+            "a game declared `= POSITION` that names itself must reach a position that does not: bound its parameter with a sum over a range that ends, e.g. `(X(n - 1) for j in 0..min(n, 1))`; or raise `--max-states`"
+        )
+    )]
+    AliasTooDeep {
+        game: String,
+        limit: usize,
+        chain: String,
+        #[label("expanding this never ends")]
+        span: SourceSpan,
     },
 
     #[error("a table of more than {limit} rows")]
@@ -375,7 +433,11 @@ impl EvalError {
             | EvalError::NoSuchNode { .. }
             | EvalError::BoardTooLarge { .. }
             | EvalError::RunsOff { .. }
+            | EvalError::GrowsForever { .. }
             | EvalError::TooManyRows { .. }
+            | EvalError::SumTooLarge { .. }
+            | EvalError::AliasCycle { .. }
+            | EvalError::AliasTooDeep { .. }
             | EvalError::TooManyMoves { .. }
             | EvalError::TooManyStates { .. }
             | EvalError::TooMuchWork { .. }

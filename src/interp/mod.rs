@@ -50,6 +50,12 @@ pub struct Interpreter<'p> {
     pub program: &'p Program,
     periods: Option<&'p Periods>,
     tables: Option<&'p Tables>,
+    /// The assignments left to the sums over bindings of one sum: nested
+    /// sums share it, so that a sum of sums of sums is bounded as a whole
+    /// (see [`Interpreter::over_bindings`]).
+    sum_budget: Budget,
+    /// How deep sums over bindings nest where this one is evaluated.
+    sum_depth: Cell<usize>,
 }
 
 /// Value tables of the games given by codes, filled as heaps are asked
@@ -83,6 +89,11 @@ pub struct CodeTable {
     proof: Proof,
     period: Option<Period>,
 }
+
+/// How deeply aliases (`game X(n) = …`) may nest in one expansion: a
+/// bound on the memory of the aliases being expanded, far past any
+/// written on purpose.
+const MAX_ALIAS_DEPTH: usize = 1_000_000;
 
 /// The least heaps a table is grown to before its period is looked for.
 const FIRST_STAGE: usize = 256;
@@ -232,6 +243,10 @@ impl Rules for Interpreter<'_> {
         self.falling_parameter(chain).is_some()
     }
 
+    fn grows_forever(&self, chain: &[Component]) -> bool {
+        self.rising_parameter(chain).is_some()
+    }
+
     fn as_heap(&self, position: &Component) -> Option<u64> {
         match position {
             Component::Heap(n) => Some(*n),
@@ -346,11 +361,12 @@ impl Rules for Interpreter<'_> {
         &self,
         position: &Component,
         limit: usize,
+        max_work: u64,
         watch: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Option<Grundy>, Unknown> {
         match self.by_period(position) {
             Some(value) => Ok(Some(value)),
-            None => self.by_table(position, limit, watch),
+            None => self.by_table(position, (limit, max_work), watch),
         }
     }
 }
@@ -442,6 +458,8 @@ impl<'p> Interpreter<'p> {
             program,
             periods: None,
             tables: None,
+            sum_budget: Budget::sum(MAX_SUM_COMPONENTS as usize),
+            sum_depth: Cell::new(0),
         }
     }
 
@@ -449,9 +467,9 @@ impl<'p> Interpreter<'p> {
     /// where it can.
     pub fn with_memos(program: &'p Program, periods: &'p Periods, tables: &'p Tables) -> Self {
         Interpreter {
-            program,
             periods: Some(periods),
             tables: Some(tables),
+            ..Interpreter::new(program)
         }
     }
 
@@ -481,10 +499,15 @@ impl<'p> Interpreter<'p> {
     /// to the default 10,000,000 takes about twenty seconds, with progress
     /// shown and Ctrl-C heard); a heap past that is refused: its search
     /// would need as many positions, each with as many options.
+    ///
+    /// A code whose digits leave three heaps lists about n²/12 splits of
+    /// heap n for each such digit: those are work, counted against
+    /// `max_work` as the table grows (a table of `hexadecimal "0.8"` to
+    /// 5,000 heaps examines some 10^10).
     fn by_table(
         &self,
         position: &Component,
-        limit: usize,
+        (limit, max_work): (usize, u64),
         watch: &mut dyn FnMut(usize) -> bool,
     ) -> Result<Option<Grundy>, Unknown> {
         let Component::Game(game, args) = position else {
@@ -504,7 +527,18 @@ impl<'p> Interpreter<'p> {
         let table = tables
             .entry(*game)
             .or_insert_with(|| CodeTable::new(code, threads));
-        table.grundy(n, limit, watch).map(Some)
+        let (mut heaps, mut work, mut over) = (table.table.values().len(), 0u64, false);
+        let mut counted = |done: usize| {
+            let splits = code.three_heap_splits(done);
+            work = work.saturating_add(splits.saturating_mul(done.saturating_sub(heaps) as u64));
+            heaps = heaps.max(done);
+            over = work > max_work;
+            !over && watch(done)
+        };
+        match table.grundy(n, limit, &mut counted) {
+            Err(Unknown::Stopped) if over => Err(Unknown::TooMuchWork { examined: work }),
+            found => found.map(Some),
+        }
     }
 
     fn game_options(
@@ -520,7 +554,7 @@ impl<'p> Interpreter<'p> {
             Moves::Alias(terms) => {
                 let mut env = vec![Value::Int(0); game.slots];
                 env[..args.len()].clone_from_slice(args);
-                return self.alias_options(terms, &env, options);
+                return self.alias_options(id, terms, &env, options);
             }
             Moves::Code(code) => {
                 let too_many = |too_many: TooManyOptions| EvalError::TooManyOptions {
@@ -643,6 +677,14 @@ impl<'p> Interpreter<'p> {
     ) -> Result<(), EvalError> {
         let mut options = Options::new(limit);
         self.options(position, &mut options)?;
+        // An alias's options are as long as the sum it stands for: each
+        // component listed is work (`X(n) = X(n - 1) + *1` lists n² parts).
+        if let Component::Game(game, _) = position
+            && let Moves::Alias(_) = self.program.game(*game).moves
+        {
+            let parts: usize = options.iter().map(<[Component]>::len).sum();
+            solved.examined(parts as u64);
+        }
         fold_listed(self, &options, solved, mex);
         Ok(())
     }
@@ -716,6 +758,12 @@ impl<'p> Interpreter<'p> {
                     env,
                     &budget,
                     &mut |env| {
+                        // An option of a large board costs its elements:
+                        // past the work limit or on Ctrl-C, the rest are
+                        // skipped, and the engine stops the search.
+                        if solved.exhausted() {
+                            return Ok(());
+                        }
                         count.add(1, rule.span)?;
                         self.fold_option(&rule.target, env, solved, mex)
                     },
@@ -819,7 +867,7 @@ impl<'p> Interpreter<'p> {
             }
             Term::Over(over) => {
                 let (mut value, mut known, mut parts) = (0, true, 0);
-                over_bindings(over, env, &mut |env| {
+                self.over_bindings(over, env, &mut |env| {
                     let (part_value, part_known) = self.option_value(&over.terms, env, solved)?;
                     value ^= part_value;
                     known &= part_known;
@@ -856,7 +904,9 @@ impl<'p> Interpreter<'p> {
                     continue;
                 }
                 Term::Over(over) => {
-                    over_bindings(over, env, &mut |env| self.position(&over.terms, env, each))?;
+                    self.over_bindings(over, env, &mut |env| {
+                        self.position(&over.terms, env, each)
+                    })?;
                     continue;
                 }
                 Term::Heap { size, .. } => Component::Heap(heap_size(size, env)?),
@@ -995,25 +1045,192 @@ impl<'p> Interpreter<'p> {
         (value, known)
     }
 
+    /// Calls `each` under every binding of a sum over bindings. The sums
+    /// nested in one sum share one budget of [`MAX_SUM_COMPONENTS`]
+    /// assignments, so that `(((G(j) for j in …) for i in …) for l in …)`
+    /// is refused at a million components, not built to a billion.
+    fn over_bindings(
+        &self,
+        over: &Over,
+        env: &[Value],
+        each: &mut dyn FnMut(&[Value]) -> Result<(), EvalError>,
+    ) -> Result<(), EvalError> {
+        // A sum's bindings may have slots past those of where it is used
+        // (a `let`'s sum, used in a query of no bindings).
+        let slots = over.bindings.iter().map(|binding| binding.slot + 1).max();
+        let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
+        if let Some(slots) = slots
+            && env.len() < slots
+        {
+            env.resize(slots, Value::Int(0));
+        }
+        let depth = self.sum_depth.get();
+        if depth == 0 {
+            self.sum_budget.refill();
+        }
+        self.sum_depth.set(depth + 1);
+        let done = assignments(
+            &over.bindings,
+            over.guard.as_ref(),
+            &mut env,
+            &self.sum_budget,
+            &mut |env| each(env),
+        );
+        self.sum_depth.set(depth);
+        done
+    }
+
     /// The options of a position of a game declared `= POSITION`: the sum
-    /// it stands for, with a move in one of its components.
+    /// it stands for, aliases in it expanded (see [`Interpreter::alias_sum`]),
+    /// with a move in one of its components. The parts listed, besides the
+    /// options, are bounded by the options' limit.
     fn alias_options(
         &self,
+        id: GameId,
         terms: &[Term],
         env: &[Value],
         options: &mut Options<Component>,
     ) -> Result<(), EvalError> {
-        let mut sum = Vec::new();
-        self.position(terms, env, &mut |component| sum.push(component))?;
+        let span = self.program.game(id).span;
+        let limit = options.limit();
+        let sum = self.alias_sum(id, terms, env, limit)?;
+        let mut moved = Options::new(limit);
+        let mut parts = 0usize;
         for (i, component) in sum.iter().enumerate() {
-            let mut moved = Options::new(options.limit());
+            moved.clear();
             self.options(component, &mut moved)?;
             for option in moved.iter() {
+                parts = parts.saturating_add(sum.len() - 1 + option.len());
+                if parts > limit {
+                    return Err(EvalError::TooManyOptions {
+                        limit,
+                        what: "components in the options",
+                        span,
+                        context: String::new(),
+                    });
+                }
                 let rest = sum[..i].iter().chain(&sum[i + 1..]).cloned();
-                push_option(options, rest.chain(option.iter().cloned()), None)?;
+                push_option(options, rest.chain(option.iter().cloned()), Some(span))?;
             }
         }
         Ok(())
+    }
+
+    /// The sum a position of an alias `id` stands for, with every alias in
+    /// it expanded in turn, depth first, without recursion: an alias met
+    /// again inside its own expansion is a cycle, and the expansions and
+    /// components are bounded by `limit`, so that `game X(n) = X(n - 1)`
+    /// ends with an error, not a stack overflow.
+    pub fn alias_sum(
+        &self,
+        id: GameId,
+        terms: &[Term],
+        env: &[Value],
+        limit: usize,
+    ) -> Result<Vec<Component>, EvalError> {
+        let mut sum = Vec::new();
+        self.position(terms, env, &mut |component| sum.push(component))?;
+        sum.reverse();
+        // The components still to expand, last first, and the aliases being
+        // expanded, each with where its components start in `pending`.
+        let mut pending = sum;
+        let mut expanding: Vec<(Component, usize)> = Vec::new();
+        let mut on_path: std::collections::HashSet<Component, rustc_hash::FxBuildHasher> =
+            Default::default();
+        let mut expanded = Vec::new();
+        let mut steps = 0usize;
+        loop {
+            while let Some((alias, start)) = expanding.last()
+                && pending.len() <= *start
+            {
+                on_path.remove(alias);
+                expanding.pop();
+            }
+            let Some(component) = pending.pop() else {
+                return Ok(expanded);
+            };
+            let Component::Game(game, args) = &component else {
+                expanded.push(component);
+                continue;
+            };
+            let Moves::Alias(inner) = &self.program.game(*game).moves else {
+                expanded.push(component);
+                continue;
+            };
+            steps += 1;
+            if on_path.contains(&component) {
+                return Err(self.alias_cycle(*game, &expanding, &component));
+            }
+            if steps + expanded.len() > limit || expanding.len() >= MAX_ALIAS_DEPTH {
+                let limit = limit.min(MAX_ALIAS_DEPTH);
+                return Err(self.alias_too_deep(id, &expanding, limit));
+            }
+            let mut env = vec![Value::Int(0); self.program.game(*game).slots];
+            env[..args.len()].clone_from_slice(args);
+            let start = pending.len();
+            self.position(inner, &env, &mut |part| pending.push(part))?;
+            pending[start..].reverse();
+            on_path.insert(component.clone());
+            expanding.push((component, start));
+        }
+    }
+
+    /// The error for an alias met again inside its own expansion.
+    fn alias_cycle(
+        &self,
+        game: GameId,
+        expanding: &[(Component, usize)],
+        again: &Component,
+    ) -> EvalError {
+        let from = expanding
+            .iter()
+            .position(|(alias, _)| alias == again)
+            .unwrap_or(0);
+        let mut cycle: Vec<String> = expanding[from..]
+            .iter()
+            .map(|(alias, _)| self.show(std::slice::from_ref(alias)).to_string())
+            .collect();
+        cycle.push(self.show(std::slice::from_ref(again)).to_string());
+        EvalError::AliasCycle {
+            game: self.program.game(game).name.clone(),
+            cycle: cycle.join(" -> "),
+            span: self.program.game(game).span,
+        }
+    }
+
+    /// The error for an expansion past the limit: its first and deepest
+    /// aliases.
+    fn alias_too_deep(
+        &self,
+        id: GameId,
+        expanding: &[(Component, usize)],
+        limit: usize,
+    ) -> EvalError {
+        let show = |entries: &[(Component, usize)]| {
+            entries
+                .iter()
+                .map(|(alias, _)| self.show(std::slice::from_ref(alias)).to_string())
+                .collect::<Vec<_>>()
+                .join(" -> ")
+        };
+        let chain = match expanding.len() {
+            0..=6 => show(expanding),
+            n => format!(
+                "{} -> … -> {}",
+                show(&expanding[..3]),
+                show(&expanding[n - 3..])
+            ),
+        };
+        let game = match expanding.last() {
+            Some((Component::Game(game, _), _)) => *game,
+            _ => id,
+        };
+        EvalError::AliasTooDeep {
+            game: self.program.game(game).name.clone(),
+            limit,
+            chain,
+            span: self.program.game(game).span,
+        }
     }
 
     /// The game and parameter that fall without end along a chain of
@@ -1042,6 +1259,38 @@ impl<'p> Interpreter<'p> {
                     .all(|pair| int(pair[1], i) < int(pair[0], i))
         };
         (0..first.len()).find(|&i| falls(i)).map(|i| (*game, i))
+    }
+
+    /// The game and parameter that grow without end along a chain of
+    /// positions: every position of one game, the parameter larger in each
+    /// than in the one before, and a rule of the game proven to move from
+    /// the deepest position to one with that parameter larger, and so on
+    /// forever (see [`rises_forever`]). A game that is finite is never
+    /// named: the proof shows a play that never ends.
+    pub fn rising_parameter(&self, chain: &[Component]) -> Option<(GameId, usize)> {
+        let (Some(Component::Game(game, first)), Some(Component::Game(_, deepest))) =
+            (chain.first(), chain.last())
+        else {
+            return None;
+        };
+        let Moves::Rules(rules) = &self.program.game(*game).moves else {
+            return None;
+        };
+        let arity = first.len();
+        let mut ints = Vec::with_capacity(chain.len());
+        for position in chain {
+            match position {
+                Component::Game(other, args) if other == game && args.len() == arity => {
+                    ints.push(args.iter().map(Value::int).collect::<Option<Vec<i64>>>()?)
+                }
+                _ => return None,
+            }
+        }
+        let rises = |i: usize| ints.windows(2).all(|pair| pair[1][i] > pair[0][i]);
+        let at: Vec<i64> = deepest.iter().map(Value::int).collect::<Option<_>>()?;
+        (0..arity)
+            .find(|&i| rises(i) && rules.iter().any(|rule| rises_forever(rule, *game, i, &at)))
+            .map(|i| (*game, i))
     }
 
     /// Where a game's rules give parameter `i` of the game itself a new
@@ -1137,13 +1386,83 @@ fn take_break_options(
     Ok(())
 }
 
+/// Whether `rule` of `game`, at the position of integer arguments `at`,
+/// moves to a position of `game` whose parameter `i` is larger by a
+/// constant and whose other arguments are no smaller, and does so again
+/// from there, forever: the rule has no guard and no `while`, each binding
+/// ranges from a constant to an end that does not fall as parameter `i`
+/// grows (and is not empty at `at`), and the target holds `game(…)` with
+/// argument `i` the parameter plus a positive constant and each other
+/// argument its own parameter plus a constant of zero or more.
+fn rises_forever(rule: &Rule, game: GameId, i: usize, at: &[i64]) -> bool {
+    use crate::lower::affine::Affine;
+    let arity = at.len();
+    if arity > 4 || rule.guard.is_some() {
+        return false;
+    }
+    // A form of the parameters alone: no binding (`usize::MAX` is no slot).
+    let form = |expr: &Expr| Affine::of(expr, arity, usize::MAX);
+    let value = |form: &Affine| {
+        (0..arity).fold(i128::from(form.constant), |sum, j| {
+            sum + i128::from(form.params[j]) * i128::from(at[j])
+        })
+    };
+    let bindings_hold = rule.bindings.iter().all(|binding| {
+        let Domain::Range {
+            start,
+            end,
+            inclusive,
+        } = &binding.domain
+        else {
+            return false;
+        };
+        let (Some(start), Some(end)) = (form(start), form(end)) else {
+            return false;
+        };
+        let only_i = |form: &Affine| (0..arity).all(|j| form.params[j] == 0 || j == i);
+        binding.stop.is_none()
+            && start.params == [0; 4]
+            && only_i(&end)
+            && end.params[i] >= 0
+            && match inclusive {
+                true => value(&start) <= value(&end),
+                false => value(&start) < value(&end),
+            }
+    });
+    bindings_hold
+        && rule.target.iter().any(|term| match term {
+            Term::Game {
+                game: target, args, ..
+            } if *target == game && args.len() == arity => {
+                args.iter().enumerate().all(|(j, arg)| {
+                    form(arg).is_some_and(|form| {
+                        let mut own = [0; 4];
+                        own[j] = 1;
+                        form.params == own && form.constant >= 0 && (j != i || form.constant > 0)
+                    })
+                })
+            }
+            _ => false,
+        })
+}
+
 /// How many more binding assignments may be tried, out of how many.
 pub struct Budget {
     left: Cell<usize>,
     limit: usize,
-    /// Whether the assignments are a query's rows (`--max-rows`), not a
-    /// rule's options (`--max-states`).
-    rows: bool,
+    /// What the assignments make, for the error past the limit.
+    kind: Spent,
+}
+
+/// What a budget's assignments make.
+#[derive(Clone, Copy)]
+enum Spent {
+    /// A rule's options (`--max-states`).
+    Options,
+    /// A query's rows (`--max-rows`).
+    Rows,
+    /// The components of a sum over bindings.
+    Sum,
 }
 
 impl Budget {
@@ -1151,14 +1470,27 @@ impl Budget {
         Budget {
             left: Cell::new(limit),
             limit,
-            rows: false,
+            kind: Spent::Options,
         }
+    }
+
+    /// A budget for the components of a sum over bindings.
+    fn sum(limit: usize) -> Self {
+        Budget {
+            kind: Spent::Sum,
+            ..Budget::new(limit)
+        }
+    }
+
+    /// Makes the whole budget available again.
+    fn refill(&self) {
+        self.left.set(self.limit);
     }
 
     /// A budget for the rows of a query's table.
     pub fn rows(limit: usize) -> Self {
         Budget {
-            rows: true,
+            kind: Spent::Rows,
             ..Budget::new(limit)
         }
     }
@@ -1173,16 +1505,20 @@ impl Budget {
     }
 
     fn exhausted(&self, span: SourceSpan) -> EvalError {
-        match self.rows {
-            true => EvalError::TooManyRows {
+        match self.kind {
+            Spent::Rows => EvalError::TooManyRows {
                 limit: self.limit,
                 span,
             },
-            false => EvalError::TooManyOptions {
+            Spent::Options => EvalError::TooManyOptions {
                 limit: self.limit,
                 what: "assignments of the bindings",
                 span,
                 context: String::new(),
+            },
+            Spent::Sum => EvalError::SumTooLarge {
+                limit: self.limit,
+                span,
             },
         }
     }
@@ -1210,24 +1546,6 @@ impl Budget {
 
 /// A game's arguments, evaluated in a plain loop: the search's inner loop
 /// runs through here for every part of every option.
-/// Calls `each` under every binding of a sum over bindings, at most
-/// [`MAX_SUM_COMPONENTS`] of them.
-fn over_bindings(
-    over: &Over,
-    env: &[Value],
-    each: &mut dyn FnMut(&[Value]) -> Result<(), EvalError>,
-) -> Result<(), EvalError> {
-    let mut env: SmallVec<[Value; 8]> = env.iter().cloned().collect();
-    let budget = Budget::new(MAX_SUM_COMPONENTS as usize);
-    assignments(
-        &over.bindings,
-        over.guard.as_ref(),
-        &mut env,
-        &budget,
-        &mut |env| each(env),
-    )
-}
-
 fn evaluate_args(args: &[Expr], env: &[Value]) -> Result<Args, EvalError> {
     let mut values = Args::new();
     for arg in args {

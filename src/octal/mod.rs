@@ -268,6 +268,11 @@ impl Known {
 /// Heaps between two calls of the watcher.
 const WATCH_EVERY: usize = 1024;
 
+/// Heaps between two calls of the watcher for a code that leaves three
+/// heaps: each heap of n lists some n²/12 splits, so that 1,024 heaps
+/// would be seconds of work unheard.
+const WATCH_THREE_EVERY: usize = 16;
+
 /// Heaps to go from which a table shares the work among its threads.
 const ROUNDS_FROM: usize = 4096;
 
@@ -311,6 +316,14 @@ impl Table {
         self.threads = threads.max(1);
     }
 
+    /// Heaps between two calls of the watcher.
+    fn watch_every(&self) -> usize {
+        match self.moves.code.leaves_three() {
+            true => WATCH_THREE_EVERY,
+            false => WATCH_EVERY,
+        }
+    }
+
     pub fn values(&self) -> &[u64] {
         &self.values
     }
@@ -346,7 +359,7 @@ impl Table {
     fn extend(&mut self, n: usize, watch: &mut dyn FnMut(usize) -> bool) -> Result<(), Stopped> {
         while self.values.len() <= n {
             let heap = self.values.len();
-            if heap.is_multiple_of(WATCH_EVERY) && !watch(heap) {
+            if heap.is_multiple_of(self.watch_every()) && !watch(heap) {
                 return Err(Stopped);
             }
             if heap.is_power_of_two() && heap >= 64 {

@@ -30,7 +30,7 @@ use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use super::batch::BATCH;
-use super::{Known, Moves, Scratch, Table, WATCH_EVERY, marked_above};
+use super::{Known, Moves, Scratch, Table, marked_above};
 use crate::engine::Stopped;
 
 /// Batches another thread may have been given that the table has not
@@ -177,7 +177,8 @@ pub(super) fn extend(
                 if !watch(settled) {
                     return Err(Stopped);
                 }
-                next_watch = (settled / WATCH_EVERY + 1) * WATCH_EVERY;
+                let every = table.watch_every();
+                next_watch = (settled / every + 1) * every;
             }
             let ahead = (AHEAD * helpers.len() + OWN) * BATCH;
             let heaps = |first: usize| first..(first + BATCH).min(n + 1);

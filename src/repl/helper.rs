@@ -147,6 +147,49 @@ pub fn highlight(line: &str) -> String {
     out
 }
 
+/// Tells, line after line of one entry, whether it needs another line
+/// (see [`needs_more`]), without parsing the whole entry again at every
+/// line: while a bracket is left open the entry is parsed again only once
+/// it has doubled since it last was, so that a long paste (a game of a
+/// thousand rules, read a line at a time) costs a few parses, not one a
+/// line. An error early in an open block is still told at the next
+/// doubling or when the block closes.
+#[derive(Debug, Default)]
+pub struct Continuation {
+    /// The entry's length when it was last parsed.
+    parsed: usize,
+}
+
+impl Continuation {
+    pub fn needs_more(&mut self, entry: &str) -> bool {
+        if self.parsed > 0 && entry.len() < 2 * self.parsed && open_brackets(entry) > 0 {
+            return true;
+        }
+        self.parsed = entry.len().max(1);
+        needs_more(entry)
+    }
+}
+
+/// How many brackets (`(`, `{`, `[`) are open at the end of `input`, past
+/// those closed, outside comments and strings.
+fn open_brackets(input: &str) -> i64 {
+    let (mut open, mut chars) = (0i64, input.chars());
+    while let Some(c) = chars.next() {
+        match c {
+            '#' => {
+                chars.by_ref().find(|&c| c == '\n');
+            }
+            '"' => {
+                chars.by_ref().find(|&c| c == '"');
+            }
+            '(' | '{' | '[' => open += 1,
+            ')' | '}' | ']' => open -= 1,
+            _ => {}
+        }
+    }
+    open
+}
+
 /// Whether the input stops in the middle of a statement, so that another
 /// line could complete it: its parse error sits at the very end.
 pub fn needs_more(input: &str) -> bool {
@@ -172,6 +215,39 @@ mod tests {
         assert!(!needs_more("grundy ) *3"));
         assert!(!needs_more(":load file.game"));
         assert!(!needs_more(""));
+    }
+
+    #[test]
+    fn a_long_open_block_is_parsed_a_few_times_not_once_a_line() {
+        let mut entry = String::from("game G(n) {\n");
+        let mut check = Continuation::default();
+        assert!(check.needs_more(&entry));
+        let mut parses = 0;
+        for k in 1..=2000 {
+            entry += &format!("  move G(n - {k}) if n >= {k}  # a (comment\n");
+            let before = check.parsed;
+            assert!(check.needs_more(&entry), "the block is open");
+            parses += usize::from(check.parsed != before);
+        }
+        assert!(parses <= 20, "parsed {parses} times for 2000 lines");
+        entry += "}\n";
+        assert!(!check.needs_more(&entry), "the block closed");
+        // An error early in an open block is told once the entry doubles.
+        let mut check = Continuation::default();
+        let mut entry = String::from("game G(n) {\n");
+        for _ in 0..50 {
+            entry += "  move G(n - 1) if n > 0\n";
+            assert!(check.needs_more(&entry));
+        }
+        entry += "  mvoe G(n - 1)\n";
+        let told = (0..100).any(|_| {
+            entry += "  move G(n - 1) if n > 0\n";
+            !check.needs_more(&entry)
+        });
+        assert!(
+            told,
+            "the misspelt `move` is reported before the block closes"
+        );
     }
 
     #[test]

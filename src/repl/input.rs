@@ -14,7 +14,7 @@ use rustyline::{
     EventHandler, KeyEvent, RepeatCount,
 };
 
-use super::helper::{ReplHelper, needs_more};
+use super::helper::{Continuation, ReplHelper};
 
 /// One read.
 pub enum Input {
@@ -92,6 +92,7 @@ impl Reader for Terminal {
     fn read(&mut self, prompt: &str) -> Input {
         let mut entry = String::new();
         let mut prompt = prompt;
+        let mut continuation = Continuation::default();
         loop {
             let styled = prompt.green().bold().to_string();
             match self.editor.readline(&(prompt, styled.as_str())) {
@@ -106,7 +107,7 @@ impl Reader for Terminal {
                     }
                     entry += &line;
                     entry.push('\n');
-                    if !needs_more(&entry) {
+                    if !continuation.needs_more(&entry) {
                         return Input::Line(entry);
                     }
                     prompt = CONTINUATION;
@@ -137,11 +138,12 @@ impl Piped {
 impl Reader for Piped {
     fn read(&mut self, _prompt: &str) -> Input {
         let mut entry = String::new();
+        let mut continuation = Continuation::default();
         for line in self.lines.by_ref() {
             let Ok(line) = line else { break };
             entry += &line;
             entry.push('\n');
-            if !needs_more(&entry) {
+            if !continuation.needs_more(&entry) {
                 return Input::Line(entry);
             }
         }

@@ -552,9 +552,11 @@ pub(super) fn engine_error(
             span,
         },
         EngineError::RunsOff { start, deepest } => {
-            let (game, i) = interp
-                .falling_parameter(&deepest)
-                .expect("the engine stops only where the rules saw a fall");
+            let falling = interp.falling_parameter(&deepest);
+            let rising = interp.rising_parameter(&deepest);
+            let (game, i) = falling
+                .or(rising)
+                .expect("the engine stops only where the rules saw a fall or a rise");
             let shown: Vec<String> = start
                 .iter()
                 .map(|position| interp.show(std::slice::from_ref(position)).to_string())
@@ -563,12 +565,26 @@ pub(super) fn engine_error(
                 .iter()
                 .map(|position| interp.show(std::slice::from_ref(position)).to_string())
                 .collect();
-            EvalError::RunsOff {
-                game: interp.program.game(game).name.clone(),
-                parameter: interp.program.game(game).params[i].clone(),
-                chain: format!("{} -> … -> {}", shown.join(" -> "), last.join(" -> ")),
-                span,
-                argument: interp.argument_moving(game, i),
+            let (name, parameter) = (
+                interp.program.game(game).name.clone(),
+                interp.program.game(game).params[i].clone(),
+            );
+            let chain = format!("{} -> … -> {}", shown.join(" -> "), last.join(" -> "));
+            let argument = interp.argument_moving(game, i);
+            match falling {
+                Some(_) => EvalError::RunsOff {
+                    game: name,
+                    parameter,
+                    chain,
+                    span,
+                    argument,
+                },
+                None => EvalError::GrowsForever {
+                    parameter,
+                    chain,
+                    span,
+                    argument,
+                },
             }
         }
         EngineError::TooManyOptions {

@@ -315,9 +315,10 @@ pub enum Term {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: SourceSpan,
-    /// How many expressions deep this one is: at most
-    /// [`MAX_NESTING`](crate::syntax::MAX_NESTING), so that the passes that
-    /// recurse over expressions fit in the stack.
+    /// How deep the passes that recurse over expressions go in this one:
+    /// two for each level of nesting, one for each further link of a flat
+    /// sum; at most twice [`MAX_NESTING`](crate::syntax::MAX_NESTING), so
+    /// that they fit in the stack.
     pub depth: usize,
 }
 

@@ -24,7 +24,8 @@ struct Grammar;
 /// Parses one source whose first byte sits at `base` in the session's
 /// source buffer, so that every span is an offset into that buffer.
 pub fn parse(text: &str, base: usize) -> Result<Program, ParseError> {
-    Builder { base }.program(parse_rule(Rule::program, text, base)?)
+    let text = crate::sources::normalise(text);
+    Builder { base }.program(parse_rule(Rule::program, &text, base)?)
 }
 
 /// Parses a position alone (a sum), as typed for a move in play.
@@ -743,9 +744,26 @@ impl Builder {
     }
 }
 
-/// An expression one level deeper than its deepest operand, refused past
-/// [`MAX_NESTING`].
+/// What one level of nesting adds to an expression's depth, which counts
+/// the links of a flat sum (`a + b - c + …`, left-deep) singly: the passes
+/// recurse along such a chain with little stack a link, so a sum of up to
+/// about 20,000 terms is taken, while nesting is held to [`MAX_NESTING`].
+const NESTING: usize = 2;
+
+/// An expression one level deeper than its deepest operand, or one link
+/// longer than the sum it extends, refused past [`MAX_NESTING`] levels.
 fn nest(kind: ExprKind, span: SourceSpan) -> Built<Expr> {
+    let is_sum = |op: &BinaryOp| matches!(op, BinaryOp::Add | BinaryOp::Sub);
+    if let ExprKind::Binary(op, lhs, rhs) = &kind
+        && is_sum(op)
+        && matches!(&lhs.kind, ExprKind::Binary(inner, ..) if is_sum(inner))
+    {
+        let depth = (lhs.depth + 1).max(rhs.depth + NESTING);
+        return match depth > MAX_NESTING * NESTING {
+            true => Err(ParseError::TooDeep { span }),
+            false => Ok(Expr { kind, span, depth }),
+        };
+    }
     let operands = match &kind {
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Var(_) | ExprKind::Node { .. } => 0,
         ExprKind::If(a, b, c) => a.depth.max(b.depth).max(c.depth),
@@ -758,8 +776,8 @@ fn nest(kind: ExprKind, span: SourceSpan) -> Built<Expr> {
         ExprKind::Unary(_, operand) => operand.depth,
         ExprKind::Binary(_, lhs, rhs) => lhs.depth.max(rhs.depth),
     };
-    let depth = operands + 1;
-    match depth > MAX_NESTING {
+    let depth = operands + NESTING;
+    match depth > MAX_NESTING * NESTING {
         true => Err(ParseError::TooDeep { span }),
         false => Ok(Expr { kind, span, depth }),
     }

@@ -206,10 +206,27 @@ fn nesting_past_the_limit_is_an_error_not_a_stack_overflow() {
         "grundy *1 if {}true",
         "not ".repeat(MAX_NESTING + 1)
     )));
-    // A chain of operators nests to the left, one level per operator.
+    // A flat sum is a chain, not nesting: 10,001 terms are taken, and
+    // only a chain twice the nesting limit is refused. (Dropping such a
+    // tree recurses along it, so this runs on a stack as large as the
+    // evaluator's, not a test's 2 MB.)
+    let chains = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let chain = |terms: usize| format!("grundy *({}1)", "1 - ".repeat(terms - 1));
+            (
+                too_deep(chain(MAX_NESTING + 1)),
+                too_deep(chain(2 * MAX_NESTING + 1)),
+            )
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(chains, (false, true));
+    // Other operators nest to the left, one level per operator.
     assert!(too_deep(format!(
         "grundy *({}1)",
-        "1 - ".repeat(MAX_NESTING + 1)
+        "1 * ".repeat(MAX_NESTING + 1)
     )));
     assert!(!too_deep(parens(100)));
     assert!(!too_deep(format!("grundy *({}1)", "not ".repeat(2) + "- ")));
