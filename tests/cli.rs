@@ -396,3 +396,23 @@ fn threads_fill_tables_with_the_published_values() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("--threads"), "{}", stderr(&output));
 }
+
+/// `--threads` above the machine's cores is lowered to them with a note
+/// (a thousand threads only wait for each other, and their stacks and
+/// allocation arenas take gigabytes of address space); the answers stay.
+#[test]
+fn threads_past_the_cores_are_lowered_with_a_note() {
+    let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+    let source = "game G = octal \"4!.0\"\ngrundy G(763622)\n";
+    let output = sprague(&["run", "--threads", "1000", "-"], source);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // Grundy's game's largest value below 2^21 (see above).
+    assert_eq!(stdout(&output).trim(), "grundy G(763622) = 231");
+    let note = stderr(&output);
+    assert!(
+        note.contains("--threads 1000") && note.contains(&format!("using {cores}")),
+        "{note}"
+    );
+    let output = sprague(&["run", "--threads", &cores.to_string(), "-"], source);
+    assert_eq!(stderr(&output), "");
+}
