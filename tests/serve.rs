@@ -235,7 +235,21 @@ async fn moves_and_play_restore_xor_zero() {
 
 /// Starts a run that takes minutes, and gives it half a second to begin.
 async fn start_a_long_run(shared: &Arc<Shared>) -> tokio::task::JoinHandle<(StatusCode, Value)> {
-    let long = json!({ "source": "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)" });
+    let long = "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)";
+    start_running(shared, long).await
+}
+
+/// Node Kayles on an 80 × 80 grid, as in examples/node_kayles.game: each
+/// position's thousands of options each split a board of thousands of
+/// cells, so that the engine looks at its watcher only every few seconds.
+const BOARD_WORK: &str = "game NodeKayles(s) splits up to symmetry {\n  move NodeKayles(s - closed(s, v)) for v in s\n}\ngrundy NodeKayles(Grid(80, 80))";
+
+/// Starts running `source`, and gives it half a second to begin.
+async fn start_running(
+    shared: &Arc<Shared>,
+    source: &str,
+) -> tokio::task::JoinHandle<(StatusCode, Value)> {
+    let long = json!({ "source": source });
     let running = {
         let shared = shared.clone();
         tokio::spawn(async move { post(&shared, "/api/run", long).await })
@@ -262,6 +276,31 @@ async fn a_long_run_is_cancelled_and_the_page_still_answers_meanwhile() {
     // With nothing running there is nothing to cancel.
     let (_, body) = post(&shared, "/api/cancel", json!({})).await;
     assert_eq!(body["cancelled"], false);
+}
+
+/// A cancel reaches the listing and folding of one position's options
+/// (before, such a run went on for tens of seconds, to the work limit).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_stops_board_work_inside_a_position() {
+    let shared = shared();
+    let running = start_running(&shared, BOARD_WORK).await;
+    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
+    assert_eq!(body["cancelled"], true);
+    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
+        .await
+        .expect("the run stops once cancelled")
+        .unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["errors"][0]["code"], "sprague::eval::interrupted");
+    // So does a dropped request.
+    let running = start_running(&shared, "grundy NodeKayles(Grid(81, 80))").await;
+    running.abort();
+    let quick = post(&shared, "/api/run", json!({ "source": "grundy *3 + *4" }));
+    let (status, body) = tokio::time::timeout(Duration::from_secs(20), quick)
+        .await
+        .expect("the session is free again");
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["answers"][0]["value"], 7);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -104,8 +104,10 @@ impl Shared {
                 .unwrap_or_else(PoisonError::into_inner) = Some(token.clone());
             let watched = token.clone();
             session.set_watcher(Some(Box::new(move |_| !watched.load(Ordering::SeqCst))));
+            session.set_stop(Some(token.clone()));
             let result = work(&mut session);
             session.set_watcher(None);
+            session.set_stop(None);
             *shared
                 .running
                 .lock()

@@ -509,6 +509,8 @@ pub(super) fn engine_error(
     span: SourceSpan,
 ) -> EvalError {
     match error {
+        // Stopped inside a rule: the query was interrupted, as below.
+        EngineError::Rules(EvalError::Interrupted { .. }) => EvalError::Interrupted { span },
         EngineError::Rules(error) => error,
         EngineError::Loopy { cycle } => EvalError::Loopy {
             cycle: cycle

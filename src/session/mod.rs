@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use miette::{Diagnostic, Report, SourceSpan};
 
@@ -296,6 +297,13 @@ impl Session {
     /// Sets (or clears) the engine's progress watcher, which may interrupt.
     pub fn set_watcher(&mut self, watcher: Option<Watcher>) {
         self.engine.set_watcher(watcher);
+    }
+
+    /// Sets (or clears) a flag that interrupts the work under way once set,
+    /// read also inside the listing and folding of one position's options,
+    /// which on a large board take long between the watcher's calls.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.tables.set_stop(stop);
     }
 
     pub fn program(&self) -> &Program {
