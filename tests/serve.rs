@@ -316,3 +316,54 @@ async fn a_dropped_request_stops_its_computation() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["answers"][0]["value"], 7);
 }
+
+/// The moves of a sum of many parts name the part each changes, not the
+/// whole sum it leaves: the answer grows as the moves, not as their
+/// product with the sum (2,000 heaps of one: 2,000 moves, where repeating
+/// the sum would take some 20 MB).
+#[tokio::test]
+async fn the_moves_of_a_long_sum_grow_as_the_sum() {
+    let shared = shared();
+    let parts = 2000;
+    let mut position = vec!["*1"; parts];
+    position[6] = "*2";
+    let position = position.join(" + ");
+    let request = Request::builder()
+        .uri("/api/moves")
+        .method("POST")
+        .header("host", HOST)
+        .header("content-type", "application/json");
+    let body = json!({ "position": position }).to_string();
+    let response = router(shared.clone())
+        .oneshot(request.body(Body::from(body)).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    assert!(bytes.len() < 400 * parts, "{} bytes", bytes.len());
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    // 1,999 heaps of one and a heap of two: XOR 1 ^ 2 = 3; each heap of one
+    // has one move, the heap of two two.
+    assert_eq!(body["grundy"], 3);
+    let moves = body["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), parts + 1);
+    let seventh: Vec<&Value> = moves.iter().filter(|choice| choice["part"] == 7).collect();
+    assert_eq!(seventh.len(), 2, "{seventh:?}");
+    // *2 -> *1 leaves 1,999 heaps of one and one more: XOR 0, winning.
+    let to_one = seventh
+        .iter()
+        .find(|choice| choice["move"].as_str().unwrap().ends_with("*2 -> *1"))
+        .unwrap();
+    assert_eq!(to_one["winning"], true, "{to_one}");
+    assert_eq!(to_one["leaves"], Value::Null, "{to_one}");
+    // Playing it by the position it leaves finds it.
+    let after = vec!["*1"; parts].join(" + ");
+    let (status, body) = post(
+        &shared,
+        "/api/play",
+        json!({ "position": position, "to": after }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["you"]["move"], format!("*2 -> *1, leaving {after}"));
+}
