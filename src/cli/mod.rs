@@ -247,14 +247,20 @@ const INPUT_ERROR: u8 = 1;
 const USAGE_ERROR: u8 = 2;
 
 /// The stack the evaluator runs on: deep nesting in a source recurses in
-/// the parser and in expression evaluation.
-const STACK_SIZE: usize = 1 << 30;
+/// the parser and in expression evaluation. It is address space reserved,
+/// not memory used: pages are touched only as deep as the recursion goes.
+pub(crate) const STACK_SIZE: usize = 1 << 30;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(error),
     };
+    // The server evaluates on a thread of its own, made when first needed;
+    // its other threads need no large stack.
+    if let Some(Command::Serve { .. }) = cli.command {
+        return run(cli);
+    }
     std::thread::Builder::new()
         .name("sprague".into())
         .stack_size(STACK_SIZE)

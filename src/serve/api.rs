@@ -15,7 +15,7 @@ use miette::{Report, SourceSpan};
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
 
-use super::Shared;
+use super::{Shared, Unanswered};
 use crate::engine::Gamma;
 use crate::interp::Component;
 use crate::output::{self, ErrorStyle};
@@ -62,15 +62,6 @@ pub struct PlayRequest {
     number: Option<usize>,
     /// Or the position the move leaves.
     to: Option<String>,
-}
-
-/// What a cancelled computation answers.
-fn cancelled() -> Response {
-    (
-        StatusCode::SERVICE_UNAVAILABLE,
-        Body(json!({ "error": "cancelled" })),
-    )
-        .into_response()
 }
 
 /// `POST /api/run`: the source's declarations join the session, its
@@ -126,8 +117,8 @@ pub async fn run(
         })
         .await;
     match outcome {
-        Some(body) => Body(body).into_response(),
-        None => cancelled(),
+        Ok(body) => Body(body).into_response(),
+        Err(unanswered) => unanswered.into_response(),
     }
 }
 
@@ -201,8 +192,8 @@ fn relative_spans(error: &mut Json, base: usize, length: usize) {
 /// `POST /api/reset`: forgets every declaration and value.
 pub async fn reset(State(shared): State<Arc<Shared>>) -> Response {
     match shared.reset().await {
-        Some(()) => Body(json!({ "reset": true })).into_response(),
-        None => cancelled(),
+        Ok(()) => Body(json!({ "reset": true })).into_response(),
+        Err(unanswered) => unanswered.into_response(),
     }
 }
 
@@ -223,8 +214,8 @@ pub async fn games(State(shared): State<Arc<Shared>>) -> Response {
         })
         .await;
     match games {
-        Some(games) => Body(json!({ "games": games })).into_response(),
-        None => cancelled(),
+        Ok(games) => Body(json!({ "games": games })).into_response(),
+        Err(unanswered) => unanswered.into_response(),
     }
 }
 
@@ -304,15 +295,15 @@ pub async fn play(
     reply(outcome)
 }
 
-fn reply(outcome: Option<Result<Json, Json>>) -> Response {
+fn reply(outcome: Result<Result<Json, Json>, Unanswered>) -> Response {
     match outcome {
-        Some(Ok(body)) => Body(body).into_response(),
-        Some(Err(error)) => (
+        Ok(Ok(body)) => Body(body).into_response(),
+        Ok(Err(error)) => (
             StatusCode::UNPROCESSABLE_ENTITY,
             Body(json!({ "errors": [error] })),
         )
             .into_response(),
-        None => cancelled(),
+        Err(unanswered) => unanswered.into_response(),
     }
 }
 
