@@ -47,6 +47,9 @@ pub fn text(answer: &Answer) -> String {
         }
         Value::Moves(moves) => {
             let mut text = format!("{question} = {}", count(moves.len(), "move", "moves"));
+            if moves.iter().any(|line| line.result.is_none()) {
+                text += ": each changes the part named, the others stay";
+            }
             for (number, line) in moves.iter().enumerate() {
                 let line = match answer.play {
                     Some(Play::Misere) => misere_move_text(line),
@@ -310,6 +313,15 @@ fn line_json(line: &MoveLine) -> Json {
     })
 }
 
+/// `from -> to, leaving result`, or `part N: from -> to` in a list of the
+/// moves of a sum too long to repeat on every line.
+pub fn move_text(line: &MoveLine) -> String {
+    match &line.result {
+        Some(result) => format!("{} -> {}, leaving {result}", line.from, line.to),
+        None => format!("part {}: {} -> {}", line.part + 1, line.from, line.to),
+    }
+}
+
 /// The fields of a `why` answer (README.md documents them).
 fn why_json(fields: &mut serde_json::Map<String, Json>, why: &Why) {
     fields.insert("value".into(), gamma_json(&why.value));
@@ -392,11 +404,6 @@ fn strategy_text(question: &str, n: Grundy, rows: &[StrategyRow]) -> String {
         );
     }
     text
-}
-
-/// `from -> to, leaving result`.
-pub fn move_text(line: &MoveLine) -> String {
-    format!("{} -> {}, leaving {}", line.from, line.to, line.result)
 }
 
 /// A move under misère play with the misère Grundy value it leaves,
@@ -519,6 +526,10 @@ fn position_fields(fields: &mut serde_json::Map<String, Json>, value: &Value) {
                         "grundy": gamma_json(&line.grundy),
                         "winning": line.winning,
                     });
+                    if line.result.is_none() {
+                        // The sum is too long to repeat: the part moved, from 1.
+                        option["move"]["part"] = json!(line.part + 1);
+                    }
                     if let Gamma::Infinite(reaches) = &line.grundy {
                         let fields = option.as_object_mut().expect("built as an object");
                         fields.insert("reaches".into(), json!(reaches));

@@ -396,3 +396,72 @@ fn threads_fill_tables_with_the_published_values() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("--threads"), "{}", stderr(&output));
 }
+
+/// `--threads` above the machine's cores is lowered to them with a note
+/// (a thousand threads only wait for each other, and their stacks and
+/// allocation arenas take gigabytes of address space); the answers stay.
+#[test]
+fn threads_past_the_cores_are_lowered_with_a_note() {
+    let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+    let source = "game G = octal \"4!.0\"\ngrundy G(763622)\n";
+    let output = sprague(&["run", "--threads", "1000", "-"], source);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // Grundy's game's largest value below 2^21 (see above).
+    assert_eq!(stdout(&output).trim(), "grundy G(763622) = 231");
+    let note = stderr(&output);
+    assert!(
+        note.contains("--threads 1000") && note.contains(&format!("using {cores}")),
+        "{note}"
+    );
+    let output = sprague(&["run", "--threads", &cores.to_string(), "-"], source);
+    assert_eq!(stderr(&output), "");
+}
+
+/// `moves` of a sum of many parts names the part each move changes
+/// instead of repeating the whole sum on every line, in text and JSON: the
+/// answer grows as the sum, not as its square.
+#[test]
+fn the_moves_of_a_long_sum_name_the_part_moved() {
+    let parts = 2000;
+    let mut heaps = vec!["*1"; parts];
+    heaps[6] = "*2";
+    let source = format!("moves {}\n", heaps.join(" + "));
+    let output = sprague(&["run", "-"], &source);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.len() < 100 * parts, "{} bytes", text.len());
+    let lines: Vec<&str> = text.lines().collect();
+    // A heap of one has one move, of two two; the sum's value is 1 ^ 2 = 3,
+    // and *2 -> *1 leaves XOR 0.
+    assert!(lines[0].ends_with("= 2001 moves: each changes the part named, the others stay"));
+    assert_eq!(lines.len(), 1 + parts + 1);
+    assert!(
+        lines.contains(&"  8. part 7: *2 -> *1: grundy 0, winning"),
+        "{}",
+        lines[..10].join("\n")
+    );
+    assert!(
+        lines.contains(&"  1. part 1: *1 -> *0: grundy 2"),
+        "{}",
+        lines[..3].join("\n")
+    );
+    let output = sprague(&["run", "--json", "-"], &source);
+    let json = stdout(&output);
+    assert!(json.len() < 200 * parts, "{} bytes", json.len());
+    let answer: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    let options = answer["options"].as_array().unwrap();
+    assert_eq!(options.len(), parts + 1);
+    assert_eq!(
+        options[7]["move"],
+        serde_json::json!({"from": "*2", "to": "*1", "part": 7})
+    );
+    assert_eq!(options[7]["result"], serde_json::Value::Null);
+    assert_eq!(options[7]["winning"], true);
+    // A short sum still shows what each move leaves.
+    let output = sprague(&["run", "-"], "moves *1 + *2\n");
+    assert!(
+        stdout(&output).contains("  1. *1 -> *0, leaving *0 + *2: grundy 2"),
+        "{}",
+        stdout(&output)
+    );
+}

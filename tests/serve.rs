@@ -235,7 +235,21 @@ async fn moves_and_play_restore_xor_zero() {
 
 /// Starts a run that takes minutes, and gives it half a second to begin.
 async fn start_a_long_run(shared: &Arc<Shared>) -> tokio::task::JoinHandle<(StatusCode, Value)> {
-    let long = json!({ "source": "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)" });
+    let long = "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)";
+    start_running(shared, long).await
+}
+
+/// Node Kayles on an 80 × 80 grid, as in examples/node_kayles.game: each
+/// position's thousands of options each split a board of thousands of
+/// cells, so that the engine looks at its watcher only every few seconds.
+const BOARD_WORK: &str = "game NodeKayles(s) splits up to symmetry {\n  move NodeKayles(s - closed(s, v)) for v in s\n}\ngrundy NodeKayles(Grid(80, 80))";
+
+/// Starts running `source`, and gives it half a second to begin.
+async fn start_running(
+    shared: &Arc<Shared>,
+    source: &str,
+) -> tokio::task::JoinHandle<(StatusCode, Value)> {
+    let long = json!({ "source": source });
     let running = {
         let shared = shared.clone();
         tokio::spawn(async move { post(&shared, "/api/run", long).await })
@@ -264,6 +278,31 @@ async fn a_long_run_is_cancelled_and_the_page_still_answers_meanwhile() {
     assert_eq!(body["cancelled"], false);
 }
 
+/// A cancel reaches the listing and folding of one position's options
+/// (before, such a run went on for tens of seconds, to the work limit).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_stops_board_work_inside_a_position() {
+    let shared = shared();
+    let running = start_running(&shared, BOARD_WORK).await;
+    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
+    assert_eq!(body["cancelled"], true);
+    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
+        .await
+        .expect("the run stops once cancelled")
+        .unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["errors"][0]["code"], "sprague::eval::interrupted");
+    // So does a dropped request.
+    let running = start_running(&shared, "grundy NodeKayles(Grid(81, 80))").await;
+    running.abort();
+    let quick = post(&shared, "/api/run", json!({ "source": "grundy *3 + *4" }));
+    let (status, body) = tokio::time::timeout(Duration::from_secs(20), quick)
+        .await
+        .expect("the session is free again");
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["answers"][0]["value"], 7);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_request_stops_its_computation() {
     let shared = shared();
@@ -276,4 +315,316 @@ async fn a_dropped_request_stops_its_computation() {
         .expect("the session is free again");
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["answers"][0]["value"], 7);
+}
+
+/// A `sprague serve` process on a free port, with its address space
+/// capped at `cap` bytes; killed when dropped.
+struct Server {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(cap: u64, args: &[&str]) -> Server {
+        use std::io::BufRead;
+        use std::os::unix::process::CommandExt;
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_sprague"));
+        command
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        // SAFETY: setrlimit is async-signal-safe and touches only the child.
+        unsafe {
+            command.pre_exec(move || {
+                let limit = libc::rlimit {
+                    rlim_cur: cap,
+                    rlim_max: cap,
+                };
+                libc::setrlimit(libc::RLIMIT_AS, &limit);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().expect("sprague serve starts");
+        let stdout = child.stdout.take().expect("piped");
+        let mut line = String::new();
+        std::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the first line");
+        let port = line
+            .rsplit(':')
+            .next()
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|port| port.parse().ok());
+        let Some(port) = port else {
+            let _ = child.kill();
+            let mut stderr = String::new();
+            let _ = std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr);
+            panic!("no address in {line:?}; stderr: {stderr}");
+        };
+        Server { child, port }
+    }
+
+    /// Sends a POST with a JSON body; answers the status and the body.
+    fn post(&self, path: &str, body: &Value) -> (u16, String) {
+        let body = body.to_string();
+        let request = format!(
+            "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.port,
+            body.len()
+        );
+        exchange(self.port, request.as_bytes())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Writes `request` on a new connection and reads the answer to its end:
+/// its status (0 when the connection closes with none) and body.
+fn exchange(port: u16, request: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    // Far past every timeout of the server: only a server that never
+    // answers reaches it.
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream.write_all(request).unwrap();
+    let mut answer = Vec::new();
+    if let Err(error) = stream.read_to_end(&mut answer) {
+        assert_ne!(
+            error.kind(),
+            std::io::ErrorKind::WouldBlock,
+            "no answer, connection still open"
+        );
+    }
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|status| status.parse().ok())
+        .unwrap_or(0);
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map_or(String::new(), |(_, body)| body.to_owned());
+    (status, body)
+}
+
+/// Under a 4 GB address space (as in the issue), the server starts and
+/// answers: its threads do not reserve gigabytes of stack each.
+#[test]
+fn the_server_answers_within_a_4_gb_address_space() {
+    let server = Server::start(4_000_000_000, &[]);
+    let (status, body) = server.post("/api/run", &json!({ "source": "grundy *3 + *5" }));
+    assert_eq!(status, 200, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    // 3 XOR 5 = 6.
+    assert_eq!(body["answers"][0]["value"], 6, "{body}");
+}
+
+/// With too little address space for the evaluating thread's stack, a
+/// computation is answered 503 with a JSON reason, not a panic, and the
+/// server goes on answering.
+#[test]
+fn no_room_for_the_evaluating_thread_is_a_503_not_a_panic() {
+    let server = Server::start(900_000_000, &[]);
+    for _ in 0..2 {
+        let (status, body) = server.post("/api/run", &json!({ "source": "grundy *1" }));
+        assert_eq!(status, 503, "{body}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        let error = body["error"].as_str().unwrap();
+        assert!(error.contains("thread"), "{error}");
+    }
+    let (status, body) = server.post("/api/cancel", &json!({}));
+    assert_eq!(status, 200, "{body}");
+}
+
+/// A server on a free port of loopback, in this process, with timeouts of
+/// a second.
+async fn listening() -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let timeouts = sprague::serve::Timeouts {
+        header: Duration::from_secs(1),
+        body: Duration::from_secs(1),
+    };
+    let make = Box::new(|| Session::interactive(DEFAULT_MAX_STATES));
+    let shared = Shared::with_timeouts(addr, make, timeouts);
+    tokio::spawn(sprague::serve::accept(
+        listener,
+        shared,
+        std::future::pending(),
+    ));
+    addr.port()
+}
+
+/// A connection that sends nothing, or half its headers, or half its
+/// body, is not held open: the first two are closed, the last answered
+/// 408 in JSON.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_and_half_sent_requests_time_out() {
+    let port = listening().await;
+    let host = format!("Host: 127.0.0.1:{port}\r\n");
+    let half_headers = format!("POST /api/run HTTP/1.1\r\n{host}");
+    let half_body = format!(
+        "POST /api/run HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"source\":"
+    );
+    let sent = tokio::task::spawn_blocking(move || {
+        (
+            exchange(port, b""),
+            exchange(port, half_headers.as_bytes()),
+            exchange(port, half_body.as_bytes()),
+        )
+    });
+    let (idle, headers, body) = sent.await.unwrap();
+    assert_eq!(idle.0, 0, "{idle:?}");
+    assert!(headers.0 == 0 || headers.0 == 408, "{headers:?}");
+    assert_eq!(body.0, 408, "{body:?}");
+    let error: Value = serde_json::from_str(&body.1).unwrap();
+    assert!(error["error"].as_str().unwrap().contains("body"), "{error}");
+    // A whole request is answered as ever.
+    let whole = format!(
+        "POST /api/run HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: 22\r\nConnection: close\r\n\r\n{{\"source\":\"grundy *2\"}}"
+    );
+    let (status, body) = tokio::task::spawn_blocking(move || exchange(port, whole.as_bytes()))
+        .await
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+}
+
+/// Sends a GET or another method with no body; answers status and text.
+async fn bare(shared: &Arc<Shared>, method: &str, path: &str) -> (StatusCode, String) {
+    let request = Request::builder()
+        .uri(path)
+        .method(method)
+        .header("host", HOST)
+        .body(Body::empty())
+        .unwrap();
+    let response = router(shared.clone()).oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// 404 and 405 say what exists: in JSON under /api/, in text elsewhere.
+#[tokio::test]
+async fn unknown_paths_and_methods_say_what_exists() {
+    let shared = shared();
+    let (status, body) = bare(&shared, "GET", "/api/nothing").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains("/api/nothing"),
+        "{body}"
+    );
+    let routes: Vec<&str> = body["routes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|route| route.as_str().unwrap())
+        .collect();
+    assert!(routes.contains(&"POST /api/run"), "{routes:?}");
+    assert!(routes.contains(&"GET /api/games"), "{routes:?}");
+    let (status, body) = bare(&shared, "GET", "/api/run").await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(body["routes"], json!(["POST /api/run"]), "{body}");
+    assert!(body["error"].as_str().unwrap().contains("GET"), "{body}");
+    let (status, body) = bare(&shared, "GET", "/nothing.html").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        body.contains("/nothing.html") && body.contains("GET /"),
+        "{body}"
+    );
+    let (status, body) = bare(&shared, "DELETE", "/").await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(body.contains("DELETE") && body.contains("GET /"), "{body}");
+}
+
+/// The moves of a sum of many parts name the part each changes, not the
+/// whole sum it leaves: the answer grows as the moves, not as their
+/// product with the sum (2,000 heaps of one: 2,000 moves, where repeating
+/// the sum would take some 20 MB).
+#[tokio::test]
+async fn the_moves_of_a_long_sum_grow_as_the_sum() {
+    let shared = shared();
+    let parts = 2000;
+    let mut position = vec!["*1"; parts];
+    position[6] = "*2";
+    let position = position.join(" + ");
+    let request = Request::builder()
+        .uri("/api/moves")
+        .method("POST")
+        .header("host", HOST)
+        .header("content-type", "application/json");
+    let body = json!({ "position": position }).to_string();
+    let response = router(shared.clone())
+        .oneshot(request.body(Body::from(body)).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    assert!(bytes.len() < 400 * parts, "{} bytes", bytes.len());
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    // 1,999 heaps of one and a heap of two: XOR 1 ^ 2 = 3; each heap of one
+    // has one move, the heap of two two.
+    assert_eq!(body["grundy"], 3);
+    let moves = body["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), parts + 1);
+    let seventh: Vec<&Value> = moves.iter().filter(|choice| choice["part"] == 7).collect();
+    assert_eq!(seventh.len(), 2, "{seventh:?}");
+    // *2 -> *1 leaves 1,999 heaps of one and one more: XOR 0, winning.
+    let to_one = seventh
+        .iter()
+        .find(|choice| choice["move"].as_str().unwrap().ends_with("*2 -> *1"))
+        .unwrap();
+    assert_eq!(to_one["winning"], true, "{to_one}");
+    assert_eq!(to_one["leaves"], Value::Null, "{to_one}");
+    // Playing it by the position it leaves finds it.
+    let after = vec!["*1"; parts].join(" + ");
+    let (status, body) = post(
+        &shared,
+        "/api/play",
+        json!({ "position": position, "to": after }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["you"]["move"], format!("*2 -> *1, leaving {after}"));
+}
+
+/// A client that closes its connection while board work runs for it frees
+/// the session: the server notices the close and stops the work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_connection_stops_board_work() {
+    let port = listening().await;
+    let run = |source: &str, close: bool| {
+        let body = json!({ "source": source }).to_string();
+        let request = format!(
+            "POST /api/run HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        tokio::task::spawn_blocking(move || {
+            if !close {
+                return exchange(port, request.as_bytes());
+            }
+            use std::io::Write;
+            let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+            stream.write_all(request.as_bytes()).unwrap();
+            std::thread::sleep(Duration::from_millis(500));
+            (0, String::new())
+        })
+    };
+    run(BOARD_WORK, true).await.unwrap();
+    let (status, body) =
+        tokio::time::timeout(Duration::from_secs(20), run("grundy *3 + *4", false))
+            .await
+            .expect("the session is free again")
+            .unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"value\":7"), "{body}");
 }

@@ -177,7 +177,7 @@ struct Limits {
     #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N", value_parser = count)]
     max_rows: usize,
     /// Threads that fill a code's table of values, or solve a game's table as a box
-    /// [default: every core].
+    /// [default: every core; more than the cores is lowered to them, with a note].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
 }
@@ -201,6 +201,23 @@ fn work(text: &str) -> Result<u64, String> {
 }
 
 impl Limits {
+    /// These limits with `--threads` lowered to the cores the machine gives
+    /// the process, saying so: threads beyond them only wait for each
+    /// other (a thousand cost seconds where two take a fraction), and each
+    /// holds a stack and an allocation arena of address space.
+    fn clamped(mut self) -> Limits {
+        let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+        if let Some(threads) = self.threads
+            && usize::from(threads) > cores
+        {
+            eprintln!(
+                "note: --threads {threads} is more than the {cores} cores here; using {cores}"
+            );
+            self.threads = u16::try_from(cores).ok();
+        }
+        self
+    }
+
     /// A session within these limits; an interactive one for the REPL.
     fn session(&self, interactive: bool) -> Session {
         let mut session = match interactive {
@@ -234,14 +251,20 @@ const INPUT_ERROR: u8 = 1;
 const USAGE_ERROR: u8 = 2;
 
 /// The stack the evaluator runs on: deep nesting in a source recurses in
-/// the parser and in expression evaluation.
-const STACK_SIZE: usize = 1 << 30;
+/// the parser and in expression evaluation. It is address space reserved,
+/// not memory used: pages are touched only as deep as the recursion goes.
+pub(crate) const STACK_SIZE: usize = 1 << 30;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(error),
     };
+    // The server evaluates on a thread of its own, made when first needed;
+    // its other threads need no large stack.
+    if let Some(Command::Serve { .. }) = cli.command {
+        return run(cli);
+    }
     std::thread::Builder::new()
         .name("sprague".into())
         .stack_size(STACK_SIZE)
@@ -281,7 +304,7 @@ fn run(cli: Cli) -> ExitCode {
             files,
             json,
             limits,
-        }) => run_files(&files, json, limits.session(false)),
+        }) => run_files(&files, json, limits.clamped().session(false)),
         Some(Command::Draw {
             file,
             position,
@@ -335,6 +358,7 @@ fn run(cli: Cli) -> ExitCode {
                 Ok(sources) => sources,
                 Err(failure) => return failure.exit(),
             };
+            let limits = limits.clamped();
             crate::serve::serve(crate::serve::Options {
                 host,
                 port,
@@ -348,7 +372,12 @@ fn run(cli: Cli) -> ExitCode {
             position,
             output,
             limits,
-        }) => certify(&file, &position, output.as_deref(), limits.session(false)),
+        }) => certify(
+            &file,
+            &position,
+            output.as_deref(),
+            limits.clamped().session(false),
+        ),
         Some(Command::Verify { file, certificate }) => verify(&file, &certificate),
         Some(Command::Completions { shell }) => {
             let mut command = <Cli as clap::CommandFactory>::command();
@@ -364,7 +393,9 @@ fn run(cli: Cli) -> ExitCode {
         }
         Some(Command::Lsp { evaluate: false }) => crate::lsp::run(),
         Some(Command::Lsp { evaluate: true }) => crate::lsp::worker::evaluate(),
-        Some(Command::Repl { files, limits }) => crate::repl::run(files, limits.session(true)),
+        Some(Command::Repl { files, limits }) => {
+            crate::repl::run(files, limits.clamped().session(true))
+        }
         None => crate::repl::run(Vec::new(), Session::interactive(DEFAULT_MAX_STATES)),
     }
 }

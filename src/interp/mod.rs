@@ -15,6 +15,8 @@ use miette::SourceSpan;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use smallvec::SmallVec;
 
@@ -65,12 +67,21 @@ pub struct Tables {
     tables: RefCell<HashMap<GameId, CodeTable>>,
     /// Threads for each table's long extensions; every core if none.
     threads: Option<usize>,
+    /// Set to stop the work under way: read where one position's options
+    /// can take long to list or fold (a large board splits anew in each),
+    /// between the engine's own looks at its watcher.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Tables {
     /// Forgets every table (their games changed).
     pub fn clear(&mut self) {
         self.tables.get_mut().clear();
+    }
+
+    /// Sets (or clears) the flag that stops the work under way.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
     }
 
     /// Sets the threads of the tables to come and of those made.
@@ -473,6 +484,16 @@ impl<'p> Interpreter<'p> {
         }
     }
 
+    /// Stops with [`EvalError::Interrupted`] once the stop flag is set.
+    #[inline]
+    fn go_on(&self, span: SourceSpan) -> Result<(), EvalError> {
+        let stop = self.tables.and_then(|tables| tables.stop.as_deref());
+        match stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            true => Err(EvalError::Interrupted { span }),
+            false => Ok(()),
+        }
+    }
+
     /// The value of a heap past the values computed, of a game with a
     /// proven period.
     pub fn by_period(&self, position: &Component) -> Option<Grundy> {
@@ -579,6 +600,7 @@ impl<'p> Interpreter<'p> {
                 &mut env,
                 &budget,
                 &mut |env| {
+                    self.go_on(rule.span)?;
                     if let Err(error) =
                         self.position(&rule.target, env, &mut |part| options.push_part(part))
                     {
@@ -765,6 +787,7 @@ impl<'p> Interpreter<'p> {
                             return Ok(());
                         }
                         count.add(1, rule.span)?;
+                        self.go_on(rule.span)?;
                         self.fold_option(&rule.target, env, solved, mex)
                     },
                 )?,

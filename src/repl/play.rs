@@ -67,7 +67,7 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
                         }
                         None => say!("nothing to undo"),
                     },
-                    text => match choose(repl, &moves, text) {
+                    text => match choose(repl, &position, &moves, text) {
                         Some(chosen) => break Some(chosen),
                         None => continue,
                     },
@@ -78,7 +78,8 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
         };
         let Some(chosen) = chosen else { continue };
         say!("you: {}", output::move_text(&chosen.line));
-        history.push(std::mem::replace(&mut position, chosen.result));
+        let after = leaves(repl, &position, &chosen, span);
+        history.push(std::mem::replace(&mut position, after));
         let Some(replies) = list_moves(repl, &position, span) else {
             return;
         };
@@ -91,8 +92,19 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
             return;
         };
         say!("sprague: {}", output::move_text(&reply.line));
-        position = reply.result.clone();
+        position = leaves(repl, &position, reply, span);
     }
+}
+
+/// What a move of `position` leaves, its finished parts dropped.
+fn leaves(
+    repl: &mut Repl,
+    position: &[Component],
+    choice: &PlayMove,
+    span: SourceSpan,
+) -> Vec<Component> {
+    let result = choice.result(position);
+    repl.session.unfinished(&result, span).unwrap_or(result)
 }
 
 /// The moves of a position, each leaving a different position: moves
@@ -107,9 +119,9 @@ fn list_moves(repl: &mut Repl, position: &[Component], span: SourceSpan) -> Opti
         let mut seen = HashSet::new();
         let mut distinct = Vec::new();
         for mut choice in moves {
-            choice.result = repl.session.unfinished(&choice.result, span)?;
-            choice.line.result = repl.session.show(&choice.result);
-            let mut parts = choice.result.clone();
+            let result = repl.session.unfinished(&choice.result(position), span)?;
+            choice.line.result = Some(repl.session.show(&result));
+            let mut parts = result;
             parts.sort();
             if seen.insert(parts) {
                 distinct.push(choice);
@@ -186,7 +198,12 @@ fn hint(moves: &[PlayMove]) {
 
 /// The move the user typed: a number from the list, or the position it
 /// leaves (components in any order).
-fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
+fn choose(
+    repl: &mut Repl,
+    position: &[Component],
+    moves: &[PlayMove],
+    text: &str,
+) -> Option<PlayMove> {
     if let Ok(number) = text.parse::<usize>() {
         return match number.checked_sub(1).and_then(|index| moves.get(index)) {
             Some(choice) => Some(choice.clone()),
@@ -216,7 +233,9 @@ fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
         sum
     };
     let wanted = sorted(&typed);
-    let found = moves.iter().find(|choice| sorted(&choice.result) == wanted);
+    let found = moves
+        .iter()
+        .find(|choice| sorted(&leaves(repl, position, choice, SourceSpan::from(0..0))) == wanted);
     if found.is_none() {
         say!(
             "{} is not one move away; {PLAY_HELP}",

@@ -3,6 +3,7 @@
 //! --json` prints; errors are miette's JSON reports, their spans counted
 //! from the start of the source sent.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::Json as Body;
@@ -14,7 +15,7 @@ use miette::{Report, SourceSpan};
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
 
-use super::Shared;
+use super::{Shared, Unanswered};
 use crate::engine::Gamma;
 use crate::interp::Component;
 use crate::output::{self, ErrorStyle};
@@ -61,15 +62,6 @@ pub struct PlayRequest {
     number: Option<usize>,
     /// Or the position the move leaves.
     to: Option<String>,
-}
-
-/// What a cancelled computation answers.
-fn cancelled() -> Response {
-    (
-        StatusCode::SERVICE_UNAVAILABLE,
-        Body(json!({ "error": "cancelled" })),
-    )
-        .into_response()
 }
 
 /// `POST /api/run`: the source's declarations join the session, its
@@ -125,8 +117,8 @@ pub async fn run(
         })
         .await;
     match outcome {
-        Some(body) => Body(body).into_response(),
-        None => cancelled(),
+        Ok(body) => Body(body).into_response(),
+        Err(unanswered) => unanswered.into_response(),
     }
 }
 
@@ -200,8 +192,8 @@ fn relative_spans(error: &mut Json, base: usize, length: usize) {
 /// `POST /api/reset`: forgets every declaration and value.
 pub async fn reset(State(shared): State<Arc<Shared>>) -> Response {
     match shared.reset().await {
-        Some(()) => Body(json!({ "reset": true })).into_response(),
-        None => cancelled(),
+        Ok(()) => Body(json!({ "reset": true })).into_response(),
+        Err(unanswered) => unanswered.into_response(),
     }
 }
 
@@ -222,8 +214,8 @@ pub async fn games(State(shared): State<Arc<Shared>>) -> Response {
         })
         .await;
     match games {
-        Some(games) => Body(json!({ "games": games })).into_response(),
-        None => cancelled(),
+        Ok(games) => Body(json!({ "games": games })).into_response(),
+        Err(unanswered) => unanswered.into_response(),
     }
 }
 
@@ -262,18 +254,19 @@ pub async fn play(
                         json!({ "message": format!("there is no move {number}: the position has {} moves", moves.len()) })
                     })?,
                 (None, Some(to)) => {
-                    let wanted = sorted(&session.parse_position(&name, to).map_err(failed)?);
+                    let wanted = session.parse_position(&name, to).map_err(failed)?;
+                    let change = Change::between(&sum, &wanted);
                     moves
                         .iter()
-                        .find(|choice| sorted(&choice.result) == wanted)
+                        .find(|choice| change.is(&sum, choice))
                         .ok_or_else(|| json!({ "message": format!("{to} is not one move away") }))?
                 }
                 (None, None) => {
                     return Err(json!({ "message": "say which move: `move` (a number) or `to` (a position)" }));
                 }
             };
-            let you = move_json(session, chosen);
-            let after = chosen.result.clone();
+            let you = move_json(session, &sum, chosen);
+            let after = chosen.result(&sum);
             let replies = session.moves(&after, span).map_err(failed)?;
             let Some(answer) = session.reply(&after, &replies, span).map_err(failed)? else {
                 let mut body = state(session, &after).map_err(failed)?;
@@ -288,8 +281,8 @@ pub async fn play(
                 (false, true) => "no move wins; sprague keeps the game going round, where neither can force a win",
                 (false, false) => "every move loses against best play; sprague plays the one that keeps the game longest",
             };
-            let reply = move_json(session, answer);
-            let position = answer.result.clone();
+            let reply = move_json(session, &after, answer);
+            let position = answer.result(&after);
             let mut body = state(session, &position).map_err(failed)?;
             let over = body["moves"].as_array().is_some_and(Vec::is_empty);
             body["you"] = you;
@@ -302,22 +295,42 @@ pub async fn play(
     reply(outcome)
 }
 
-fn reply(outcome: Option<Result<Json, Json>>) -> Response {
+fn reply(outcome: Result<Result<Json, Json>, Unanswered>) -> Response {
     match outcome {
-        Some(Ok(body)) => Body(body).into_response(),
-        Some(Err(error)) => (
+        Ok(Ok(body)) => Body(body).into_response(),
+        Ok(Err(error)) => (
             StatusCode::UNPROCESSABLE_ENTITY,
             Body(json!({ "errors": [error] })),
         )
             .into_response(),
-        None => cancelled(),
+        Err(unanswered) => unanswered.into_response(),
     }
 }
 
-fn sorted(sum: &[Component]) -> Vec<Component> {
-    let mut sum = sum.to_vec();
-    sum.sort();
-    sum
+/// How a position differs from another, as counts of each component
+/// gained (positive) or lost (negative): a move of `sum` leaves `wanted`
+/// when it makes the same change. Found in the time of the sum, not of the
+/// sum for each move.
+struct Change(BTreeMap<Component, i64>);
+
+impl Change {
+    fn between(sum: &[Component], wanted: &[Component]) -> Change {
+        let mut counts = BTreeMap::new();
+        for part in wanted {
+            *counts.entry(part.clone()).or_insert(0) += 1;
+        }
+        for part in sum {
+            *counts.entry(part.clone()).or_insert(0) -= 1;
+        }
+        counts.retain(|_, count| *count != 0);
+        Change(counts)
+    }
+
+    /// Whether the move makes this change.
+    fn is(&self, sum: &[Component], choice: &PlayMove) -> bool {
+        let r#move = &choice.r#move;
+        Change::between(&sum[r#move.component..=r#move.component], &r#move.to).0 == self.0
+    }
 }
 
 /// A position as the board shows it: its parts (with heap sizes), value,
@@ -350,16 +363,37 @@ fn state(session: &mut Session, sum: &[Component]) -> Result<Json, Report> {
         "parts": parts,
         "grundy": finite.map_or_else(|| json!("∞"), |value| json!(value)),
         "wins": wins,
-        "moves": moves.iter().map(|choice| move_json(session, choice)).collect::<Vec<_>>(),
+        "moves": moves.iter().map(listed_move_json).collect::<Vec<_>>(),
     }))
 }
 
-fn move_json(session: &Session, choice: &PlayMove) -> Json {
-    json!({
+/// A move of a list: with what it leaves when the list shows the whole sum
+/// (see [`crate::session::WHOLE_SUM_PARTS`]), else with the part it
+/// changes, counted from 1.
+fn listed_move_json(choice: &PlayMove) -> Json {
+    let mut body = json!({
         "move": output::move_text(&choice.line),
-        "leaves": session.show(&choice.result),
+        "leaves": choice.line.result,
         "grundy": choice.line.grundy.to_string(),
         "winning": choice.line.winning,
         "drawing": choice.line.drawing,
+    });
+    if choice.line.result.is_none() {
+        body["part"] = json!(choice.line.part + 1);
+    }
+    body
+}
+
+/// The move made, with the whole position it leaves.
+fn move_json(session: &Session, sum: &[Component], choice: &PlayMove) -> Json {
+    let mut line = choice.line.clone();
+    let leaves = session.show(&choice.result(sum));
+    line.result = Some(leaves.clone());
+    json!({
+        "move": output::move_text(&line),
+        "leaves": leaves,
+        "grundy": line.grundy.to_string(),
+        "winning": line.winning,
+        "drawing": line.drawing,
     })
 }

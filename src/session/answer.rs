@@ -5,7 +5,7 @@ use miette::SourceSpan;
 use super::picture::{finish, move_graph};
 use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Value,
-    why,
+    WHOLE_SUM_PARTS, why,
 };
 use crate::analysis::{self, Proof};
 use crate::engine::{Engine, EngineError, Gamma, Grundy, Misere, Move, Outcome};
@@ -402,7 +402,7 @@ fn solve(
         | QueryKind::Diff => Value::Moves(
             valued_moves(interp, engine, sum)?
                 .into_iter()
-                .map(|(r#move, value, _)| move_line(interp, sum, &r#move, value))
+                .map(|(r#move, value, _)| listed_move_line(interp, sum, &r#move, value))
                 .collect(),
         ),
     })
@@ -462,7 +462,9 @@ fn solve_misere(
         Ok(engine
             .misere_moves(interp, misere, sum, max_search)?
             .iter()
-            .map(|(r#move, genus)| move_line(interp, sum, r#move, Gamma::Finite(genus.misere[0])))
+            .map(|(r#move, genus)| {
+                listed_move_line(interp, sum, r#move, Gamma::Finite(genus.misere[0]))
+            })
             .collect())
     };
     Ok(match kind {
@@ -497,11 +499,28 @@ pub(super) fn move_line(
     grundy: Gamma,
 ) -> MoveLine {
     MoveLine {
+        result: Some(interp.show(&r#move.apply(sum)).to_string()),
+        ..listed_move_line(interp, sum, r#move, grundy)
+    }
+}
+
+/// A move as a list of a sum's moves shows it: with the sum it leaves
+/// only when the sum has at most [`WHOLE_SUM_PARTS`] parts, so that the
+/// list grows as the moves do, not as the moves times the sum.
+pub(super) fn listed_move_line(
+    interp: &Interpreter,
+    sum: &[Component],
+    r#move: &Move<Component>,
+    grundy: Gamma,
+) -> MoveLine {
+    MoveLine {
+        // A sum of 2^32 parts would not fit in memory.
+        part: u32::try_from(r#move.component).unwrap_or(u32::MAX),
         from: interp
             .show(&sum[r#move.component..=r#move.component])
             .to_string(),
         to: interp.show(&r#move.to).to_string(),
-        result: interp.show(&r#move.apply(sum)).to_string(),
+        result: (sum.len() <= WHOLE_SUM_PARTS).then(|| interp.show(&r#move.apply(sum)).to_string()),
         winning: grundy == Gamma::Finite(0),
         drawing: grundy.outcome() == Outcome::Draw,
         grundy,
@@ -515,6 +534,8 @@ pub(super) fn engine_error(
     span: SourceSpan,
 ) -> EvalError {
     match error {
+        // Stopped inside a rule: the query was interrupted, as below.
+        EngineError::Rules(EvalError::Interrupted { .. }) => EvalError::Interrupted { span },
         EngineError::Rules(error) => error,
         EngineError::Loopy { cycle } => EvalError::Loopy {
             cycle: cycle

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use miette::{Diagnostic, Report, SourceSpan};
 
@@ -14,10 +15,10 @@ pub mod why;
 
 pub use picture::DEFAULT_MAX_DRAW;
 
-use answer::{engine_error, move_line, valued_moves};
+use answer::{engine_error, listed_move_line, move_line, valued_moves};
 
 use crate::analysis::Period;
-use crate::engine::{Engine, Gamma, Genus, Grundy, Misere, Watcher};
+use crate::engine::{Engine, Gamma, Genus, Grundy, Misere, Move, Watcher};
 use crate::interp::{Component, Interpreter, Periods, Tables};
 use crate::lower::ir::{DeclarationKind, Play, Program, Query, QueryKind};
 use crate::lower::{self, CheckErrors};
@@ -138,29 +139,43 @@ pub struct DiffRow {
     pub flip: bool,
 }
 
-/// A move: one component `from` becomes `to`, leaving `result` of value
-/// `grundy`; it is `winning` when that value is 0, and `drawing` when it
-/// leaves a draw (a loopy position the next player cannot win).
+/// A move: component `part` of the sum (counted from 0), `from`, becomes
+/// `to`, leaving `result` of value `grundy`; it is `winning` when that value
+/// is 0, and `drawing` when it leaves a draw (a loopy position the next
+/// player cannot win). In a list of the moves of a sum of more than
+/// [`WHOLE_SUM_PARTS`] parts, `result` is left out: written on every line,
+/// the whole sum would make the list grow as the square of the sum.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveLine {
+    pub part: u32,
     pub from: String,
     pub to: String,
-    pub result: String,
+    pub result: Option<String>,
     pub grundy: Gamma,
     pub winning: bool,
     pub drawing: bool,
 }
 
+/// The most parts a sum may have for each of its listed moves to repeat
+/// the whole sum it leaves.
+pub const WHOLE_SUM_PARTS: usize = 16;
+
 /// A position and its moves, for a game played against the engine.
 #[derive(Debug, Clone)]
 pub struct PlayMove {
     pub line: MoveLine,
-    pub result: Vec<Component>,
+    /// The move: which part becomes what (see [`PlayMove::result`]).
+    pub r#move: Move<Component>,
     /// The longest play possible after the move.
     pub longest: u64,
 }
 
 impl PlayMove {
+    /// The sum the move leaves, of the sum it was listed from.
+    pub fn result(&self, sum: &[Component]) -> Vec<Component> {
+        self.r#move.apply(sum)
+    }
+
     /// The engine's move: the first winning one, else one that keeps a
     /// loopy game drawn, else the one leaving the longest play.
     pub fn reply(moves: &[PlayMove]) -> Option<&PlayMove> {
@@ -296,6 +311,13 @@ impl Session {
     /// Sets (or clears) the engine's progress watcher, which may interrupt.
     pub fn set_watcher(&mut self, watcher: Option<Watcher>) {
         self.engine.set_watcher(watcher);
+    }
+
+    /// Sets (or clears) a flag that interrupts the work under way once set,
+    /// read also inside the listing and folding of one position's options,
+    /// which on a large board take long between the watcher's calls.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.tables.set_stop(stop);
     }
 
     pub fn program(&self) -> &Program {
@@ -496,8 +518,8 @@ impl Session {
         Ok(moves
             .into_iter()
             .map(|(r#move, value, longest)| PlayMove {
-                line: move_line(&interp, sum, &r#move, value),
-                result: r#move.apply(sum),
+                line: listed_move_line(&interp, sum, &r#move, value),
+                r#move,
                 longest,
             })
             .collect())
@@ -521,7 +543,7 @@ impl Session {
         let chosen = line.and_then(|line| {
             moves
                 .iter()
-                .find(|choice| choice.line.from == line.from && choice.line.to == line.to)
+                .find(|choice| choice.line.part == line.part && choice.line.to == line.to)
         });
         Ok(chosen.or_else(|| PlayMove::reply(moves)))
     }
