@@ -234,3 +234,102 @@ fn draw_writes_the_format_its_file_names() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown_format"));
     assert!(!file.exists());
 }
+
+/// The command line's position and file are values: a quote in the file's
+/// name is part of the name, and a game argument cannot add to the query.
+#[test]
+fn draw_and_plot_arguments_are_values_not_source_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let quoted = dir.path().join("my\"file.dot");
+    succeeds(&[
+        "draw",
+        "examples/kayles.game",
+        "Kayles(3)",
+        "-o",
+        quoted.to_str().unwrap(),
+    ]);
+    assert!(
+        std::fs::read_to_string(&quoted)
+            .unwrap()
+            .starts_with("digraph")
+    );
+
+    let elsewhere = dir.path().join("elsewhere.svg");
+    let asked = dir.path().join("asked.svg");
+    let game = format!(
+        "Kayles for n in 0..=3 to \"{}\" #",
+        elsewhere.to_str().unwrap()
+    );
+    let output = sprague(
+        &[
+            "plot",
+            "examples/kayles.game",
+            &game,
+            "--to",
+            "5",
+            "-o",
+            asked.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!elsewhere.exists() && !asked.exists());
+    // Nor may the position given to draw end the query early.
+    let output = sprague(
+        &[
+            "draw",
+            "examples/kayles.game",
+            &format!("Kayles(2) to \"{}\" #", elsewhere.to_str().unwrap()),
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!elsewhere.exists());
+}
+
+#[test]
+fn plotting_a_family_of_positions_is_refused_with_help() {
+    let output = sprague(
+        &[
+            "plot",
+            "examples/cram.game",
+            "Cram(Grid(2, n))",
+            "--to",
+            "5",
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&output.stderr);
+    assert!(text.contains("sprague::plot::not_a_game"), "{text}");
+    assert!(text.contains("grundy Cram(Grid(2, n)) for n in"), "{text}");
+}
+
+#[test]
+fn a_second_binding_has_a_legend_and_a_known_period_is_marked() {
+    let found = answers(
+        "game Wythoff(a, b) {
+             move Wythoff(a - k, b) for k in 1..=a
+             move Wythoff(a, b - k) for k in 1..=b
+             move Wythoff(a - k, b - k) for k in 1..=min(a, b)
+         }
+         game S(n) { move S(n - k) for k in 1..=min(n, 3) }
+         plot Wythoff for a in 0..=4, b in 0..=2
+         plot Wythoff for a in 0..=2, b in 0..=30
+         period S
+         plot S for n in 0..=40",
+    );
+    let few = &picture(&found[0].value).content;
+    for b in 0..=2 {
+        assert!(few.contains(&format!(">b = {b}<")), "{few}");
+    }
+    let many = &picture(&found[1].value).content;
+    // 31 values of b: the legend names some and says how many it leaves out.
+    assert!(many.contains(">b = 0<"), "{many}");
+    assert!(!many.contains(">b = 30<"), "{many}");
+    assert!(many.contains("more values of b, not listed"), "{many}");
+    assert_eq!(circles(many), 93);
+    // S is n mod 4, proven by the rule's window: the plot marks it.
+    let plot = &picture(&found[3].value).content;
+    assert!(plot.contains("period 4 from n = 0"), "{plot}");
+}

@@ -6,6 +6,9 @@ use super::{PictureError, Plot};
 
 const SIZE: (u32, u32) = (900, 480);
 
+/// The most colours the legend names; past them it says how many more.
+const LEGEND_ENTRIES: usize = 16;
+
 /// One point per position: x the first binding, y its Grundy value, and
 /// colour the second binding (if any). A proven period is marked: a dashed
 /// line where the preperiod ends and a thin line at each period after it.
@@ -58,14 +61,55 @@ fn draw<'a>(plot: &Plot, svg: &'a mut String) -> Result<(), Box<dyn std::error::
         seen.dedup();
         seen
     };
-    chart.draw_series(plot.points.iter().map(|&(x, colour, y)| {
-        let index = colour.map_or(0, |c| colours.binary_search(&c).unwrap_or(0));
-        let style = match colour {
-            Some(_) => Palette99::pick(index).filled(),
-            None => BLUE.filled(),
-        };
-        Circle::new((x, y as i64), 3, style)
-    }))?;
+    match plot.names.get(1) {
+        None => {
+            chart.draw_series(
+                plot.points
+                    .iter()
+                    .map(|&(x, _, y)| Circle::new((x, y as i64), 3, BLUE.filled())),
+            )?;
+        }
+        Some(second) => {
+            // One series a colour, each named in the legend; past
+            // LEGEND_ENTRIES colours the legend says how many it leaves out.
+            for (index, &colour) in colours.iter().enumerate() {
+                let style = Palette99::pick(index).filled();
+                let series = chart.draw_series(
+                    plot.points
+                        .iter()
+                        .filter(|&&(_, c, _)| c == Some(colour))
+                        .map(|&(x, _, y)| Circle::new((x, y as i64), 3, style)),
+                )?;
+                match index.cmp(&(LEGEND_ENTRIES - 1)) {
+                    std::cmp::Ordering::Less => {
+                        series
+                            .label(format!("{second} = {colour}"))
+                            .legend(move |(x, y)| {
+                                Rectangle::new([(x, y - 4), (x + 8, y + 4)], style)
+                            });
+                    }
+                    std::cmp::Ordering::Equal if colours.len() > LEGEND_ENTRIES => {
+                        let more = colours.len() - index;
+                        series.label(format!("… {more} more values of {second}, not listed"));
+                    }
+                    std::cmp::Ordering::Equal => {
+                        series
+                            .label(format!("{second} = {colour}"))
+                            .legend(move |(x, y)| {
+                                Rectangle::new([(x, y - 4), (x + 8, y + 4)], style)
+                            });
+                    }
+                    std::cmp::Ordering::Greater => {}
+                }
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK.mix(0.4))
+                .draw()?;
+        }
+    }
     root.present()?;
     Ok(())
 }

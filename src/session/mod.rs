@@ -12,7 +12,7 @@ pub mod certificate;
 mod picture;
 pub mod why;
 
-pub use picture::DEFAULT_MAX_DRAW;
+pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
 
 use answer::{engine_error, move_line, valued_moves};
 

@@ -314,3 +314,123 @@ impl Session {
         )
     }
 }
+
+/// What `sprague draw` and `sprague plot` ask, as values: the argument is
+/// parsed alone as a position, never pasted into a source, and the file
+/// written is passed apart from it.
+#[derive(Debug, Clone, Copy)]
+pub enum PictureRequest<'a> {
+    /// `draw POSITION`.
+    Draw { position: &'a str },
+    /// `plot GAME`: each of the game's parameters from 0 to `to`.
+    Plot { game: &'a str, to: usize },
+}
+
+/// `sprague plot` was given a position, not a game's name.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("`plot` draws a game's values over its parameters, and `{found}` is not a game's name")]
+#[diagnostic(
+    code(sprague::plot::not_a_game),
+    help(
+        "name a declared game alone, as in `sprague plot FILE Kayles --to 30`; for a family of \
+         positions such as boards, ask `grundy Cram(Grid(2, n)) for n in 0..=8` in a file \
+         (or declare a game of n whose one move rule leads to the family's positions)"
+    )
+)]
+pub struct NotAGameName {
+    found: String,
+    #[label("a game's name, without arguments")]
+    span: SourceSpan,
+}
+
+impl Session {
+    /// Draws or plots what the command line asks, sending the answer or
+    /// the error to the sink; returns whether it was answered.
+    pub fn picture(
+        &mut self,
+        request: PictureRequest,
+        output: Option<&str>,
+        sink: &mut dyn FnMut(super::Event),
+    ) -> bool {
+        match self.picture_query(request, output) {
+            Ok(query) => self.answer_query(&query, sink),
+            Err(report) => {
+                sink(super::Event::Error(report));
+                false
+            }
+        }
+    }
+
+    /// The query of a [`PictureRequest`], built as a syntax tree and
+    /// checked like any other.
+    fn picture_query(
+        &mut self,
+        request: PictureRequest,
+        output: Option<&str>,
+    ) -> Result<Query, miette::Report> {
+        use crate::syntax::{self, ast};
+        let (kind, text) = match request {
+            PictureRequest::Draw { position } => (ast::QueryKind::Draw, position),
+            PictureRequest::Plot { game, .. } => (ast::QueryKind::Plot, game),
+        };
+        let base = self.sources.add("<command line>", text);
+        let sum = syntax::parse_position(text, base).map_err(|error| self.report(error))?;
+        let span = sum.span;
+        let to = output.map(|path| ast::Destination {
+            path: path.to_owned(),
+            span: SourceSpan::new(self.sources.add("<output>", path).into(), path.len()),
+        });
+        let (target, bindings) = match request {
+            PictureRequest::Draw { .. } => (ast::Target::Position(sum), Vec::new()),
+            PictureRequest::Plot { to: last, .. } => {
+                let name = match sum.terms.as_slice() {
+                    [ast::Term::Name(name)] => name.clone(),
+                    _ => {
+                        return Err(self.report(NotAGameName {
+                            found: text.trim().to_owned(),
+                            span,
+                        }));
+                    }
+                };
+                let params = match self.program.names.get(&name.name).map(|named| named.kind) {
+                    Some(crate::lower::ir::DeclarationKind::Game(id)) => {
+                        self.program.game(id).params.clone()
+                    }
+                    _ => vec!["n".to_owned()],
+                };
+                let int = |value: i64| ast::Expr {
+                    kind: ast::ExprKind::Int(value),
+                    span,
+                    depth: 1,
+                };
+                let last = i64::try_from(last).unwrap_or(i64::MAX);
+                let bindings = params
+                    .into_iter()
+                    .map(|param| ast::Binding {
+                        var: ast::Ident { name: param, span },
+                        domain: ast::Domain::Range {
+                            start: int(0),
+                            end: Some(int(last)),
+                            inclusive: true,
+                        },
+                        stop: None,
+                    })
+                    .collect();
+                (ast::Target::Game(name), bindings)
+            }
+        };
+        let statement = ast::Statement::Query(ast::Query {
+            kind,
+            misere: None,
+            target,
+            bindings,
+            guard: None,
+            to,
+            span,
+        });
+        let (program, mut queries) = crate::lower::lower(&self.program, &[&statement])
+            .map_err(|errors| self.check_report(errors))?;
+        self.program = program;
+        Ok(queries.remove(0))
+    }
+}
