@@ -179,8 +179,13 @@ fn diff_text(question: &str, diff: &Diff, shown: Option<usize>) -> String {
     }
     if shown < diff.rows.len() {
         text += &format!(
-            "\n  … and {} more (`--all` prints every row, `--json` every row as JSON)",
-            count(diff.rows.len() - shown, "row", "rows")
+            "\n  … and {} more {} (`--all` prints every row, `--json` every row as JSON)",
+            diff.rows.len() - shown,
+            if diff.rows.len() - shown == 1 {
+                "row"
+            } else {
+                "rows"
+            }
         );
     }
     text

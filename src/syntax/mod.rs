@@ -858,7 +858,7 @@ fn name(rule: Rule) -> Name {
         Rule::move_rule => Phrase("a `move` rule"),
         Rule::graph_decl => Phrase("a graph declaration"),
         Rule::edges => Phrase("an edge"),
-        Rule::bare_arrow => Phrase("an arrow to nothing, ending its line"),
+        Rule::bare_arrow => Token("->"),
         Rule::targets => Phrase("the nodes an edge moves to"),
         Rule::node => Phrase("a node name"),
         Rule::node_at => Phrase("a node named by an expression, `.(x)`"),
@@ -1184,7 +1184,7 @@ fn help_for(positives: &[Rule]) -> String {
     } else if wants(&[Rule::arrow, Rule::node, Rule::edges]) {
         "a graph line reads `node -> other, another`".into()
     } else {
-        "`sprague help language` prints the language reference (it is in `man sprague` too)".into()
+        "check the words and punctuation of this line against the reference".into()
     }
 }
 
