@@ -338,3 +338,83 @@ fn a_second_binding_has_a_legend() {
     assert!(many.contains("more values of b, not listed"), "{many}");
     assert_eq!(circles(many), 93);
 }
+
+/// `plot` writes a PNG, as `draw` does, when its file ends in `.png`: a
+/// real PNG of the plot's size, with the points, the period's line and
+/// the text drawn (the font is bundled, so no system font is needed).
+#[test]
+fn plot_writes_png_when_its_file_ends_in_png() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = folder.path().join("kayles.png");
+    let output = succeeds(&[
+        "plot",
+        "examples/variants/kayles.game",
+        "Pins",
+        "--to",
+        "120",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!("plot Pins = 121 points, written to {}\n", file.display())
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{:?}", &bytes[..8]);
+    // The first chunk is IHDR: width and height, big-endian.
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!((width, height), (900, 480));
+
+    let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    assert_eq!((frame.width, frame.height), (900, 480));
+    assert_eq!(frame.color_type, png::ColorType::Rgb);
+    let rgb: Vec<[u8; 3]> = pixels[..frame.buffer_size()]
+        .chunks(3)
+        .map(|pixel| [pixel[0], pixel[1], pixel[2]])
+        .collect();
+    let count = |wanted: [u8; 3]| rgb.iter().filter(|&&pixel| pixel == wanted).count();
+    // Blue points, the red line where Kayles' preperiod of 71 ends, and
+    // black text (caption and axis labels).
+    assert!(count([0, 0, 255]) > 121 * 9, "{}", count([0, 0, 255]));
+    assert!(count([255, 0, 0]) > 300, "{}", count([255, 0, 0]));
+    assert!(count([0, 0, 0]) > 500, "{}", count([0, 0, 0]));
+
+    // The language's `to` writes a PNG too.
+    let file = folder.path().join("from-the-language.png");
+    let source = format!(
+        "game K = octal \"0.77\"\nplot K for n in 0..=20 to \"{}\"\n",
+        file.display()
+    );
+    let output = sprague(&["run", "-"], &source);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(std::fs::read(&file).unwrap().starts_with(b"\x89PNG"));
+
+    // Any other bitmap extension is still refused, and nothing is written.
+    let file = folder.path().join("kayles.jpeg");
+    let output = sprague(
+        &[
+            "plot",
+            "examples/variants/kayles.game",
+            "Pins",
+            "--to",
+            "20",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(errors.contains("unknown_format"), "{errors}");
+    assert!(errors.contains(".svg or .png"), "{errors}");
+    assert!(!file.exists());
+}

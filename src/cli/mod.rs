@@ -63,7 +63,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Plot a game's Grundy values for each parameter from 0 to N, as SVG.
+    /// Plot a game's Grundy values for each parameter from 0 to N, as SVG
+    /// (or PNG, to a file ending in .png).
     Plot {
         /// The `.game` file declaring the game.
         file: PathBuf,
@@ -72,7 +73,7 @@ enum Command {
         /// The largest parameter plotted.
         #[arg(long = "to", value_name = "N", value_parser = count)]
         to: usize,
-        /// Where to write the picture.
+        /// Where to write the picture: .svg, or .png for a bitmap.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
         /// Print a JSON object instead of the picture's text.

@@ -1,10 +1,32 @@
-//! Grundy values as an SVG scatter plot.
+//! Grundy values as a scatter plot, in SVG or PNG.
 
+use std::sync::Once;
+
+use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::{FontStyle, register_font};
 
 use super::{PictureError, Plot};
 
-const SIZE: (u32, u32) = (900, 480);
+/// A plot's width and height, in pixels (and SVG units).
+pub const SIZE: (u32, u32) = (900, 480);
+
+/// The font a plot's text is measured and drawn with: DejaVu Sans, bundled
+/// so that a PNG needs no system font (`assets/fonts/LICENSE`).
+const FONT: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/assets/fonts/DejaVuSans.ttf"
+));
+
+/// Registers the bundled font as `sans-serif`, once.
+fn register_fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // A font that does not load leaves the name unregistered, and the
+        // plot then fails with plotters' "font unavailable", not a panic.
+        let _ = register_font("sans-serif", FontStyle::Normal, FONT);
+    });
+}
 
 /// The most colours the legend names; past them it says how many more.
 const LEGEND_ENTRIES: usize = 16;
@@ -13,13 +35,40 @@ const LEGEND_ENTRIES: usize = 16;
 /// colour the second binding (if any). A proven period is marked: a dashed
 /// line where the preperiod ends and a thin line at each period after it.
 pub fn plot(plot: &Plot) -> Result<String, PictureError> {
+    register_fonts();
     let mut svg = String::new();
-    draw(plot, &mut svg).map_err(|error| PictureError::Plot(error.to_string()))?;
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        draw(plot, &root).map_err(|error| PictureError::Plot(error.to_string()))?;
+    }
     Ok(svg)
 }
 
-fn draw<'a>(plot: &Plot, svg: &'a mut String) -> Result<(), Box<dyn std::error::Error + 'a>> {
-    let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+/// The same plot as a PNG file's bytes, `SIZE` pixels, RGB.
+pub fn plot_png(plot: &Plot) -> Result<Vec<u8>, PictureError> {
+    register_fonts();
+    let (width, height) = SIZE;
+    let mut pixels = vec![0u8; width as usize * height as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
+        draw(plot, &root).map_err(|error| PictureError::Plot(error.to_string()))?;
+    }
+    let mut png = Vec::new();
+    let mut encoder = png::Encoder::new(&mut png, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder
+        .write_header()
+        .and_then(|mut writer| writer.write_image_data(&pixels))
+        .map_err(|error| PictureError::Plot(error.to_string()))?;
+    Ok(png)
+}
+
+fn draw<DB>(plot: &Plot, root: &DrawingArea<DB, Shift>) -> Result<(), Box<dyn std::error::Error>>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+{
     root.fill(&WHITE)?;
     let xs = plot.points.iter().map(|&(x, ..)| x);
     let (x0, x1) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
@@ -31,7 +80,7 @@ fn draw<'a>(plot: &Plot, svg: &'a mut String) -> Result<(), Box<dyn std::error::
     if let Some(second) = plot.names.get(1) {
         caption += &format!(", colour by {second}");
     }
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .caption(caption, ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(36)

@@ -307,7 +307,7 @@ impl Session {
         let svg = picture::plot(&plot).map_err(|error| picture_error(error, "", span))?;
         finish(
             svg,
-            picture::render_svg,
+            |svg, path| picture::render_plot(svg, path, || picture::plot_png(&plot)),
             query.to.as_ref(),
             plot.points.len(),
             "svg",
