@@ -418,3 +418,62 @@ fn plot_writes_png_when_its_file_ends_in_png() {
     assert!(errors.contains(".svg or .png"), "{errors}");
     assert!(!file.exists());
 }
+
+/// The number of red lines in an SVG plot: the period's marks.
+fn red_lines(svg: &str) -> usize {
+    let document = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    document
+        .descendants()
+        .filter(|node| node.attribute("stroke") == Some("#FF0000"))
+        .count()
+}
+
+/// A game of rules of one parameter has its period looked for by `plot`
+/// itself, with no `period G` asked before: S(1, 2, 3) is n mod 4 and
+/// Kayles has period 12 from n = 71 (Guy and Smith); no theorem proves a
+/// rule's period, so the caption calls them apparent. Nim's values n have
+/// a saltus, not a repetition, and get no mark.
+#[test]
+fn a_rule_games_period_is_marked_without_asking() {
+    let found = answers(
+        "game S(n) { move S(n - k) for k in 1..=min(n, 3) }
+         game N(n) { move N(n - k) for k in 1..=n }
+         game Kayles(n) {
+             move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k
+         }
+         plot S for n in 0..=40
+         plot N for n in 0..=40
+         plot Kayles for n in 0..=120",
+    );
+    let s = &picture(&found[0].value).content;
+    assert!(
+        texts(s).contains(&"S: Grundy values (apparent period 4 from n = 0)".to_owned()),
+        "{s}"
+    );
+    // The preperiod's end at n = 0, then n = 4, 8, …, 40.
+    assert_eq!(red_lines(s), 11, "{s}");
+    assert_eq!(circles(s), 41);
+
+    let nim = &picture(&found[1].value).content;
+    assert!(texts(nim).contains(&"N: Grundy values".to_owned()), "{nim}");
+    assert_eq!(red_lines(nim), 0, "{nim}");
+
+    let kayles = &picture(&found[2].value).content;
+    assert!(
+        texts(kayles)
+            .contains(&"Kayles: Grundy values (apparent period 12 from n = 71)".to_owned()),
+        "{kayles}"
+    );
+    // n = 71, then 83, 95, 107, 119.
+    assert_eq!(red_lines(kayles), 5, "{kayles}");
+
+    // A game that overflows past n = 62, beyond what is plotted: the search
+    // for its period fails there, and the plot is drawn without a mark.
+    let found = answers(
+        "game O(n) { move O(n - 1) if n > 0 and 2 ** n > 0 }
+         plot O for n in 0..=40",
+    );
+    let o = &picture(&found[0].value).content;
+    assert_eq!(circles(o), 41);
+    assert_eq!(red_lines(o), 0, "{o}");
+}

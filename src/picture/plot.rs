@@ -32,8 +32,9 @@ fn register_fonts() {
 const LEGEND_ENTRIES: usize = 16;
 
 /// One point per position: x the first binding, y its Grundy value, and
-/// colour the second binding (if any). A proven period is marked: a dashed
-/// line where the preperiod ends and a thin line at each period after it.
+/// colour the second binding (if any). A period is marked (its caption says
+/// whether it is proven or only apparent): a red line where the preperiod
+/// ends and a thin one at each period after it.
 pub fn plot(plot: &Plot) -> Result<String, PictureError> {
     register_fonts();
     let mut svg = String::new();
@@ -75,7 +76,11 @@ where
     let top = plot.points.iter().map(|&(.., y)| y).max().unwrap_or(0) as i64 + 1;
     let mut caption = format!("{}: Grundy values", plot.game);
     if let Some(period) = &plot.period {
-        caption += &format!(" (period {} from n = {})", period.period, period.preperiod);
+        let seen = if period.proven { "" } else { "apparent " };
+        caption += &format!(
+            " ({seen}period {} from n = {})",
+            period.period, period.preperiod
+        );
     }
     if let Some(second) = plot.names.get(1) {
         caption += &format!(", colour by {second}");

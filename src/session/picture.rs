@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use miette::SourceSpan;
 
 use super::answer::engine_error;
-use super::{Picture, Session};
+use super::{Answer, Picture, Session, Value};
 use crate::engine::{Engine, Gamma, Rules};
 use crate::interp::{Budget, Component, EvalError, Interpreter};
 use crate::lower::ir::{Destination, GameId, Moves, Query};
@@ -250,9 +250,11 @@ impl Session {
     pub(super) fn plot(&mut self, query: &Query, game: GameId) -> Result<Picture, EvalError> {
         let span = query.target_span;
         let one_parameter = self.program.game(game).params.len() == 1;
-        if one_parameter && matches!(self.program.game(game).moves, Moves::Code(_)) {
+        let code = matches!(self.program.game(game).moves, Moves::Code(_));
+        let mut seen = None;
+        if one_parameter && code {
             // Codes are quick to tabulate: find the period to mark it.
-            self.period(game, span)?;
+            seen = period_of(self.period(game, span)?);
         }
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let engine = &mut self.engine;
@@ -296,12 +298,29 @@ impl Session {
             }
             other => other?,
         }
+        if one_parameter && !code && !self.periods.contains_key(&game) {
+            // A game of rules: look for its period over the values plotted
+            // (and at least PLOT_PERIOD_SEARCH), within the session's
+            // limits. A search that fails past what is plotted (a limit, an
+            // overflow further on) leaves the plot without a mark.
+            let last = points.iter().map(|&(x, ..)| x).max().unwrap_or(0);
+            let upto = usize::try_from(last).unwrap_or(0).saturating_add(1);
+            match self.period_within(game, span, Some(upto.max(PLOT_PERIOD_SEARCH))) {
+                Ok(answer) => seen = period_of(answer),
+                Err(error @ EvalError::Interrupted { .. }) => return Err(error),
+                Err(_) => {}
+            }
+        }
+        // A proven period is marked; so is one only seen (the caption says
+        // "apparent"), when it is a plain repetition, not a saltus.
+        let period = match self.periods.get(&game) {
+            Some(known) => Some(known.period.clone()),
+            None => seen.filter(|period| period.saltus == 0),
+        };
         let plot = Plot {
             game: self.program.game(game).name.clone(),
             names: query.names.clone(),
-            period: one_parameter
-                .then(|| self.periods.get(&game).map(|known| known.period.clone()))
-                .flatten(),
+            period: period.filter(|_| one_parameter),
             points,
         };
         let svg = picture::plot(&plot).map_err(|error| picture_error(error, "", span))?;
@@ -312,6 +331,18 @@ impl Session {
             plot.points.len(),
             "svg",
         )
+    }
+}
+
+/// The fewest values a plot of a game of rules looks for a period in: the
+/// 64 values and four repetitions an apparent period needs, with room.
+const PLOT_PERIOD_SEARCH: usize = 256;
+
+/// The period, proven or only seen, that a `period` answer found.
+fn period_of(answer: Answer) -> Option<crate::analysis::Period> {
+    match answer.value {
+        Value::Period { period, .. } => period,
+        _ => None,
     }
 }
 
