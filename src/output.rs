@@ -13,10 +13,7 @@ use crate::session::{Answer, Diff, MoveLine, Value};
 /// The answer as text: the query as asked, then its answer; lists (of
 /// moves, of differences) follow on indented lines.
 pub fn text(answer: &Answer) -> String {
-    let question = match answer.play {
-        Some(Play::Misere) => format!("{} misere {}", answer.query.keyword(), answer.position),
-        _ => format!("{} {}", answer.query.keyword(), answer.position),
-    };
+    let question = question_text(answer);
     let by = match answer.by {
         Some(by) => format!(" (from the {by})"),
         None => String::new(),
@@ -108,7 +105,15 @@ pub fn text(answer: &Answer) -> String {
             period: Some(period),
             ..
         } => period_text(&question, period),
-        Value::Diff(diff) => diff_text(&question, diff),
+        Value::Diff(diff) => diff_text(&question, diff, None),
+    }
+}
+
+/// The query as asked: `grundy Kayles(3)`, `wins? misere *1 + *1`.
+fn question_text(answer: &Answer) -> String {
+    match answer.play {
+        Some(Play::Misere) => format!("{} misere {}", answer.query.keyword(), answer.position),
+        _ => format!("{} {}", answer.query.keyword(), answer.position),
     }
 }
 
@@ -137,7 +142,19 @@ fn period_text(question: &str, period: &Period) -> String {
     }
 }
 
-fn diff_text(question: &str, diff: &Diff) -> String {
+/// The rows a diff between files prints unless every row is asked for.
+pub const DIFF_ROWS_SHOWN: usize = 10;
+
+/// A diff's text with at most `shown` of its rows (every row if `None`):
+/// the summary first, then which side is which, once, and the rows.
+pub fn diff_summary(answer: &Answer, shown: Option<usize>) -> String {
+    match &answer.value {
+        Value::Diff(diff) => diff_text(&question_text(answer), diff, shown),
+        _ => text(answer),
+    }
+}
+
+fn diff_text(question: &str, diff: &Diff, shown: Option<usize>) -> String {
     let mut text = format!(
         "{question} = {}",
         count(diff.positions, "position", "positions")
@@ -151,15 +168,30 @@ fn diff_text(question: &str, diff: &Diff) -> String {
         diff.flips,
         bindings_text(&first.bindings)
     );
-    for row in &diff.rows {
+    text += &format!(
+        "
+  values in {} -> in {}:",
+        diff.a, diff.b
+    );
+    let shown = shown.unwrap_or(diff.rows.len()).min(diff.rows.len());
+    for row in &diff.rows[..shown] {
         text += &format!(
-            "\n  {}: {} {}, {} {}{}",
+            "\n  {}: {} -> {}{}",
             bindings_text(&row.bindings),
-            diff.a,
             row.a,
-            diff.b,
             row.b,
             if row.flip { ", outcome flips" } else { "" }
+        );
+    }
+    if shown < diff.rows.len() {
+        text += &format!(
+            "\n  … and {} more {} (`--all` prints every row, `--json` every row as JSON)",
+            diff.rows.len() - shown,
+            if diff.rows.len() - shown == 1 {
+                "row"
+            } else {
+                "rows"
+            }
         );
     }
     text

@@ -239,3 +239,149 @@ fn a_circular_justification_is_refused() {
     let (ok, text) = verify(dir.path(), games, &certificate);
     assert!(ok, "{text}");
 }
+
+#[test]
+fn a_loopy_sum_certifies_and_its_certificate_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = "graph Pair {\n  a -> b\n  b -> a\n}\ngraph Loop {\n  a -> b\n  b -> c\n  c -> a, exit\n}\n";
+    // A part of infinite γ makes the sum's γ infinite (Smith: ∞ absorbs
+    // in γ(G + H) = γ(G) ⊕ γ(H)); finite parts add as nimbers.
+    for (position, value) in [
+        ("Pair.a + *1", Json::from("inf")),
+        ("Pair.a + Loop.c", Json::from("inf")),
+        ("Pair.a + Pair.b", Json::from("inf")),
+        ("Loop.a + Loop.c", Json::from(1 ^ 2)),
+    ] {
+        let certificate = certify(dir.path(), games, position);
+        assert_eq!(certificate["value"], value, "{position}");
+        let (ok, text) = verify(dir.path(), games, &certificate);
+        assert!(ok, "{position}: {text}");
+        // And a sum with an infinite part claimed finite is refused.
+        let mut forged = certificate.clone();
+        forged["value"] = Json::from(0);
+        if value == "inf" {
+            let (ok, text) = verify(dir.path(), games, &forged);
+            assert!(!ok, "{position}: {text}");
+        }
+    }
+}
+
+/// Runs `sprague verify` with extra flags.
+fn verify_with(dir: &Path, games: &str, certificate: &Json, flags: &[&str]) -> (bool, String) {
+    let file = write(dir, "games.game", games);
+    let cert = write(dir, "check.json", &certificate.to_string());
+    let mut args = vec!["verify", &file, &cert];
+    args.extend(flags);
+    let output = sprague(&args, "");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    (output.status.code() == Some(0), text)
+}
+
+#[test]
+fn verify_keeps_to_the_limits_run_has_and_takes_the_same_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let certificate = certify(dir.path(), GAMES, "Kayles(12)");
+    let claims = certificate["claims"].as_array().unwrap().len();
+    assert_eq!(claims, 13, "Kayles(0) to Kayles(12)");
+    assert!(verify_with(dir.path(), GAMES, &certificate, &[]).0);
+    let (ok, text) = verify_with(dir.path(), GAMES, &certificate, &["--max-states", "12"]);
+    assert!(!ok);
+    assert!(
+        text.contains("sprague::verify::too_many_positions"),
+        "{text}"
+    );
+    assert!(text.contains("--max-states"), "{text}");
+    // Kayles(n) has 2n - 1 options for n ≥ 1 (by this rule): 144 in all to 12.
+    let options: u64 = (1..=12).map(|n| 2 * n - 1).sum();
+    let (ok, text) = verify_with(
+        dir.path(),
+        GAMES,
+        &certificate,
+        &["--max-work", &(options - 1).to_string()],
+    );
+    assert!(!ok);
+    assert!(text.contains("sprague::verify::too_much_work"), "{text}");
+    assert!(text.contains("raise the"), "{text}");
+    let raised = ["--max-work", &options.to_string()];
+    assert!(verify_with(dir.path(), GAMES, &certificate, &raised).0);
+
+    // A short certificate claiming a huge board stops at the work limit.
+    let forged = serde_json::json!({
+        "format": "sprague certificate 1",
+        "kind": "acyclic",
+        "position": "NodeKayles(Grid(1000, 1000))",
+        "value": 1,
+        "claims": [{"position": "NodeKayles(Grid(1000, 1000))", "value": 1, "rank": 1}]
+    });
+    let (ok, text) = verify_with(dir.path(), GAMES, &forged, &["--max-work", "1000"]);
+    assert!(!ok);
+    assert!(text.contains("sprague::verify::too_much_work"), "{text}");
+}
+
+#[test]
+fn certify_needs_memory_linear_in_its_positions_and_keeps_to_the_work_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "games.game", GAMES);
+    let out = dir.path().join("cert.json");
+    let out = out.to_string_lossy();
+    // Kayles(2000) has 2,000 parts and about 4 million options in all:
+    // kept, they took half a gigabyte; listed and dropped, a few megabytes.
+    let (code, peak_kb) =
+        common::sprague_with_peak_memory(&["certify", &file, "Kayles(2000)", "-o", &out], "");
+    assert_eq!(code, Some(0));
+    assert!(peak_kb < 200_000, "peak {peak_kb} kB");
+    let certificate: Json = serde_json::from_str(&std::fs::read_to_string(&*out).unwrap()).unwrap();
+    assert_eq!(certificate["claims"].as_array().unwrap().len(), 2001);
+
+    // Past the work limit: a clear error, and no file, whole or half.
+    let refused = dir.path().join("refused.json");
+    let output = sprague(
+        &[
+            "certify",
+            &file,
+            "Kayles(2000)",
+            "-o",
+            &refused.to_string_lossy(),
+            "--max-work",
+            "100000",
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&output.stderr);
+    assert!(text.contains("sprague::certify::too_much_work"), "{text}");
+    assert!(text.contains("raise the limit with"), "{text}");
+    // A chain of 501 positions, each with one option, claims more than 100.
+    let chain = write(
+        dir.path(),
+        "chain.game",
+        "game Chain(n) { move Chain(n - 1) for k in 1..=min(n, 1) }\n",
+    );
+    let output = sprague(
+        &[
+            "certify",
+            &chain,
+            "Chain(500)",
+            "-o",
+            &refused.to_string_lossy(),
+            "--max-states",
+            "100",
+        ],
+        "",
+    );
+    let text = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        text.contains("sprague::certify::too_many_positions"),
+        "{text}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !left.iter().any(|name| name.contains("refused")),
+        "{left:?}"
+    );
+    assert!(!left.iter().any(|name| name.ends_with(".part")), "{left:?}");
+}

@@ -465,3 +465,162 @@ fn the_moves_of_a_long_sum_name_the_part_moved() {
         stdout(&output)
     );
 }
+
+#[test]
+fn check_reads_each_file_on_its_own_and_reports_every_error() {
+    // The examples each declare their own games (several a `Kayles`): as
+    // one session, the second declaration of a name would be refused.
+    let mut examples: Vec<String> = std::fs::read_dir("examples")
+        .unwrap()
+        .map(|entry| entry.unwrap().path().display().to_string())
+        .filter(|path| path.ends_with(".game"))
+        .collect();
+    examples.sort();
+    assert!(examples.len() > 10, "{examples:?}");
+    let mut args = vec!["check"];
+    args.extend(examples.iter().map(String::as_str));
+    let output = sprague(&args, "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<String> = stdout(&output).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), examples.len(), "{lines:?}");
+    for (line, example) in lines.iter().zip(&examples) {
+        assert!(line.starts_with(&format!("{example}: ok, ")), "{line}");
+    }
+
+    // Two bad files among good ones: both errors are reported, the good
+    // files after them are still checked, and the exit code says so.
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let first = file("a.game", NIM);
+    let unknown = file("b.game", "grundy Nope(1)\n");
+    let again = file("c.game", NIM);
+    let unparsable = file("d.game", "grundy (\n");
+    let missing = dir.path().join("missing.game").display().to_string();
+    let output = sprague(&["check", &first, &unknown, &again, &unparsable], "");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "{first}: ok, 1 game, 0 graphs, 0 lets and 0 queries\n\
+             {again}: ok, 1 game, 0 graphs, 0 lets and 0 queries\n"
+        )
+    );
+    let errors = stderr(&output);
+    assert!(errors.contains("sprague::check::unknown_game"), "{errors}");
+    assert!(errors.contains("d.game"), "{errors}");
+    // A path that cannot be read is a usage error, and the rest are checked.
+    let output = sprague(&["check", &missing, &first], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout(&output).starts_with(&first), "{}", stdout(&output));
+}
+
+#[test]
+fn diff_prints_a_summary_and_the_first_rows_unless_all_are_asked() {
+    let variants = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/variants/");
+    let (old, new) = (
+        format!("{variants}sub123.game"),
+        format!("{variants}sub124.game"),
+    );
+    // S(1,2,3) has n mod 4, S(1,2,4) has n mod 3.
+    let differ: Vec<i64> = (0..=100).filter(|n| n % 4 != n % 3).collect();
+    let flips = (0..=100).filter(|n| (n % 4 == 0) != (n % 3 == 0)).count();
+    let row = |n: &i64| {
+        let flip = if (n % 4 == 0) != (n % 3 == 0) {
+            ", outcome flips"
+        } else {
+            ""
+        };
+        format!("  n = {n}: {} -> {}{flip}", n % 4, n % 3)
+    };
+    let head = [
+        format!(
+            "diff Sub = 101 positions, {} differ, {flips} flip outcome; first divergence at n = {}",
+            differ.len(),
+            differ[0]
+        ),
+        format!("  values in {old} -> in {new}:"),
+    ];
+
+    let output = sprague(&["diff", &old, &new], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut expected: Vec<String> = head.to_vec();
+    expected.extend(differ.iter().take(10).map(row));
+    expected.push(format!(
+        "  … and {} more rows (`--all` prints every row, `--json` every row as JSON)",
+        differ.len() - 10
+    ));
+    assert_eq!(lines, expected);
+    // Each file's path is named once, not on every row.
+    assert_eq!(text.matches("sub124.game").count(), 1, "{text}");
+
+    let output = sprague(&["diff", &old, &new, "--all"], "");
+    let mut expected: Vec<String> = head.to_vec();
+    expected.extend(differ.iter().map(row));
+    assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
+
+    let output = sprague(&["diff", &old, &new, "--json"], "");
+    let report: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(report["rows"].as_array().unwrap().len(), differ.len());
+}
+
+#[test]
+fn the_manual_page_covers_every_command_and_the_language() {
+    let manual = stdout(&sprague(&["man"], ""));
+    assert!(manual.contains(".TH sprague 1"), "{manual}");
+    for command in [
+        "run",
+        "draw",
+        "plot",
+        "check",
+        "diff",
+        "serve",
+        "certify",
+        "verify",
+        "completions",
+        "man",
+        "lsp",
+        "repl",
+    ] {
+        assert!(
+            manual.contains(&format!(".SS \"sprague {command}\"")),
+            "{command}: {manual}"
+        );
+    }
+    // A subcommand's own options, not only the top level's.
+    let verify = &manual[manual.find(".SS \"sprague verify\"").unwrap()..];
+    let verify = &verify[..verify.find(".SS \"sprague completions\"").unwrap()];
+    assert!(verify.contains("max\\-work"), "{verify}");
+    // The language, with its examples as written.
+    let language = &manual[manual.find(".SH LANGUAGE").expect("a LANGUAGE section")..];
+    assert!(language.contains("game Kayles(n) {"), "{language}");
+    assert!(language.contains("splits up to symmetry"), "{language}");
+    // No line of the language starts a roff request by accident.
+    for line in language.lines() {
+        let control = line.starts_with('\'')
+            || (line.starts_with('.')
+                && line.len() > 1
+                && line.as_bytes()[1].is_ascii_lowercase()
+                && !line.starts_with(".nf")
+                && !line.starts_with(".fi"));
+        assert!(!control, "{line}");
+    }
+
+    let output = sprague(&["help", "language"], "");
+    assert!(output.status.success());
+    let reference = stdout(&output);
+    assert!(reference.starts_with("# The .game language"), "{reference}");
+    assert!(reference.contains("`moves P`"), "{reference}");
+    // A parse error sends the user to a document the binary has.
+    let output = sprague(&["run", "-"], "grundy )\n");
+    assert!(
+        stderr(&output).contains("sprague help language"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -371,7 +371,8 @@ fn check_says_what_a_good_file_declares_and_asks() {
 
 #[test]
 fn a_duplicate_across_two_files_shows_each_file_apart() {
-    let output = sprague(&["check", "examples/tour.game", "examples/kayles.game"], "");
+    // `run` reads its files as one session (`check` reads each on its own).
+    let output = sprague(&["run", "examples/tour.game", "examples/kayles.game"], "");
     assert_eq!(output.status.code(), Some(1));
     let report = stderr(&output);
     assert!(report.contains("╭─[examples/tour.game:12:6]"), "{report}");

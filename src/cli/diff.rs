@@ -59,7 +59,22 @@ impl Default for Range {
     }
 }
 
-pub fn run(old: &PathBuf, new: &PathBuf, range: Range, json: bool, style: ErrorStyle) -> ExitCode {
+/// How the comparisons are printed: as JSON (every row), or as text with
+/// every row or only the first few after the summary.
+#[derive(Debug, Clone, Copy)]
+pub struct Shown {
+    pub json: bool,
+    pub all: bool,
+}
+
+pub fn run(
+    old: &PathBuf,
+    new: &PathBuf,
+    range: Range,
+    shown: Shown,
+    style: ErrorStyle,
+) -> ExitCode {
+    let json = shown.json;
     let mut sessions = Vec::new();
     for path in [old, new] {
         let text = match super::read_all(std::slice::from_ref(path)) {
@@ -96,7 +111,7 @@ pub fn run(old: &PathBuf, new: &PathBuf, range: Range, json: bool, style: ErrorS
         match later.iter().find(|(name, _)| *name == game) {
             Some((_, later_arity)) if *later_arity == arity => {
                 match compare(&mut before, &mut after, &game, arity, range, &names) {
-                    Ok(answer) => print(&answer, json),
+                    Ok(answer) => print(&answer, shown),
                     Err(report) => {
                         failed = true;
                         eprint!("{}", output::error(&report, style));
@@ -143,10 +158,14 @@ fn only_in(game: &str, file: &str, json: bool) {
     }
 }
 
-fn print(answer: &Answer, json: bool) {
-    match json {
-        true => say!("{}", output::json(answer)),
-        false => say!("{}", output::text(answer)),
+fn print(answer: &Answer, shown: Shown) {
+    match shown {
+        Shown { json: true, .. } => say!("{}", output::json(answer)),
+        Shown { all: true, .. } => say!("{}", output::diff_summary(answer, None)),
+        Shown { all: false, .. } => say!(
+            "{}",
+            output::diff_summary(answer, Some(output::DIFF_ROWS_SHOWN))
+        ),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `sprague` command.
 
 mod diff;
+mod man;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -11,10 +12,11 @@ use miette::{Diagnostic, Report};
 use thiserror::Error;
 
 use crate::engine::{DEFAULT_MAX_STATES, DEFAULT_MAX_WORK};
-use crate::lower::ir::DeclarationKind;
 use crate::output::{self, ErrorStyle};
 use crate::progress::Progress;
-use crate::session::{DEFAULT_MAX_DRAW, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH, Event, Session};
+use crate::session::{
+    DEFAULT_MAX_DRAW, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH, Event, PictureRequest, Session,
+};
 
 /// Sprague–Grundy values, outcomes and winning moves of impartial games
 /// declared in `.game` files.
@@ -23,7 +25,7 @@ use crate::session::{DEFAULT_MAX_DRAW, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH, Eve
     name = "sprague",
     version,
     about,
-    after_help = "With no command, `sprague` opens the REPL with nothing loaded (`sprague repl FILE…` loads files first)."
+    after_help = "With no command, `sprague` opens the REPL with nothing loaded (`sprague repl FILE…` loads files first).\n`sprague help language` prints the reference of the .game language; `sprague man` the manual page."
 )]
 pub struct Cli {
     /// With no command, sprague starts the REPL.
@@ -61,7 +63,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Plot a game's Grundy values for each parameter from 0 to N, as SVG.
+    /// Plot a game's Grundy values for each parameter from 0 to N, as SVG
+    /// (or PNG, to a file ending in .png).
     Plot {
         /// The `.game` file declaring the game.
         file: PathBuf,
@@ -70,16 +73,18 @@ enum Command {
         /// The largest parameter plotted.
         #[arg(long = "to", value_name = "N", value_parser = count)]
         to: usize,
-        /// Where to write the picture.
+        /// Where to write the picture: .svg, or .png for a bitmap.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
         /// Print a JSON object instead of the picture's text.
         #[arg(long)]
         json: bool,
     },
-    /// Parse and check the files without evaluating anything.
+    /// Parse and check each file on its own, without evaluating anything;
+    /// every file's errors are reported, and the exit code is 1 if any fails.
     Check {
-        /// The `.game` files to check, each on its own.
+        /// The `.game` files to check, each on its own (a file does not see
+        /// another's declarations).
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -92,9 +97,12 @@ enum Command {
         /// The arguments to compare at (each parameter ranges over them).
         #[arg(long, default_value = "0..=100", value_name = "RANGE")]
         range: diff::Range,
-        /// Print one JSON object per game.
+        /// Print one JSON object per game, with every differing row.
         #[arg(long)]
         json: bool,
+        /// Print every differing row, not only the first few after the summary.
+        #[arg(long)]
+        all: bool,
     },
     /// Serve the page in the browser (and its JSON API), after loading the
     /// files; on 127.0.0.1 unless `--host` says otherwise.
@@ -134,6 +142,8 @@ enum Command {
         file: PathBuf,
         /// The certificate, as `sprague certify` writes it.
         certificate: PathBuf,
+        #[command(flatten)]
+        limits: Limits,
     },
     /// Print a completion script for a shell: `sprague completions bash >
     /// ~/.local/share/bash-completion/completions/sprague`.
@@ -256,6 +266,13 @@ const USAGE_ERROR: u8 = 2;
 pub(crate) const STACK_SIZE: usize = 1 << 30;
 
 pub fn main() -> ExitCode {
+    // `sprague help language`: the language reference, for a user who has
+    // the binary and not the checkout.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args == ["help", "language"] {
+        print!("{}", man::LANGUAGE);
+        return ExitCode::SUCCESS;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(error),
@@ -314,8 +331,10 @@ fn run(cli: Cli) -> ExitCode {
         }) => {
             let mut session = Session::new(DEFAULT_MAX_STATES);
             session.set_max_draw(max_draw);
-            let to = destination(output.as_deref());
-            picture(&file, json, session, |_| format!("draw {position}{to}"))
+            let request = PictureRequest::Draw {
+                position: &position,
+            };
+            picture(&file, json, session, request, output.as_deref())
         }
         Some(Command::Plot {
             file,
@@ -325,20 +344,8 @@ fn run(cli: Cli) -> ExitCode {
             json,
         }) => {
             let session = Session::new(DEFAULT_MAX_STATES);
-            let destination = destination(output.as_deref());
-            picture(&file, json, session, |session| {
-                // Each parameter, by its own name, from 0 to N.
-                let program = session.program();
-                let params = match program.names.get(&game).map(|declared| declared.kind) {
-                    Some(DeclarationKind::Game(id)) => program.game(id).params.clone(),
-                    _ => vec!["n".to_owned()],
-                };
-                let bindings: Vec<String> = params
-                    .iter()
-                    .map(|name| format!("{name} in 0..={to}"))
-                    .collect();
-                format!("plot {game} for {}{destination}", bindings.join(", "))
-            })
+            let request = PictureRequest::Plot { game: &game, to };
+            picture(&file, json, session, request, output.as_deref())
         }
         Some(Command::Check { files }) => check_files(&files),
         Some(Command::Diff {
@@ -346,7 +353,14 @@ fn run(cli: Cli) -> ExitCode {
             new,
             range,
             json,
-        }) => diff::run(&old, &new, range, json, error_style(json)),
+            all,
+        }) => diff::run(
+            &old,
+            &new,
+            range,
+            diff::Shown { json, all },
+            error_style(json),
+        ),
         Some(Command::Serve {
             files,
             port,
@@ -378,7 +392,11 @@ fn run(cli: Cli) -> ExitCode {
             output.as_deref(),
             limits.clamped().session(false),
         ),
-        Some(Command::Verify { file, certificate }) => verify(&file, &certificate),
+        Some(Command::Verify {
+            file,
+            certificate,
+            limits,
+        }) => verify(&file, &certificate, limits.session(false)),
         Some(Command::Completions { shell }) => {
             let mut command = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(shell, &mut command, "sprague", &mut std::io::stdout());
@@ -386,7 +404,7 @@ fn run(cli: Cli) -> ExitCode {
         }
         Some(Command::Man) => {
             let command = <Cli as clap::CommandFactory>::command();
-            match clap_mangen::Man::new(command).render(&mut std::io::stdout()) {
+            match man::render(command, &mut std::io::stdout().lock()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::from(2),
             }
@@ -422,28 +440,24 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session) -> ExitCode {
     exit_code(failed)
 }
 
-/// ` to "FILE"`, or nothing for standard output.
-fn destination(output: Option<&std::path::Path>) -> String {
-    match output {
-        Some(path) => format!(" to \"{}\"", path.display()),
-        None => String::new(),
-    }
-}
-
 /// `sprague draw` and `sprague plot`: the file's declarations (its queries
-/// are not run), then the one query the command line makes.
+/// are not run), then the one query the command line asks, built as a value.
 fn picture(
     file: &std::path::Path,
     json: bool,
     session: Session,
-    query: impl FnOnce(&Session) -> String,
+    request: PictureRequest,
+    output: Option<&std::path::Path>,
 ) -> ExitCode {
     let mut session = match declared(file, session, error_style(json)) {
         Ok(session) => session,
         Err(code) => return code,
     };
-    let query = query(&session);
-    exit_code(!print_run(&mut session, "<command line>", &query, json))
+    let output = output.map(|path| path.to_string_lossy().into_owned());
+    let answered = print_events(&mut session, json, |session, sink| {
+        session.picture(request, output.as_deref(), sink)
+    });
+    exit_code(!answered)
 }
 
 /// The session with the file's declarations (its queries are not run),
@@ -481,11 +495,17 @@ fn certify(
             return exit_code(true);
         }
     };
-    let text = serde_json::to_string_pretty(&certificate).expect("a certificate is JSON") + "\n";
     match to {
-        None => print!("{text}"),
+        None => {
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            // A closed pipe ends the output.
+            let _ = serde_json::to_writer_pretty(&mut stdout, &certificate)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(stdout))
+                .and_then(|()| stdout.flush());
+        }
         Some(path) => {
-            if let Err(error) = std::fs::write(path, text) {
+            if let Err(error) = write_aside(path, &certificate) {
                 eprintln!("sprague: cannot write {}: {error}", path.display());
                 return ExitCode::from(2);
             }
@@ -501,10 +521,43 @@ fn certify(
     ExitCode::SUCCESS
 }
 
+/// Writes a certificate to a file beside `path` and renames it into
+/// place, so that a run killed midway leaves no half-written certificate
+/// under the name asked for.
+fn write_aside(
+    path: &std::path::Path,
+    certificate: &crate::session::certificate::Certificate,
+) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("the path names no file"))?;
+    let aside = path.with_file_name(format!(
+        ".{}.{}.part",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = std::fs::File::create(&aside).and_then(|file| {
+        let mut writer = std::io::BufWriter::new(file);
+        serde_json::to_writer_pretty(&mut writer, certificate)?;
+        writeln!(writer)?;
+        writer
+            .into_inner()
+            .map_err(|error| error.into_error())?
+            .sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&aside, path)) {
+        Ok(()) => Ok(()),
+        Err(error) => {
+            let _ = std::fs::remove_file(&aside);
+            Err(error)
+        }
+    }
+}
+
 /// `sprague verify FILE CERTIFICATE`.
-fn verify(file: &std::path::Path, path: &std::path::Path) -> ExitCode {
+fn verify(file: &std::path::Path, path: &std::path::Path, session: Session) -> ExitCode {
     let style = error_style(false);
-    let mut session = match declared(file, Session::new(DEFAULT_MAX_STATES), style) {
+    let mut session = match declared(file, session, style) {
         Ok(session) => session,
         Err(code) => return code,
     };
@@ -537,6 +590,16 @@ fn verify(file: &std::path::Path, path: &std::path::Path) -> ExitCode {
 /// Runs a source in the session, printing answers and errors as they come;
 /// returns whether nothing failed.
 fn print_run(session: &mut Session, name: &str, text: &str, json: bool) -> bool {
+    print_events(session, json, |session, sink| session.run(name, text, sink))
+}
+
+/// Runs `ask` in the session, printing its answers and errors as they
+/// come; returns whether nothing failed.
+fn print_events(
+    session: &mut Session,
+    json: bool,
+    ask: impl FnOnce(&mut Session, &mut dyn FnMut(Event)) -> bool,
+) -> bool {
     let mut stdout = std::io::stdout().lock();
     let mut failed = false;
     // A long search shows its progress on a terminal (Ctrl-C ends the run).
@@ -548,7 +611,7 @@ fn print_run(session: &mut Session, name: &str, text: &str, json: bool) -> bool 
     })));
     progress.start();
     {
-        session.run(name, text, &mut |event| {
+        ask(session, &mut |event| {
             progress.pause();
             match event {
                 Event::Answer(answer) => {
@@ -577,22 +640,29 @@ fn print_run(session: &mut Session, name: &str, text: &str, json: bool) -> bool 
 }
 
 fn check_files(files: &[PathBuf]) -> ExitCode {
-    let sources = match read_all(files) {
-        Ok(sources) => sources,
-        Err(failure) => return failure.exit(),
-    };
-    let mut session = Session::new(DEFAULT_MAX_STATES);
-    let mut failed = false;
-    for (name, text) in &sources {
-        match session.declare(name, text, &mut |_| {}) {
-            Ok(queries) => say!("{name}: ok, {}", summary(&session, name, queries.len())),
+    let mut code = 0;
+    for path in files {
+        // Each file is read and checked on its own, in a session of its
+        // own (the examples each declare their own `Kayles`), and every
+        // file's errors are reported.
+        let (name, text) = match read_all(std::slice::from_ref(path)) {
+            Ok(mut sources) => sources.remove(0),
+            Err(failure) => {
+                failure.exit();
+                code = code.max(failure.code);
+                continue;
+            }
+        };
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        match session.declare(&name, &text, &mut |_| {}) {
+            Ok(queries) => say!("{name}: ok, {}", summary(&session, &name, queries.len())),
             Err(report) => {
-                failed = true;
+                code = code.max(INPUT_ERROR);
                 eprint!("{}", output::error(&report, error_style(false)));
             }
         }
     }
-    exit_code(failed)
+    ExitCode::from(code)
 }
 
 /// What a checked file declares and asks, in a phrase:

@@ -293,7 +293,7 @@ pub enum EvalError {
     #[diagnostic(
         code(sprague::eval::unknown_format),
         help(
-            "a move graph is written as .dot or .gv, or drawn by Graphviz as .svg, .png or .pdf; a plot is written as .svg"
+            "a move graph is written as .dot or .gv, or drawn by Graphviz as .svg, .png or .pdf; a plot is written as .svg or .png"
         )
     )]
     UnknownFormat {

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 pub use dot::dot;
-pub use plot::plot;
+pub use plot::{plot, plot_png};
 
 use crate::analysis::Period;
 use crate::engine::Gamma;
@@ -117,10 +117,15 @@ pub fn render_dot(dot: String, path: &str) -> Result<(Vec<u8>, &'static str), Pi
     }
 }
 
-/// A plot as the file name asks for it: plots are SVG only, so any other
-/// extension is refused.
-pub fn render_svg(svg: String, path: &str) -> Result<(Vec<u8>, &'static str), PictureError> {
+/// A plot as the file name asks for it: SVG (`svg` given), or PNG for a
+/// `.png` file (drawn again, by `png`); any other extension is refused.
+pub fn render_plot(
+    svg: String,
+    path: &str,
+    png: impl FnOnce() -> Result<Vec<u8>, PictureError>,
+) -> Result<(Vec<u8>, &'static str), PictureError> {
     match Path::new(path).extension() {
+        Some(extension) if extension.eq_ignore_ascii_case("png") => Ok((png()?, "png")),
         Some(extension) if !extension.eq_ignore_ascii_case("svg") => Err(PictureError::Format(
             extension.to_string_lossy().into_owned(),
         )),

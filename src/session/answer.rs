@@ -159,6 +159,18 @@ impl Session {
     /// Computes a game's values until a period is proven (or, with no
     /// theorem to prove one, seen convincingly), and keeps a proven one.
     pub(super) fn period(&mut self, game: GameId, span: SourceSpan) -> Result<Answer, EvalError> {
+        self.period_within(game, span, None)
+    }
+
+    /// `period`, computing at most `limit` values when one is given (a
+    /// plot looks for the period of what it draws, not for as long as
+    /// `period G` would).
+    pub(super) fn period_within(
+        &mut self,
+        game: GameId,
+        span: SourceSpan,
+        limit: Option<usize>,
+    ) -> Result<Answer, EvalError> {
         let proof = match &self.program.game(game).moves {
             Moves::Code(code) => analysis::proof_for(code),
             Moves::Rules(_) | Moves::Alias(_) | Moves::Product(..) => Proof::None,
@@ -173,6 +185,7 @@ impl Session {
             Moves::Code(_) => u64::MAX,
             Moves::Rules(_) | Moves::Alias(_) | Moves::Product(..) => self.engine.max_work(),
         };
+        let cap = limit.map_or(cap, |limit| cap.min(limit));
         let start = self.engine.total_work();
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let mut values: Vec<Grundy> = Vec::new();

@@ -20,6 +20,7 @@
 //! of value ∞ with no option of value m, the least finite value missing
 //! among u's options. Options of loopy parts are single parts here.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use miette::{Diagnostic, Report};
@@ -77,6 +78,47 @@ pub struct Claim {
     pub blocked: Option<String>,
 }
 
+/// The bounds a certificate is made or checked within: the session's
+/// `--max-states` (parts) and `--max-work` (options listed).
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    parts: usize,
+    options: u64,
+}
+
+/// Why a certificate could not be made.
+#[derive(Debug, Error, Diagnostic)]
+pub enum CertifyError {
+    #[error("the certificate would claim more than {limit} positions")]
+    #[diagnostic(
+        code(sprague::certify::too_many_positions),
+        help("raise the limit with `--max-states N`, or certify a smaller position")
+    )]
+    TooManyParts { limit: usize },
+
+    #[error(
+        "certifying stopped after listing more than {limit} options (of {parts} positions found so far)"
+    )]
+    #[diagnostic(
+        code(sprague::certify::too_much_work),
+        help(
+            "a certificate lists every option of every position it claims; raise the limit \
+             with `--max-work N`, or certify a smaller position"
+        )
+    )]
+    TooMuchWork { limit: u64, parts: usize },
+
+    #[error("{position} has a finite value no counter justifies")]
+    #[diagnostic(
+        code(sprague::certify::unjustified),
+        help(
+            "a loopy certificate covers options that are single positions; this one has an \
+             option that is a sum, or a value the counters cannot reach"
+        )
+    )]
+    Unjustified { position: String },
+}
+
 /// The first claim that fails, and why.
 #[derive(Debug, Error, Diagnostic)]
 pub enum Refused {
@@ -86,6 +128,27 @@ pub enum Refused {
         help("a certificate is the JSON object `sprague certify` writes")
     )]
     Unreadable(String),
+
+    #[error("the certificate claims {claims} positions, more than the limit of {limit}")]
+    #[diagnostic(
+        code(sprague::verify::too_many_positions),
+        help(
+            "raise the limit with `--max-states N` if the certificate is one you trust to be this large"
+        )
+    )]
+    TooManyClaims { claims: usize, limit: usize },
+
+    #[error(
+        "verifying stopped after listing more than {limit} options (while checking {position})"
+    )]
+    #[diagnostic(
+        code(sprague::verify::too_much_work),
+        help(
+            "checking a certificate lists every option of every position it claims; raise the \
+             limit with `--max-work N` if the certificate is one you mean to check at this size"
+        )
+    )]
+    TooMuchWork { limit: u64, position: String },
 
     #[error("claim {position} = {value} fails: {reason}")]
     #[diagnostic(
@@ -101,29 +164,58 @@ pub enum Refused {
 
 impl Session {
     /// A certificate of the value of the sum written `text`, the file's
-    /// declarations loaded.
+    /// declarations loaded. Its memory is linear in the parts certified:
+    /// each part's options are listed, used and dropped (listed again for
+    /// its witnesses), and the parts and options are bounded by the
+    /// session's `--max-states` and `--max-work`.
     pub fn certify(&mut self, name: &str, text: &str) -> Result<Certificate, Report> {
         let sum = self.parse_position(name, text)?;
+        let limits = Limits {
+            parts: self.engine.max_states(),
+            options: self.engine.max_work(),
+        };
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let engine = &mut self.engine;
         let failed = |error| engine_error(&interp, error, miette::SourceSpan::from(0..0));
-        // Every part the options of the parts reach, in the order found.
+        let show = |sum: &[Component]| interp.show(sum).to_string();
+        // Every part the options of the parts reach, in the order found;
+        // a part is noted when first met, so the queue holds each once.
         let mut parts: Vec<Component> = Vec::new();
         let mut index: HashMap<Component, usize> = HashMap::new();
-        let mut options: Vec<Vec<Vec<Component>>> = Vec::new();
-        let mut queue: Vec<Component> = sum.clone();
-        while let Some(part) = queue.pop() {
-            if matches!(part, Component::Heap(_)) || index.contains_key(&part) {
-                continue;
+        let mut queue: Vec<usize> = Vec::new();
+        let mut note = |part: &Component, parts: &mut Vec<Component>, queue: &mut Vec<usize>| {
+            if matches!(part, Component::Heap(_)) || index.contains_key(part) {
+                return Ok(());
+            }
+            if parts.len() == limits.parts {
+                return Err(Report::new(CertifyError::TooManyParts {
+                    limit: limits.parts,
+                }));
             }
             index.insert(part.clone(), parts.len());
-            let listed = engine.options(&interp, &part).map_err(failed);
-            let listed = listed.map_err(Report::new)?;
-            queue.extend(listed.iter().flatten().cloned());
-            parts.push(part);
-            options.push(listed);
+            queue.push(parts.len());
+            parts.push(part.clone());
+            Ok(())
+        };
+        for part in &sum {
+            note(part, &mut parts, &mut queue)?;
         }
-        let mut values = Vec::new();
+        let mut examined = 0u64;
+        while let Some(i) = queue.pop() {
+            let listed = engine.options(&interp, &parts[i]).map_err(failed);
+            let listed = listed.map_err(Report::new)?;
+            examined += listed.len() as u64;
+            if examined > limits.options {
+                return Err(Report::new(CertifyError::TooMuchWork {
+                    limit: limits.options,
+                    parts: parts.len(),
+                }));
+            }
+            for part in listed.iter().flatten() {
+                note(part, &mut parts, &mut queue)?;
+            }
+        }
+        let mut values = Vec::with_capacity(parts.len());
         for part in &parts {
             values.push(engine.gamma(&interp, part).map_err(failed)?);
         }
@@ -136,33 +228,45 @@ impl Session {
                     Err(EngineError::Loopy { .. })
                 )
             });
-        let show = |sum: &[Component]| interp.show(sum).to_string();
         let value_of = |sum: &[Component]| sum_value(&index, &values, sum);
-        let witnesses = |i: usize| -> Vec<String> {
-            let Gamma::Finite(g) = values[i] else {
-                return Vec::new();
-            };
-            (0..g)
-                .filter_map(|v| options[i].iter().find(|option| value_of(option) == Some(v)))
-                .map(|option| show(option))
-                .collect()
-        };
-        let mut claims: Vec<Claim> = Vec::new();
+        let mut claims: Vec<Claim> = Vec::with_capacity(parts.len());
         for (i, part) in parts.iter().enumerate() {
             let rank = match loopy {
                 true => 0,
                 false => engine.longest(&interp, part).map_err(failed)?,
             };
+            // An option of each value below the claim, the first listed.
+            let mut witnesses = Vec::new();
+            if let Gamma::Finite(g @ 1..) = values[i] {
+                let listed = engine.options(&interp, part).map_err(failed)?;
+                let mut first: Vec<Option<usize>> = vec![None; g as usize];
+                for (k, option) in listed.iter().enumerate() {
+                    if let Some(slot) = value_of(option).and_then(|v| first.get_mut(v as usize)) {
+                        slot.get_or_insert(k);
+                    }
+                }
+                witnesses = first
+                    .into_iter()
+                    .flatten()
+                    .map(|k| show(&listed[k]))
+                    .collect();
+            }
             claims.push(Claim {
                 position: show(std::slice::from_ref(part)),
                 value: claimed(&values[i]),
                 rank,
-                witnesses: witnesses(i),
+                witnesses,
                 reversals: Vec::new(),
                 blocked: None,
             });
         }
         if loopy {
+            // The rounds of counters look at options again and again: the
+            // options are kept, within the work limit already passed.
+            let mut options = Vec::with_capacity(parts.len());
+            for part in &parts {
+                options.push(engine.options(&interp, part).map_err(failed)?);
+            }
             loopy_counters(&parts, &index, &options, &values, &mut claims, &show)?;
         }
         let value = match value_of(&sum) {
@@ -200,6 +304,16 @@ impl Session {
                 ))));
             }
         };
+        let limits = Limits {
+            parts: self.engine.max_states(),
+            options: self.engine.max_work(),
+        };
+        if certificate.claims.len() > limits.parts {
+            return Err(Report::new(Refused::TooManyClaims {
+                claims: certificate.claims.len(),
+                limit: limits.parts,
+            }));
+        }
         // Every position the certificate names, parsed before any check.
         let mut parse = |text: &str| -> Result<Vec<Component>, Report> {
             Ok(normal(self.parse_position(name, text)?))
@@ -240,11 +354,19 @@ impl Session {
         let checker = Checker {
             interp: Interpreter::new(&self.program),
             claims,
+            limit: limits.options,
+            examined: Cell::new(0),
         };
         for parsed in &parsed {
-            checker
-                .check(parsed, loopy)
-                .map_err(|reason| refuse(parsed.claim, reason))?;
+            checker.check(parsed, loopy).map_err(|reason| {
+                match checker.examined.get() > checker.limit {
+                    true => Report::new(Refused::TooMuchWork {
+                        limit: checker.limit,
+                        position: parsed.claim.position.clone(),
+                    }),
+                    false => refuse(parsed.claim, reason),
+                }
+            })?;
         }
         // The position itself: its parts all claimed, its value their XOR.
         let claim = Claim {
@@ -255,11 +377,9 @@ impl Session {
             reversals: Vec::new(),
             blocked: None,
         };
-        let found = match whole.as_slice() {
-            [part] => checker.value(part),
-            sum => checker.sum_value(sum),
-        }
-        .map_err(|reason| refuse(&claim, reason))?;
+        let found = checker
+            .whole_value(&whole)
+            .map_err(|reason| refuse(&claim, reason))?;
         if found != finite(&certificate.value) {
             return Err(refuse(
                 &claim,
@@ -283,6 +403,10 @@ struct Parsed<'c> {
 struct Checker<'p, 'c> {
     interp: Interpreter<'p>,
     claims: HashMap<Component, &'c Claim>,
+    /// The most options all checks together may list (`--max-work`).
+    limit: u64,
+    /// The options listed so far.
+    examined: Cell<u64>,
 }
 
 impl Checker<'_, '_> {
@@ -322,6 +446,20 @@ impl Checker<'_, '_> {
         Ok(x)
     }
 
+    /// The certified position's value: the XOR of its parts' claims, or ∞
+    /// when a part's is ∞ (a sum with a part of infinite γ has infinite γ:
+    /// Smith's theorem, γ(G + H) = γ(G) ⊕ γ(H) with ∞ absorbing).
+    fn whole_value(&self, sum: &[Component]) -> Result<Option<Grundy>, String> {
+        let mut x = Some(0);
+        for part in sum {
+            x = match (x, self.value(part)?) {
+                (Some(x), Some(part)) => Some(x ^ part),
+                _ => None,
+            };
+        }
+        Ok(x)
+    }
+
     fn rank(&self, part: &Component) -> u64 {
         match part {
             Component::Heap(n) => *n,
@@ -331,9 +469,24 @@ impl Checker<'_, '_> {
 
     /// The options of a part, from its rules, each sorted.
     fn options(&self, part: &Component) -> Result<Vec<Vec<Component>>, String> {
-        let mut options = Options::new(MAX_OPTIONS);
-        crate::engine::Rules::options(&self.interp, part, &mut options)
-            .map_err(|error| format!("its options cannot be listed: {error}"))?;
+        // One listing may not go far past what is left of the work limit
+        // either (the listing counts the assignments its rules try, at
+        // least one an option, so it is allowed twice what is left).
+        let left = self.limit.saturating_sub(self.examined.get());
+        let cap = left.saturating_mul(2).saturating_add(1024);
+        let mut options = Options::new(MAX_OPTIONS.min(usize::try_from(cap).unwrap_or(usize::MAX)));
+        let listed = crate::engine::Rules::options(&self.interp, part, &mut options);
+        self.examined
+            .set(self.examined.get().saturating_add(options.len() as u64));
+        let capped = (cap as u128) < MAX_OPTIONS as u128;
+        if capped && matches!(listed, Err(crate::interp::EvalError::TooManyOptions { .. })) {
+            // Stopped by what was left of the work limit: past it.
+            self.examined.set(self.limit.saturating_add(1));
+        }
+        listed.map_err(|error| format!("its options cannot be listed: {error}"))?;
+        if self.examined.get() > self.limit {
+            return Err("the work limit is passed".into());
+        }
         Ok(options
             .iter()
             .map(|option| normal(option.to_vec()))
@@ -534,10 +687,9 @@ fn loopy_counters(
     for i in 0..parts.len() {
         match &values[i] {
             Gamma::Finite(_) if counter[i].is_none() => {
-                return Err(Report::msg(format!(
-                    "{} has a finite value no counter justifies",
-                    claims[i].position
-                )));
+                return Err(Report::new(CertifyError::Unjustified {
+                    position: claims[i].position.clone(),
+                }));
             }
             Gamma::Finite(_) => {}
             Gamma::Infinite(reaches) => {

@@ -13,7 +13,7 @@ pub mod certificate;
 mod picture;
 pub mod why;
 
-pub use picture::DEFAULT_MAX_DRAW;
+pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
 
 use answer::{engine_error, listed_move_line, move_line, valued_moves};
 

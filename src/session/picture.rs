@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use miette::SourceSpan;
 
 use super::answer::engine_error;
-use super::{Picture, Session};
+use super::{Answer, Picture, Session, Value};
 use crate::engine::{Engine, Gamma, Rules};
 use crate::interp::{Budget, Component, EvalError, Interpreter};
 use crate::lower::ir::{Destination, GameId, Moves, Query};
@@ -250,9 +250,11 @@ impl Session {
     pub(super) fn plot(&mut self, query: &Query, game: GameId) -> Result<Picture, EvalError> {
         let span = query.target_span;
         let one_parameter = self.program.game(game).params.len() == 1;
-        if one_parameter && matches!(self.program.game(game).moves, Moves::Code(_)) {
+        let code = matches!(self.program.game(game).moves, Moves::Code(_));
+        let mut seen = None;
+        if one_parameter && code {
             // Codes are quick to tabulate: find the period to mark it.
-            self.period(game, span)?;
+            seen = period_of(self.period(game, span)?);
         }
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let engine = &mut self.engine;
@@ -296,21 +298,170 @@ impl Session {
             }
             other => other?,
         }
+        if one_parameter && !code && !self.periods.contains_key(&game) {
+            // A game of rules: look for its period over the values plotted
+            // (and at least PLOT_PERIOD_SEARCH), within the session's
+            // limits. A search that fails past what is plotted (a limit, an
+            // overflow further on) leaves the plot without a mark.
+            let last = points.iter().map(|&(x, ..)| x).max().unwrap_or(0);
+            let upto = usize::try_from(last).unwrap_or(0).saturating_add(1);
+            match self.period_within(game, span, Some(upto.max(PLOT_PERIOD_SEARCH))) {
+                Ok(answer) => seen = period_of(answer),
+                Err(error @ EvalError::Interrupted { .. }) => return Err(error),
+                Err(_) => {}
+            }
+        }
+        // A proven period is marked; so is one only seen (the caption says
+        // "apparent"), when it is a plain repetition, not a saltus.
+        let period = match self.periods.get(&game) {
+            Some(known) => Some(known.period.clone()),
+            None => seen.filter(|period| period.saltus == 0),
+        };
         let plot = Plot {
             game: self.program.game(game).name.clone(),
             names: query.names.clone(),
-            period: one_parameter
-                .then(|| self.periods.get(&game).map(|known| known.period.clone()))
-                .flatten(),
+            period: period.filter(|_| one_parameter),
             points,
         };
         let svg = picture::plot(&plot).map_err(|error| picture_error(error, "", span))?;
         finish(
             svg,
-            picture::render_svg,
+            |svg, path| picture::render_plot(svg, path, || picture::plot_png(&plot)),
             query.to.as_ref(),
             plot.points.len(),
             "svg",
         )
+    }
+}
+
+/// The fewest values a plot of a game of rules looks for a period in: the
+/// 64 values and four repetitions an apparent period needs, with room.
+const PLOT_PERIOD_SEARCH: usize = 256;
+
+/// The period, proven or only seen, that a `period` answer found.
+fn period_of(answer: Answer) -> Option<crate::analysis::Period> {
+    match answer.value {
+        Value::Period { period, .. } => period,
+        _ => None,
+    }
+}
+
+/// What `sprague draw` and `sprague plot` ask, as values: the argument is
+/// parsed alone as a position, never pasted into a source, and the file
+/// written is passed apart from it.
+#[derive(Debug, Clone, Copy)]
+pub enum PictureRequest<'a> {
+    /// `draw POSITION`.
+    Draw { position: &'a str },
+    /// `plot GAME`: each of the game's parameters from 0 to `to`.
+    Plot { game: &'a str, to: usize },
+}
+
+/// `sprague plot` was given a position, not a game's name.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("`plot` draws a game's values over its parameters, and `{found}` is not a game's name")]
+#[diagnostic(
+    code(sprague::plot::not_a_game),
+    help(
+        "name a declared game alone, as in `sprague plot FILE Kayles --to 30`; for a family of \
+         positions such as boards, ask `grundy Cram(Grid(2, n)) for n in 0..=8` in a file \
+         (or declare a game of n whose one move rule leads to the family's positions)"
+    )
+)]
+pub struct NotAGameName {
+    found: String,
+    #[label("a game's name, without arguments")]
+    span: SourceSpan,
+}
+
+impl Session {
+    /// Draws or plots what the command line asks, sending the answer or
+    /// the error to the sink; returns whether it was answered.
+    pub fn picture(
+        &mut self,
+        request: PictureRequest,
+        output: Option<&str>,
+        sink: &mut dyn FnMut(super::Event),
+    ) -> bool {
+        match self.picture_query(request, output) {
+            Ok(query) => self.answer_query(&query, sink),
+            Err(report) => {
+                sink(super::Event::Error(report));
+                false
+            }
+        }
+    }
+
+    /// The query of a [`PictureRequest`], built as a syntax tree and
+    /// checked like any other.
+    fn picture_query(
+        &mut self,
+        request: PictureRequest,
+        output: Option<&str>,
+    ) -> Result<Query, miette::Report> {
+        use crate::syntax::{self, ast};
+        let (kind, text) = match request {
+            PictureRequest::Draw { position } => (ast::QueryKind::Draw, position),
+            PictureRequest::Plot { game, .. } => (ast::QueryKind::Plot, game),
+        };
+        let base = self.sources.add("<command line>", text);
+        let sum = syntax::parse_position(text, base).map_err(|error| self.report(error))?;
+        let span = sum.span;
+        let to = output.map(|path| ast::Destination {
+            path: path.to_owned(),
+            span: SourceSpan::new(self.sources.add("<output>", path).into(), path.len()),
+        });
+        let (target, bindings) = match request {
+            PictureRequest::Draw { .. } => (ast::Target::Position(sum), Vec::new()),
+            PictureRequest::Plot { to: last, .. } => {
+                let name = match sum.terms.as_slice() {
+                    [ast::Term::Name(name)] => name.clone(),
+                    _ => {
+                        return Err(self.report(NotAGameName {
+                            found: text.trim().to_owned(),
+                            span,
+                        }));
+                    }
+                };
+                let params = match self.program.names.get(&name.name).map(|named| named.kind) {
+                    Some(crate::lower::ir::DeclarationKind::Game(id)) => {
+                        self.program.game(id).params.clone()
+                    }
+                    _ => vec!["n".to_owned()],
+                };
+                let int = |value: i64| ast::Expr {
+                    kind: ast::ExprKind::Int(value),
+                    span,
+                    depth: 1,
+                };
+                let last = i64::try_from(last).unwrap_or(i64::MAX);
+                let bindings = params
+                    .into_iter()
+                    .map(|param| ast::Binding {
+                        var: ast::Ident { name: param, span },
+                        domain: ast::Domain::Range {
+                            start: int(0),
+                            end: Some(int(last)),
+                            inclusive: true,
+                        },
+                        stop: None,
+                    })
+                    .collect();
+                (ast::Target::Game(name), bindings)
+            }
+        };
+        let statement = ast::Statement::Query(ast::Query {
+            kind,
+            misere: None,
+            target,
+            bindings,
+            guard: None,
+            to,
+            span,
+        });
+        let (program, mut queries) = crate::lower::lower(&self.program, &[&statement])
+            .map_err(|errors| self.check_report(errors))?;
+        self.program = program;
+        Ok(queries.remove(0))
     }
 }

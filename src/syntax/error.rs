@@ -6,7 +6,12 @@ use thiserror::Error;
 #[derive(Debug, Clone, Error, Diagnostic, PartialEq, Eq)]
 pub enum ParseError {
     #[error("expected {expected}, found {found}")]
-    #[diagnostic(code(sprague::parse::syntax), help("{help}"))]
+    #[diagnostic(
+        code(sprague::parse::syntax),
+        help(
+            "{help}\n`sprague help language` prints the language reference (`man sprague` has it too)"
+        )
+    )]
     Syntax {
         expected: String,
         found: String,

@@ -430,6 +430,7 @@ impl Builder {
         let undirected = pair
             .clone()
             .into_inner()
+            .flatten()
             .any(|pair| pair.as_rule() == Rule::undirected);
         let mut nodes = children(pair)
             .filter(|pair| pair.as_rule() == Rule::node)
@@ -875,6 +876,8 @@ fn name(rule: Rule) -> Name {
         Rule::move_rule => Phrase("a `move` rule"),
         Rule::graph_decl => Phrase("a graph declaration"),
         Rule::edges => Phrase("an edge"),
+        Rule::bare_arrow => Token("->"),
+        Rule::targets => Phrase("the nodes an edge moves to"),
         Rule::node => Phrase("a node name"),
         Rule::node_at => Phrase("a node named by an expression, `.(x)`"),
         Rule::let_decl => Phrase("a `let` declaration"),
@@ -1199,7 +1202,7 @@ fn help_for(positives: &[Rule]) -> String {
     } else if wants(&[Rule::arrow, Rule::node, Rule::edges]) {
         "a graph line reads `node -> other, another`".into()
     } else {
-        "see the language tour in README.md".into()
+        "check the words and punctuation of this line against the reference".into()
     }
 }
 

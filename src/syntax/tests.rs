@@ -231,3 +231,48 @@ fn nesting_past_the_limit_is_an_error_not_a_stack_overflow() {
     assert!(!too_deep(parens(100)));
     assert!(!too_deep(format!("grundy *({}1)", "not ".repeat(2) + "- ")));
 }
+
+/// The nodes of each edge line of the one graph a source declares.
+fn graph_lines(source: &str) -> Vec<(String, Vec<String>)> {
+    let program = parse(source, 0).unwrap();
+    let Statement::Graph(graph) = &program.statements[0] else {
+        panic!("expected a graph, got {:?}", program.statements[0]);
+    };
+    graph
+        .edges
+        .iter()
+        .map(|edges| {
+            let to = edges.to.iter().map(|node| node.name.clone()).collect();
+            (edges.from.name.clone(), to)
+        })
+        .collect()
+}
+
+#[test]
+fn an_arrow_to_nothing_may_end_any_line() {
+    let line =
+        |from: &str, to: &[&str]| (from.to_owned(), to.iter().map(|t| t.to_string()).collect());
+    // Not only on the last line: `a ->` then `b -> a` is two lines, a with no moves.
+    assert!(consumes(Rule::graph_decl, "graph G { a ->\n b -> a }"));
+    assert_eq!(
+        graph_lines("graph G { a ->\n b -> a }"),
+        vec![line("a", &[]), line("b", &["a"])]
+    );
+    assert_eq!(
+        graph_lines("graph G { a -> # no moves\r\n b -- a\n c ->\n d -> }"),
+        vec![
+            line("a", &[]),
+            line("b", &["a"]),
+            line("c", &[]),
+            line("d", &[])
+        ]
+    );
+    // Targets may still go on the next line when no arrow follows them.
+    assert_eq!(
+        graph_lines("graph G { a ->\n b, c\n b -> c }"),
+        vec![line("a", &["b", "c"]), line("b", &["c"])]
+    );
+    // A chain on one line is not two lines read silently.
+    assert!(!consumes(Rule::graph_decl, "graph G { a -> b -> a }"));
+    assert!(!consumes(Rule::graph_decl, "graph G { a -> -> b }"));
+}
