@@ -107,6 +107,8 @@ impl Session {
                 }
             };
             let sum = evaluate(&interp, terms, env)?;
+            // Each row has `--max-search` sums of its own to search.
+            misere.begin_query(max_search);
             let value = match (query.kind, other) {
                 (QueryKind::Play, _) if interactive => {
                     sink(Event::Play(PlayRequest {
