@@ -522,6 +522,10 @@ pub(super) fn engine_error(
         },
         EngineError::TooManyStates { limit, expanding } => EvalError::TooManyStates {
             limit,
+            raise: format!(
+                "raise the limit if memory allows: `--max-states {}` gives twice the room (each position costs memory); or ask about a smaller position",
+                underscored(limit.saturating_mul(2) as u64)
+            ),
             game: match &expanding {
                 Component::Game(game, _) => interp.program.game(*game).name.clone(),
                 Component::Node(graph, _) => interp.program.graph(*graph).name.clone(),
@@ -533,13 +537,20 @@ pub(super) fn engine_error(
         EngineError::Interrupted => EvalError::Interrupted { span },
         EngineError::TooMuchWork {
             limit,
+            examined,
             solved,
             expanding,
-            ..
         } => EvalError::TooMuchWork {
             limit,
+            examined,
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
             solved,
+            // How many options the query needs is not known until it is
+            // solved: the help offers a step, not a promise.
+            raise: format!(
+                "raise the limit if the wait is worth it: `--max-work {}` lets it examine ten times as many options; or ask about a smaller position",
+                underscored(limit.saturating_mul(10))
+            ),
             span,
         },
         EngineError::TooManyMoves { limit, expanding } => EvalError::TooManyMoves {
@@ -589,4 +600,9 @@ pub(super) fn engine_error(
             span,
         },
     }
+}
+
+/// A count as `--max-work` and `--max-states` read it: `20_000_000`.
+fn underscored(count: u64) -> String {
+    crate::interp::grouped(count).replace(',', "_")
 }
