@@ -474,7 +474,12 @@ fn a_hopeless_query_ends_at_the_work_limit_saying_how_far_it_got() {
         "{message}"
     );
     assert!(message.ends_with("positions solved so far)"), "{message}");
-    assert!(error["help"].as_str().unwrap().contains("`--max-work 20_000_000`"));
+    assert!(
+        error["help"]
+            .as_str()
+            .unwrap()
+            .contains("`--max-work 20_000_000`")
+    );
     assert_eq!(
         error["labels"][0]["span"]["offset"],
         chomp.len() + "grundy ".len()

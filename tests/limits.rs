@@ -26,7 +26,11 @@ fn chomp_options(h: &[u32]) -> Vec<Vec<u32>> {
                 continue;
             }
             let end = if j == 0 { i } else { h.len() };
-            options.push((0..end).map(|k| if k < i { h[k] } else { h[k].min(j) }).collect());
+            options.push(
+                (0..end)
+                    .map(|k| if k < i { h[k] } else { h[k].min(j) })
+                    .collect(),
+            );
         }
     }
     options
@@ -62,7 +66,10 @@ fn max_work_counts_each_option_examined_once() {
     assert_eq!((values.len(), moves), (461, 6469));
     let mut session = Session::new(DEFAULT_MAX_STATES);
     session.set_max_work((moves + values.len()) as u64);
-    let answers = answers_in(session, &format!("{CHOMP}grundy Chomp([5, 5, 5, 5, 5, 5])\n"));
+    let answers = answers_in(
+        session,
+        &format!("{CHOMP}grundy Chomp([5, 5, 5, 5, 5, 5])\n"),
+    );
     assert_eq!(answers[0].value, Value::Grundy(value));
 }
 
@@ -88,7 +95,10 @@ fn the_work_limit_says_how_far_it_got_and_how_to_raise_it() {
     assert!((1_001..=1_090).contains(&examined), "{message}");
     assert!(message.contains("past the limit of 1,000"), "{message}");
     assert!(message.contains("positions solved so far)"), "{message}");
-    let help = report.help().map(|help| help.to_string()).unwrap_or_default();
+    let help = report
+        .help()
+        .map(|help| help.to_string())
+        .unwrap_or_default();
     assert!(help.contains("`--max-work 10_000`"), "{help}");
 }
 
@@ -103,9 +113,14 @@ fn the_state_limit_says_how_to_raise_it() {
         panic!("expected the state limit's error, got {events:?}");
     };
     assert!(
-        report.to_string().starts_with("stopped at the limit of 1,000 distinct positions"),
+        report
+            .to_string()
+            .starts_with("stopped at the limit of 1,000 distinct positions"),
         "{report}"
     );
-    let help = report.help().map(|help| help.to_string()).unwrap_or_default();
+    let help = report
+        .help()
+        .map(|help| help.to_string())
+        .unwrap_or_default();
     assert!(help.contains("`--max-states 2_000`"), "{help}");
 }
