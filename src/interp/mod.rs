@@ -8,6 +8,7 @@ mod evaluate;
 mod nodes;
 mod sweep;
 mod value;
+mod written;
 
 use std::fmt;
 

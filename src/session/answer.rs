@@ -3,6 +3,7 @@
 use miette::SourceSpan;
 
 use super::picture::{finish, move_graph};
+use super::written::Written;
 use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Value,
     why,
@@ -107,9 +108,10 @@ impl Session {
                 }
             };
             let sum = evaluate(&interp, terms, env)?;
+            let written = Written::new(&interp, terms, env, &sum)?;
             // Each row has `--max-search` sums of its own to search.
             misere.begin_query(max_search);
-            let value = match (query.kind, other) {
+            let mut value = match (query.kind, other) {
                 (QueryKind::Play, _) if interactive => {
                     sink(Event::Play(PlayRequest {
                         position: sum,
@@ -144,6 +146,11 @@ impl Session {
                 }
                 .map_err(|error| engine_error(&interp, error, span))?,
             };
+            if let Some(written) = &written {
+                written
+                    .show_moves(&interp, engine, &sum, &mut value)
+                    .map_err(|error| engine_error(&interp, error, span))?;
+            }
             let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
                 && sum
                     .iter()
@@ -151,7 +158,10 @@ impl Session {
             .then_some("period");
             sink(Event::Answer(Answer {
                 query: query.kind,
-                position: interp.show(&sum).to_string(),
+                position: match &written {
+                    Some(written) => interp.show(&written.terms).to_string(),
+                    None => interp.show(&sum).to_string(),
+                },
                 bindings: bindings(query, env),
                 value,
                 play: query.kind.has_misere().then_some(query.play),
