@@ -579,3 +579,87 @@ fn splitting_rules_that_name_each_pair_once_are_accepted() {
         assert_eq!(node_numbering_refused(&source), None, "{rule}");
     }
 }
+
+const CRAM: &str = "
+game Cram(s) splits up to symmetry {
+  move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b
+}
+";
+
+/// The moves of an answer as (from, to, leaving), in order.
+fn move_lines(source: &str) -> Vec<(String, String, String)> {
+    let answers = answers(&format!("{CRAM}{source}"));
+    match &answers[0].value {
+        Value::Moves(lines) => lines
+            .iter()
+            .map(|line| {
+                let leaves = line
+                    .result
+                    .clone()
+                    .expect("a short sum says what it leaves");
+                (line.from.clone(), line.to.clone(), leaves)
+            })
+            .collect(),
+        other => panic!("expected moves, got {other:?}"),
+    }
+}
+
+/// Each move of Cram on a board is shown on the board as written, by the
+/// cells it took: the seven dominoes of a 2 × 3 grid (three upright, four
+/// flat) are seven different lines, though up to symmetry they leave only
+/// three different positions.
+#[test]
+fn moves_on_a_board_show_the_cells_taken_on_the_board_as_written() {
+    let lines = move_lines("moves Cram(Grid(2, 3))\n");
+    let mut dominoes: Vec<String> = (0..6)
+        .flat_map(|a| [(a, a + 1), (a, a + 3)])
+        .filter(|&(a, b)| b < 6 && (b == a + 3 || a / 3 == b / 3))
+        .map(|(a, b)| format!("Cram(Grid(2, 3) - {{{a}, {b}}})"))
+        .collect();
+    dominoes.sort();
+    assert_eq!(dominoes.len(), 7);
+    let mut shown: Vec<String> = lines.iter().map(|(_, to, _)| to.clone()).collect();
+    shown.sort();
+    assert_eq!(shown, dominoes);
+    for (from, to, leaving) in &lines {
+        assert_eq!(from, "Cram(Grid(2, 3))");
+        assert_eq!(leaving, to);
+    }
+}
+
+/// What was asked is shown as asked, not as the part the search keeps
+/// (a 2 × 1 grid is kept as 1 × 2, a 3 × 2 one as 2 × 3), and a move in
+/// one part of a region keeps the other part on the board.
+#[test]
+fn a_position_on_a_board_is_shown_as_asked() {
+    let answers = answers(&format!(
+        "{CRAM}grundy Cram(Grid(2, n)) for n in 1..=1\nwins? Cram(Grid(3, 2))\n"
+    ));
+    let positions: Vec<&str> = answers
+        .iter()
+        .map(|answer| answer.position.as_str())
+        .collect();
+    assert_eq!(positions, ["Cram(Grid(2, 1))", "Cram(Grid(3, 2))"]);
+    // Cram on 2 × 1 is one domino: value 1.
+    assert_eq!(answers[0].value, Value::Grundy(1));
+    // Cells 1 and 4 gone leave two upright dominoes, {0, 3} and {2, 5}.
+    let lines = move_lines("moves Cram(Grid(2, 3) - {1, 4}) + *1\n");
+    let from = "Cram(Grid(2, 3) - {1, 4})";
+    assert_eq!(
+        lines,
+        [
+            (
+                from,
+                "Cram(Grid(2, 3) & {2, 5})",
+                "Cram(Grid(2, 3) & {2, 5}) + *1"
+            ),
+            (
+                from,
+                "Cram(Grid(2, 3) & {0, 3})",
+                "Cram(Grid(2, 3) & {0, 3}) + *1"
+            ),
+            ("*1", "*0", "Cram(Grid(2, 3) - {1, 4}) + *0"),
+        ]
+        .map(|(a, b, c)| (a.to_owned(), b.to_owned(), c.to_owned()))
+    );
+}

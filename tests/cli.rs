@@ -125,7 +125,7 @@ fn the_state_limit_is_a_flag() {
     let limited = sprague(&["run", "--max-states", "1000", "-"], source);
     assert_eq!(limited.status.code(), Some(1));
     assert!(
-        stderr(&limited).contains("more than 1000 distinct positions"),
+        stderr(&limited).contains("stopped at the limit of 1,000 distinct positions"),
         "{}",
         stderr(&limited)
     );
@@ -147,7 +147,8 @@ grundy R(3000)
     assert_eq!(limited.status.code(), Some(1));
     let errors = stderr(&limited);
     assert!(
-        errors.contains("more than 2000 distinct positions while expanding G(3000)"),
+        errors.contains("stopped at the limit of 2,000 distinct positions")
+            && errors.contains("while expanding G(3000)"),
         "{errors}"
     );
     let raised = sprague(&["run", "--max-states", "5000", "-"], source);

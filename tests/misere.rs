@@ -159,3 +159,46 @@ fn misere_kayles_and_dawsons_kayles_rows_and_sums() {
         .collect();
     assert_eq!(losing, [1, 4, 9, 12, 20]);
 }
+
+/// `--max-search` bounds each query's own search: a query refused for the
+/// limit leaves the next, small query its whole budget.
+#[test]
+fn max_search_is_a_budget_for_each_query() {
+    let mut session = sprague::session::Session::new(sprague::engine::DEFAULT_MAX_STATES);
+    session.set_max_search(200);
+    let source = format!(
+        "{GAMES}
+wins? misere Kayles(20) + Kayles(21) + Kayles(22)
+wins? misere Dawson(9) + Dawson(5)
+wins? misere Dawson(7) + Dawson(4)
+"
+    );
+    let mut events = Vec::new();
+    session.run("test.game", &source, &mut |event| events.push(event));
+    let [first, rest @ ..] = events.as_slice() else {
+        panic!("no answer");
+    };
+    match first {
+        sprague::session::Event::Error(report) => assert_eq!(
+            report.code().map(|code| code.to_string()).as_deref(),
+            Some("sprague::eval::search_too_large")
+        ),
+        other => panic!("the large sum should be refused, got {other:?}"),
+    }
+    let mut memo = HashMap::new();
+    let expected = [
+        rows_win(&[9, 5], &[2], &mut memo),
+        rows_win(&[7, 4], &[2], &mut memo),
+    ];
+    let found: Vec<bool> = rest
+        .iter()
+        .map(|event| match event {
+            sprague::session::Event::Answer(answer) => match answer.value {
+                Value::Wins(wins) => wins,
+                ref other => panic!("expected wins?, got {other:?}"),
+            },
+            other => panic!("a small sum should be answered, got {other:?}"),
+        })
+        .collect();
+    assert_eq!(found, expected);
+}

@@ -177,7 +177,7 @@ struct Limits {
     /// The most options one search may examine before it is stopped.
     #[arg(long, default_value_t = DEFAULT_MAX_WORK, value_name = "N", value_parser = work)]
     max_work: u64,
-    /// The most sums `crosscheck`, `remoteness` and misère play may search.
+    /// The most sums `crosscheck`, `remoteness` and misère play may search for one row of a query.
     #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N", value_parser = count)]
     max_search: usize,
     /// The most nodes `draw` draws.

@@ -165,6 +165,10 @@ pub struct Misere<P> {
     exact: HashMap<Vec<P>, Known>,
     /// Each component's options, as states, listed once.
     moves: Moves<P>,
+    /// How many sums each memo held when the query being answered began:
+    /// `--max-search` bounds the sums a query adds, not those that earlier
+    /// queries left.
+    base: (usize, usize),
 }
 
 type Moves<P> = HashMap<P, Arc<Vec<Vec<P>>>>;
@@ -175,6 +179,7 @@ impl<P> Default for Misere<P> {
             theory: HashMap::default(),
             exact: HashMap::default(),
             moves: HashMap::default(),
+            base: (0, 0),
         }
     }
 }
@@ -185,6 +190,17 @@ impl<P> Misere<P> {
         self.theory.clear();
         self.exact.clear();
         self.moves.clear();
+        self.base = (0, 0);
+    }
+
+    /// Starts a query with a budget of `limit` new sums of its own. Sums
+    /// kept from earlier queries count against none; once they are twice
+    /// the limit they are forgotten, so the memo stays within three limits.
+    pub fn begin_query(&mut self, limit: usize) {
+        if self.theory.len() + self.exact.len() >= limit.saturating_mul(2) {
+            self.clear();
+        }
+        self.base = (self.theory.len(), self.exact.len());
     }
 }
 
@@ -226,13 +242,14 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         let root = self.state(rules, sum.iter().cloned())?;
-        let known = match theory {
-            true => &mut memo.theory,
-            false => &mut memo.exact,
+        let (known, base) = match theory {
+            true => (&mut memo.theory, memo.base.0),
+            false => (&mut memo.exact, memo.base.1),
         };
         if !known.contains_key(&root) {
             let moves = &mut memo.moves;
-            self.search_genus(rules, known, moves, root.clone(), theory, limit)?;
+            let budget = (base, limit);
+            self.search_genus(rules, known, moves, root.clone(), theory, budget)?;
         }
         Ok(Found {
             genus: known[&root].genus.clone(),
@@ -263,7 +280,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         moves: &mut Moves<P>,
         root: Vec<P>,
         theory: bool,
-        limit: usize,
+        (base, limit): (usize, usize),
     ) -> Result<(), P, R::Error>
     where
         R: Rules<Position = P>,
@@ -278,7 +295,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 // No state is met again below itself: every component of a
                 // state was solved (its longest play found), so none reaches
                 // a cycle, and neither does their sum.
-                if known.len() + stack.len() >= limit {
+                if known.len().saturating_sub(base) + stack.len() >= limit {
                     return Err(EngineError::SearchTooLarge {
                         limit,
                         needed: limit as u128 + 1,

@@ -434,6 +434,93 @@ impl Board {
 }
 
 impl Region {
+    /// [`Region::parts`], each part with where its nodes came from:
+    /// `origin[v]` is the node of this region's board that node `v` of the
+    /// part's own board stands for (-1 for nodes the part lacks). For
+    /// showing a move as it was made; the search uses [`Region::parts`].
+    pub fn traced_parts(&self, symmetric: bool) -> Vec<(Region, Vec<i64>)> {
+        let mut seen = std::collections::HashSet::new();
+        let mut parts = Vec::new();
+        for start in self.nodes.iter() {
+            if !seen.insert(start) {
+                continue;
+            }
+            let (mut part, mut stack) = (vec![start], vec![start]);
+            while let Some(v) = stack.pop() {
+                self.board.neighbours(v as u32, &mut |w| {
+                    let w = i64::from(w);
+                    if self.nodes.contains(w) && seen.insert(w) {
+                        part.push(w);
+                        stack.push(w);
+                    }
+                });
+            }
+            part.sort_unstable();
+            parts.push(self.board.traced(&part, symmetric));
+        }
+        parts
+    }
+}
+
+impl Board {
+    /// [`Board::shaped`] for the sorted nodes `part`, with the origin of
+    /// each node of the shaped part (see [`Region::traced_parts`]).
+    fn traced(&self, part: &[i64], symmetric: bool) -> (Region, Vec<i64>) {
+        let shaped = self.shaped(Set::from_values(part.iter().copied()), symmetric);
+        let mut origin = vec![-1; shaped.board.size()];
+        match self {
+            Board::Cycle(n) if part.len() < *n as usize => {
+                // The arc starts at its node whose predecessor is gone.
+                let n = i64::from(*n);
+                let first = part
+                    .iter()
+                    .copied()
+                    .find(|&v| part.binary_search(&((v + n - 1) % n)).is_err())
+                    .unwrap_or(0);
+                for (k, slot) in origin.iter_mut().enumerate() {
+                    *slot = (first + k as i64) % n;
+                }
+            }
+            Board::Path(_) | Board::Cycle(_) => origin.copy_from_slice(part),
+            Board::Grid { cols, .. } => {
+                let cells: Vec<(u32, u32)> = part
+                    .iter()
+                    .map(|&v| (v as u32 / cols, v as u32 % cols))
+                    .collect();
+                let top = cells.iter().map(|cell| cell.0).min().unwrap_or(0);
+                let left = cells.iter().map(|cell| cell.1).min().unwrap_or(0);
+                let height = cells.iter().map(|cell| cell.0).max().unwrap_or(0) - top + 1;
+                let width = cells.iter().map(|cell| cell.1).max().unwrap_or(0) - left + 1;
+                let image = |symmetry: Symmetry| {
+                    let (rows, cols) = symmetry.shape(height, width);
+                    let cells = cells.iter().map(move |&(r, c)| {
+                        let (r, c) = symmetry.apply(r - top, c - left, height, width);
+                        i64::from(r * cols + c)
+                    });
+                    (Board::Grid { rows, cols }, cells)
+                };
+                let symmetry = Symmetry::ALL
+                    .into_iter()
+                    .find(|&symmetry| {
+                        let (board, cells) = image(symmetry);
+                        board == shaped.board && Set::from_values(cells) == shaped.nodes
+                    })
+                    .expect("the shaped part is one of the part's images");
+                for (at, &v) in image(symmetry).1.zip(part) {
+                    origin[at as usize] = v;
+                }
+            }
+            Board::Graph(_) | Board::Edges(_) => {
+                for &v in part {
+                    origin[v as usize] = v;
+                }
+            }
+        }
+        (shaped, origin)
+    }
+}
+
+impl Region {
     /// The elements of the region joined to the nodes `ground` through it:
     /// for `Edges(G)`, the edges with a path of edges of the region to a
     /// ground node; for nodes, those with a path of nodes of the region.

@@ -362,31 +362,33 @@ pub enum EvalError {
     },
 
     #[error(
-        "more than {limit} options examined while expanding {position} ({solved} positions reached so far)"
+        "stopped after examining {} options, past the limit of {}, while expanding {position} ({} positions solved so far)",
+        grouped(*.examined), grouped(*.limit), grouped(*.solved as u64)
     )]
-    #[diagnostic(
-        code(sprague::eval::too_much_work),
-        help(
-            "raise the limit with `--max-work N` if the wait is worth it, or ask about a smaller position"
-        )
-    )]
+    #[diagnostic(code(sprague::eval::too_much_work), help("{raise}"))]
     TooMuchWork {
         limit: u64,
+        examined: u64,
         position: String,
         solved: usize,
+        /// What raising the limit would allow; how many options the query
+        /// needs is not known before it is solved.
+        raise: String,
         #[label("solving this examines more options than the limit")]
         span: SourceSpan,
     },
 
-    #[error("more than {limit} distinct positions while expanding {position} of game `{game}`")]
-    #[diagnostic(
-        code(sprague::eval::too_many_states),
-        help("raise the limit with `--max-states N`, or ask about a smaller position")
+    #[error(
+        "stopped at the limit of {} distinct positions while expanding {position} of game `{game}`",
+        grouped(*.limit as u64)
     )]
+    #[diagnostic(code(sprague::eval::too_many_states), help("{raise}"))]
     TooManyStates {
         limit: usize,
         game: String,
         position: String,
+        /// What raising the limit would allow.
+        raise: String,
         #[label("solving this needs more positions")]
         span: SourceSpan,
     },
@@ -398,6 +400,20 @@ fn in_op(op: &str) -> String {
         "" => String::new(),
         op => format!(" in `{op}`"),
     }
+}
+
+/// A count with its digits grouped by threes (`1,000,000`), as the
+/// command line reads it back.
+pub fn grouped(count: u64) -> String {
+    let digits = count.to_string();
+    let mut text = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
 }
 
 impl EvalError {

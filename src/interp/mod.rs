@@ -8,6 +8,7 @@ mod evaluate;
 mod nodes;
 mod sweep;
 mod value;
+mod written;
 
 use std::fmt;
 
@@ -28,7 +29,7 @@ use crate::engine::{
 use crate::lower::ir::*;
 use crate::octal::Table;
 pub use board::GraphBoard;
-pub use error::EvalError;
+pub use error::{EvalError, grouped};
 pub use evaluate::value;
 use sweep::{Count, Sweep};
 pub use value::{Board, Region, Set, SetOp, Value};
@@ -113,6 +114,11 @@ const FIRST_STAGE: usize = 256;
 /// option's position too large to be handled as bits: about what 64
 /// options of a swept rule cost.
 const WORK_PER_ELEMENT: u64 = 64;
+
+/// The elements of an option's position that cost nothing beside the
+/// option itself: a position as small as a set of bits (Chomp's list of
+/// ten columns) is one option's work, as `--max-work` says.
+const ELEMENTS_FREE: usize = 128;
 
 impl CodeTable {
     fn new(code: &TakeBreak, threads: Option<usize>) -> Self {
@@ -1014,7 +1020,8 @@ impl<'p> Interpreter<'p> {
             Value::Region(region) => region.nodes.len(),
             Value::List(list) => list.len(),
         });
-        solved.examined(elements.sum::<usize>() as u64 * WORK_PER_ELEMENT);
+        let elements = elements.sum::<usize>().saturating_sub(ELEMENTS_FREE);
+        solved.examined(elements as u64 * WORK_PER_ELEMENT);
         if !splits && !coins {
             return Ok(partial(solved.part(self, &Component::Game(game, args))));
         }

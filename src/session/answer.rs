@@ -3,6 +3,7 @@
 use miette::SourceSpan;
 
 use super::picture::{finish, move_graph};
+use super::written::Written;
 use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Value,
     WHOLE_SUM_PARTS, why,
@@ -104,7 +105,10 @@ impl Session {
                 }
             };
             let sum = evaluate(&interp, terms, env)?;
-            let value = match (query.kind, other) {
+            let written = Written::new(&interp, terms, env, &sum)?;
+            // Each row has `--max-search` sums of its own to search.
+            misere.begin_query(max_search);
+            let mut value = match (query.kind, other) {
                 (QueryKind::Play, _) if interactive => {
                     sink(Event::Play(PlayRequest {
                         position: sum,
@@ -139,6 +143,11 @@ impl Session {
                 }
                 .map_err(|error| engine_error(&interp, error, span))?,
             };
+            if let Some(written) = &written {
+                written
+                    .show_moves(&interp, engine, &sum, &mut value)
+                    .map_err(|error| engine_error(&interp, error, span))?;
+            }
             let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
                 && sum
                     .iter()
@@ -146,7 +155,10 @@ impl Session {
             .then_some("period");
             sink(Event::Answer(Answer {
                 query: query.kind,
-                position: interp.show(&sum).to_string(),
+                position: match &written {
+                    Some(written) => interp.show(&written.terms).to_string(),
+                    None => interp.show(&sum).to_string(),
+                },
                 bindings: bindings(query, env),
                 value,
                 play: query.kind.has_misere().then_some(query.play),
@@ -560,6 +572,10 @@ pub(super) fn engine_error(
         },
         EngineError::TooManyStates { limit, expanding } => EvalError::TooManyStates {
             limit,
+            raise: format!(
+                "raise the limit if memory allows: `--max-states {}` gives twice the room (each position costs memory); or ask about a smaller position",
+                underscored(limit.saturating_mul(2) as u64)
+            ),
             game: match &expanding {
                 Component::Game(game, _) => interp.program.game(*game).name.clone(),
                 Component::Node(graph, _) => interp.program.graph(*graph).name.clone(),
@@ -571,13 +587,20 @@ pub(super) fn engine_error(
         EngineError::Interrupted => EvalError::Interrupted { span },
         EngineError::TooMuchWork {
             limit,
+            examined,
             solved,
             expanding,
-            ..
         } => EvalError::TooMuchWork {
             limit,
+            examined,
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
             solved,
+            // How many options the query needs is not known until it is
+            // solved: the help offers a step, not a promise.
+            raise: format!(
+                "raise the limit if the wait is worth it: `--max-work {}` lets it examine ten times as many options; or ask about a smaller position",
+                underscored(limit.saturating_mul(10))
+            ),
             span,
         },
         EngineError::TooManyMoves { limit, expanding } => EvalError::TooManyMoves {
@@ -643,4 +666,9 @@ pub(super) fn engine_error(
             span,
         },
     }
+}
+
+/// A count as `--max-work` and `--max-states` read it: `20_000_000`.
+fn underscored(count: u64) -> String {
+    crate::interp::grouped(count).replace(',', "_")
 }

@@ -12,6 +12,7 @@ mod answer;
 pub mod certificate;
 mod picture;
 pub mod why;
+mod written;
 
 pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
 

@@ -1,0 +1,95 @@
+//! Positions as the user wrote them: a game that splits keeps its region
+//! whole, on its own board, so that what was asked and what each move did
+//! can be shown; the search works on the parts (see
+//! [`Interpreter::game_parts`]).
+
+use super::*;
+
+impl Interpreter<'_> {
+    /// [`Interpreter::position`], but a game that splits is passed on whole.
+    pub fn written_position(
+        &self,
+        terms: &[Term],
+        env: &[Value],
+        each: &mut dyn FnMut(Component),
+    ) -> Result<(), EvalError> {
+        for term in terms {
+            match term {
+                Term::Game { game, args, .. } if self.program.game(*game).splits.is_some() => {
+                    each(Component::Game(*game, evaluate_args(args, env)?));
+                }
+                Term::Over(over) => self.over_bindings(over, env, &mut |env| {
+                    self.written_position(&over.terms, env, each)
+                })?,
+                Term::Let { id, .. } => {
+                    self.written_position(&self.program.let_value(*id).value, env, each)?;
+                }
+                _ => self.position(std::slice::from_ref(term), env, each)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The options of a position of a game of rules, in the order the
+    /// search lists them, each as written; `None` for any other position.
+    pub fn written_options(
+        &self,
+        position: &Component,
+        limit: usize,
+    ) -> Result<Option<Vec<Vec<Component>>>, EvalError> {
+        let Component::Game(id, args) = position else {
+            return Ok(None);
+        };
+        let game = self.program.game(*id);
+        let Moves::Rules(rules) = &game.moves else {
+            return Ok(None);
+        };
+        let mut env = vec![Value::Int(0); game.slots];
+        env[..args.len()].clone_from_slice(args);
+        let mut options = Vec::new();
+        for rule in rules {
+            let budget = Budget::new(limit);
+            assignments(
+                &rule.bindings,
+                rule.guard.as_ref(),
+                &mut env,
+                &budget,
+                &mut |env| {
+                    let mut option = Vec::new();
+                    self.written_position(&rule.target, env, &mut |part| option.push(part))?;
+                    options.push(option);
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(Some(options))
+    }
+
+    /// The parts the search makes of a position as written.
+    pub fn parts_of_written(&self, written: &Component) -> Result<Vec<Component>, EvalError> {
+        let mut parts = Vec::new();
+        match written {
+            Component::Game(game, args) => {
+                let span = self.program.game(*game).span;
+                self.game_parts(*game, args.clone(), span, &mut |part| parts.push(part))?;
+            }
+            other => parts.push(other.clone()),
+        }
+        Ok(parts)
+    }
+
+    /// Whether a position as written is a game that splits, on a region.
+    pub fn splits_on_region<'c>(
+        &self,
+        written: &'c Component,
+    ) -> Option<(GameId, &'c Region, bool)> {
+        let Component::Game(game, args) = written else {
+            return None;
+        };
+        let splits = self.program.game(*game).splits?;
+        match args.first() {
+            Some(Value::Region(region)) => Some((*game, region, splits.symmetric)),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! What `--max-work` and `--max-states` count, and what their errors say.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::answers_in;
+use sprague::engine::DEFAULT_MAX_STATES;
+use sprague::session::{Event, Session, Value};
+
+const CHOMP: &str = "
+game Chomp(h) {
+  move Chomp([if k < i then h[k] else min(h[k], j) for k in 0..(if j == 0 then i else len(h))])
+    for i in 0..len(h), j in 0..h[i] if i > 0 or j > 0
+}
+";
+
+/// The options of a staircase of Chomp: a square (i, j) but the poisoned
+/// corner is taken with every square above and right of it; taking a
+/// column's bottom square drops that column and those after it.
+fn chomp_options(h: &[u32]) -> Vec<Vec<u32>> {
+    let mut options = Vec::new();
+    for i in 0..h.len() {
+        for j in 0..h[i] {
+            if i == 0 && j == 0 {
+                continue;
+            }
+            let end = if j == 0 { i } else { h.len() };
+            options.push(
+                (0..end)
+                    .map(|k| if k < i { h[k] } else { h[k].min(j) })
+                    .collect(),
+            );
+        }
+    }
+    options
+}
+
+/// Every staircase reachable from `h` and its value, by plain recursion.
+fn chomp_values(h: &[u32], values: &mut HashMap<Vec<u32>, u64>) -> u64 {
+    if let Some(&value) = values.get(h) {
+        return value;
+    }
+    let mut seen: Vec<u64> = chomp_options(h)
+        .iter()
+        .map(|option| chomp_values(option, values))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    let mex = seen.iter().enumerate().find(|&(i, &g)| i as u64 != g);
+    let value = mex.map_or(seen.len() as u64, |(i, _)| i as u64);
+    values.insert(h.to_vec(), value);
+    value
+}
+
+/// `--max-work` counts the options examined: Chomp on 5 x 6 (461
+/// positions, 6,469 moves in all) is solved under a limit of its moves
+/// plus one look at each position, where each option of its list of six
+/// columns once counted 385.
+#[test]
+fn max_work_counts_each_option_examined_once() {
+    let start = vec![5u32; 6];
+    let mut values = HashMap::new();
+    let value = chomp_values(&start, &mut values);
+    let moves: usize = values.keys().map(|h| chomp_options(h).len()).sum();
+    assert_eq!((values.len(), moves), (461, 6469));
+    let mut session = Session::new(DEFAULT_MAX_STATES);
+    session.set_max_work((moves + values.len()) as u64);
+    let answers = answers_in(
+        session,
+        &format!("{CHOMP}grundy Chomp([5, 5, 5, 5, 5, 5])\n"),
+    );
+    assert_eq!(answers[0].value, Value::Grundy(value));
+}
+
+/// The work limit's error says how far the search got and what raising the
+/// limit would allow, with the counts as they were.
+#[test]
+fn the_work_limit_says_how_far_it_got_and_how_to_raise_it() {
+    let mut session = Session::new(DEFAULT_MAX_STATES);
+    session.set_max_work(1_000);
+    let mut events = Vec::new();
+    let source = format!("{CHOMP}grundy Chomp([9, 9, 9, 9, 9, 9, 9, 9, 9, 9])\n");
+    session.run("test.game", &source, &mut |event| events.push(event));
+    let [Event::Error(report)] = events.as_slice() else {
+        panic!("expected the work limit's error, got {events:?}");
+    };
+    let message = report.to_string();
+    let examined: u64 = message
+        .strip_prefix("stopped after examining ")
+        .and_then(|rest| rest.split(' ').next())
+        .map(|count| count.replace(',', "").parse().unwrap())
+        .unwrap_or_else(|| panic!("{message}"));
+    // The last position folded has at most 90 options.
+    assert!((1_001..=1_090).contains(&examined), "{message}");
+    assert!(message.contains("past the limit of 1,000"), "{message}");
+    assert!(message.contains("positions solved so far)"), "{message}");
+    let help = report
+        .help()
+        .map(|help| help.to_string())
+        .unwrap_or_default();
+    assert!(help.contains("`--max-work 10_000`"), "{help}");
+}
+
+/// The state limit's error offers twice the room.
+#[test]
+fn the_state_limit_says_how_to_raise_it() {
+    let mut session = Session::new(1_000);
+    let mut events = Vec::new();
+    let source = "game Up(n) { move Up(n + 1) }\ngrundy Up(0)\n";
+    session.run("test.game", source, &mut |event| events.push(event));
+    let [Event::Error(report)] = events.as_slice() else {
+        panic!("expected the state limit's error, got {events:?}");
+    };
+    assert!(
+        report
+            .to_string()
+            .starts_with("stopped at the limit of 1,000 distinct positions"),
+        "{report}"
+    );
+    let help = report
+        .help()
+        .map(|help| help.to_string())
+        .unwrap_or_default();
+    assert!(help.contains("`--max-states 2_000`"), "{help}");
+}
