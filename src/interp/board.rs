@@ -331,25 +331,30 @@ impl Region {
         let size = self.board.size();
         match self.nodes.bits() {
             Some(bits) if size <= 128 => self.board.parts(bits, symmetric, each),
-            _ => {
-                let mut seen = std::collections::HashSet::new();
-                for start in self.nodes.iter() {
-                    if !seen.insert(start) {
-                        continue;
-                    }
-                    let (mut part, mut stack) = (vec![start], vec![start]);
-                    while let Some(v) = stack.pop() {
-                        self.board.neighbours(v as u32, &mut |w| {
-                            let w = i64::from(w);
-                            if self.nodes.contains(w) && seen.insert(w) {
-                                part.push(w);
-                                stack.push(w);
-                            }
-                        });
-                    }
-                    each(self.board.shaped(Set::from_values(part), symmetric));
-                }
+            _ => self
+                .connected(&mut |part| each(self.board.shaped(Set::from_values(part), symmetric))),
+        }
+    }
+
+    /// The nodes of each connected part, found by a walk from each node
+    /// not yet reached.
+    fn connected(&self, each: &mut dyn FnMut(Vec<i64>)) {
+        let mut seen = std::collections::HashSet::new();
+        for start in self.nodes.iter() {
+            if !seen.insert(start) {
+                continue;
             }
+            let (mut part, mut stack) = (vec![start], vec![start]);
+            while let Some(v) = stack.pop() {
+                self.board.neighbours(v as u32, &mut |w| {
+                    let w = i64::from(w);
+                    if self.nodes.contains(w) && seen.insert(w) {
+                        part.push(w);
+                        stack.push(w);
+                    }
+                });
+            }
+            each(part);
         }
     }
 }
@@ -439,25 +444,11 @@ impl Region {
     /// part's own board stands for (-1 for nodes the part lacks). For
     /// showing a move as it was made; the search uses [`Region::parts`].
     pub fn traced_parts(&self, symmetric: bool) -> Vec<(Region, Vec<i64>)> {
-        let mut seen = std::collections::HashSet::new();
         let mut parts = Vec::new();
-        for start in self.nodes.iter() {
-            if !seen.insert(start) {
-                continue;
-            }
-            let (mut part, mut stack) = (vec![start], vec![start]);
-            while let Some(v) = stack.pop() {
-                self.board.neighbours(v as u32, &mut |w| {
-                    let w = i64::from(w);
-                    if self.nodes.contains(w) && seen.insert(w) {
-                        part.push(w);
-                        stack.push(w);
-                    }
-                });
-            }
+        self.connected(&mut |mut part| {
             part.sort_unstable();
             parts.push(self.board.traced(&part, symmetric));
-        }
+        });
         parts
     }
 }
