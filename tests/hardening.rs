@@ -798,3 +798,22 @@ fn a_flat_sum_of_many_terms_is_not_too_deep() {
     let nested = format!("grundy *({}1{})", "(".repeat(20_000), ")".repeat(20_000));
     capped_fails_with(&[], &nested, "too_deep");
 }
+
+#[test]
+fn a_source_past_the_size_limit_is_refused_before_it_is_parsed() {
+    // A 50 MB file of queries, or a set literal of six million elements,
+    // once took more than 4 GB to parse; now a source is read up to
+    // `--max-source` bytes. Here the same at a small scale.
+    let source = "grundy *3 + *5\n".repeat(200);
+    let refused = sprague(&["run", "--max-source", "1000", "-"], &source);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("sprague::session::source_too_large"));
+    assert!(
+        stderr(&refused).contains("3000 bytes"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(stdout(&refused), "");
+    let answered = sprague(&["run", "--max-source", "3000", "-"], &source);
+    assert_eq!(stdout(&answered), "grundy *3 + *5 = 6\n".repeat(200));
+}

@@ -15,7 +15,8 @@ use crate::engine::{DEFAULT_MAX_STATES, DEFAULT_MAX_WORK};
 use crate::output::{self, ErrorStyle};
 use crate::progress::Progress;
 use crate::session::{
-    DEFAULT_MAX_DRAW, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH, Event, PictureRequest, Session,
+    DEFAULT_MAX_DRAW, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH, DEFAULT_MAX_SOURCE, Event,
+    PictureRequest, Session,
 };
 
 /// Sprague–Grundy values, outcomes and winning moves of impartial games
@@ -186,6 +187,9 @@ struct Limits {
     /// The most rows a query's table may have (`grundy G(n) for n in …`).
     #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N", value_parser = count)]
     max_rows: usize,
+    /// The most bytes of one source file (parsing holds about 50 bytes a byte).
+    #[arg(long, default_value_t = DEFAULT_MAX_SOURCE, value_name = "N", value_parser = count)]
+    max_source: usize,
     /// Threads that fill a code's table of values, or solve a game's table as a box
     /// [default: every core; more than the cores is lowered to them, with a note].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -238,6 +242,7 @@ impl Limits {
         session.set_max_work(self.max_work);
         session.set_max_draw(self.max_draw);
         session.set_max_rows(self.max_rows);
+        session.set_max_source(self.max_source);
         if let Some(threads) = self.threads {
             session.set_threads(usize::from(threads));
         }

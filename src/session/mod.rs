@@ -217,6 +217,29 @@ pub struct Listing {
 /// The default bound on the rows of a query's table.
 pub const DEFAULT_MAX_ROWS: usize = 1_000_000;
 
+/// The most bytes of one source: parsing and checking hold about 50 bytes
+/// of tree for each byte of text (a set literal's elements, a file of
+/// queries), so 16 MiB of text needs about 800 MB, and a 50 MB file would
+/// not fit in 4 GB.
+pub const DEFAULT_MAX_SOURCE: usize = 16 * 1024 * 1024;
+
+/// A source longer than the session reads at once.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("`{name}` is {size} bytes, more than the {limit} bytes one source may hold")]
+#[diagnostic(
+    code(sprague::session::source_too_large),
+    help(
+        "parsing needs about 50 bytes of memory for each byte of text: split the file, or raise the limit with `--max-source N` if memory allows"
+    )
+)]
+pub struct SourceTooLarge {
+    name: String,
+    size: usize,
+    limit: usize,
+    #[label("this source is too large to be read at once")]
+    span: miette::SourceSpan,
+}
+
 /// The default bound on sums searched by `crosscheck` and `remoteness`.
 pub const DEFAULT_MAX_SEARCH: usize = 1_000_000;
 
@@ -238,6 +261,8 @@ pub struct Session {
     misere: Misere<Component>,
     /// The most rows (assignments of its bindings) a query's table may have.
     max_rows: usize,
+    /// The most bytes of one source.
+    max_source: usize,
     /// Whether a later source may redeclare a name (the REPL), and `play`
     /// is allowed.
     interactive: bool,
@@ -258,6 +283,7 @@ impl Session {
             engine: Engine::new(max_states),
             misere: Misere::default(),
             max_rows: DEFAULT_MAX_ROWS,
+            max_source: DEFAULT_MAX_SOURCE,
             interactive: false,
             writes_files: true,
         }
@@ -302,6 +328,11 @@ impl Session {
     /// Sets the most rows a query's table may have.
     pub fn set_max_rows(&mut self, max_rows: usize) {
         self.max_rows = max_rows;
+    }
+
+    /// Sets the most bytes one source may have.
+    pub fn set_max_source(&mut self, max_source: usize) {
+        self.max_source = max_source;
     }
 
     /// Sets the most nodes `draw` may draw.
@@ -367,6 +398,20 @@ impl Session {
         text: &str,
         sink: &mut dyn FnMut(Event),
     ) -> Result<Vec<Query>, Report> {
+        if text.len() > self.max_source {
+            // Only its first line is kept, for the report to show.
+            let mut first = text.find('\n').unwrap_or(text.len()).min(200);
+            while !text.is_char_boundary(first) {
+                first -= 1;
+            }
+            let base = self.sources.add(name, &text[..first]);
+            return Err(self.report(SourceTooLarge {
+                name: name.to_owned(),
+                size: text.len(),
+                limit: self.max_source,
+                span: (base, first).into(),
+            }));
+        }
         let base = self.sources.add(name, text);
         let mut source = syntax::parse(text, base).map_err(|error| self.report(error))?;
         if self.interactive {
