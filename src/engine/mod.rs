@@ -625,6 +625,9 @@ pub struct Engine<P> {
     steps_since_watch: usize,
     /// The threads that solve boxes.
     threads: usize,
+    /// The corner of the last box solved in each dense table: a box asked
+    /// next to it is grown to take it in (see [`Engine::grown_corner`]).
+    boxes: HashMap<u32, [u32; 4]>,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -687,6 +690,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             watcher: None,
             steps_since_watch: 0,
             threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
+            boxes: HashMap::default(),
         }
     }
 
@@ -1105,6 +1109,41 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         solved
     }
 
+    /// The corner of the box to solve for `corner`: a box is solved whole,
+    /// the positions known included, so a table asked row by row
+    /// (`grundy W(a, b) for a in 0..=150, b in 0..=150`) would solve a box
+    /// for each row. The box takes in the last one solved in the table,
+    /// and grows to twice it along each side the new corner passes, so
+    /// that the boxes solved add up to a few times the last; the grown box
+    /// is used while it is at most four times the one taking both in, and
+    /// fits in `room`.
+    fn grown_corner(&self, corner: Address, room: usize) -> Address {
+        let Some(last) = self.boxes.get(&corner.table) else {
+            return corner;
+        };
+        let asked = corner.point();
+        let union: [u32; 4] = std::array::from_fn(|i| asked[i].max(last[i]));
+        let grown: [u32; 4] = std::array::from_fn(|i| match asked[i] > last[i] {
+            true => asked[i].max(last[i].saturating_mul(2).saturating_add(1)),
+            false => last[i],
+        });
+        let fits = |point: [u32; 4], most: usize| box_size(point).is_some_and(|size| size <= most);
+        let union_size = box_size(union).unwrap_or(usize::MAX);
+        let point = match () {
+            _ if fits(grown, room.min(union_size.saturating_mul(4))) => grown,
+            _ if fits(union, room) => union,
+            _ => asked,
+        };
+        let [volume, plane, row, col] = point;
+        Address {
+            table: corner.table,
+            volume,
+            plane,
+            row,
+            col,
+        }
+    }
+
     /// Solves the box of positions below `position`, a hyperplane at a
     /// time (see `wavefront.rs`), when the rules say it can be (see
     /// [`Rules::box_rules`]) and the state limit has room for all of it
@@ -1122,14 +1161,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let Some(mut box_rules) = rules.box_rules(position) else {
             return Ok(());
         };
-        let size = corner
-            .point()
-            .iter()
-            .try_fold(1usize, |size, &side| size.checked_mul(side as usize + 1));
         let room = self.max_states.saturating_sub(self.states());
+        let corner = self.grown_corner(corner, room);
+        let size = box_size(corner.point());
         if size.is_none_or(|size| size > room) {
             return Ok(());
         }
+        self.boxes.insert(corner.table, corner.point());
         let Some(largest) = self.dense.claim_box(corner) else {
             return Ok(());
         };
@@ -1691,3 +1729,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
 
 #[cfg(test)]
 mod tests;
+
+/// The positions of the box of corner `point`, if they can be counted.
+fn box_size(point: [u32; 4]) -> Option<usize> {
+    point
+        .iter()
+        .try_fold(1usize, |size, &side| size.checked_mul(side as usize + 1))
+}
