@@ -1167,7 +1167,6 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if size.is_none_or(|size| size > room) {
             return Ok(());
         }
-        self.boxes.insert(corner.table, corner.point());
         let Some(largest) = self.dense.claim_box(corner) else {
             return Ok(());
         };
@@ -1244,6 +1243,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             Ok(())
         });
         self.dense = table.into_inner().expect("no thread failed");
+        // Only a box solved whole is taken in by the next (one stopped by a
+        // limit would be asked again, and fail again, with every query).
+        if solved.is_ok() {
+            self.boxes.insert(corner.table, corner.point());
+        }
         solved
     }
 
