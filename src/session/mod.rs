@@ -219,9 +219,9 @@ pub const DEFAULT_MAX_ROWS: usize = 1_000_000;
 
 /// The most bytes of one source: parsing and checking hold about 50 bytes
 /// of tree for each byte of text (a set literal's elements, a file of
-/// queries), so 16 MiB of text needs about 800 MB, and a 50 MB file would
+/// queries), so 32 MiB of text needs about 1.6 GB, and a 50 MB file would
 /// not fit in 4 GB.
-pub const DEFAULT_MAX_SOURCE: usize = 16 * 1024 * 1024;
+pub const DEFAULT_MAX_SOURCE: usize = 32 * 1024 * 1024;
 
 /// A source longer than the session reads at once.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
