@@ -16,6 +16,7 @@ mod search;
 mod waiting;
 mod wavefront;
 
+use std::collections::TryReserveError;
 use std::hash::Hash;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -529,6 +530,9 @@ pub enum EngineError<P, E> {
         solved: usize,
         expanding: P,
     },
+    /// Memory ran out (an allocation failed) with `solved` positions kept:
+    /// the search stops with this error instead of aborting.
+    OutOfMemory { solved: usize },
     /// The positions run off without end (see [`Rules::runs_off`] and
     /// [`Rules::grows_forever`]): the first positions of the chain and the
     /// deepest ones.
@@ -588,6 +592,35 @@ const EXPANDING: Grundy = Grundy::MAX - 2;
 const LOOPY: Grundy = Grundy::MAX - 3;
 
 type Interned<P> = IndexSet<P, rustc_hash::FxBuildHasher>;
+
+/// Makes room for `additional` more items in a list that grows with the
+/// search: doubled when full, or grown by an eighth when doubling finds
+/// no memory; `Err` when even that fails, so that the search stops with
+/// an error instead of aborting.
+fn room<T>(list: &mut Vec<T>, additional: usize) -> std::result::Result<(), TryReserveError> {
+    if list.capacity() - list.len() >= additional {
+        return Ok(());
+    }
+    let eighth = (list.len() / 8).max(additional);
+    list.try_reserve(additional)
+        .or_else(|_| list.try_reserve_exact(eighth))
+}
+
+/// [`room`] for one more interned position, where at most `most` will
+/// be: the set grows to no more than that, since each of its entries
+/// costs a hundred bytes or so.
+fn room_in<P: Eq + Hash>(
+    set: &mut Interned<P>,
+    most: usize,
+) -> std::result::Result<(), indexmap::TryReserveError> {
+    let len = set.len();
+    if len < set.capacity() {
+        return Ok(());
+    }
+    let doubled = len.max(16).min(most.saturating_sub(len)).max(1);
+    set.try_reserve_exact(doubled)
+        .or_else(|_| set.try_reserve_exact((len / 8).max(1)))
+}
 
 /// Where the engine keeps a position: by its dense address, or interned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1070,6 +1103,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 self.dense.roll_back();
                 self.packed.roll_back();
                 self.lines.clear();
+                // Memory run out is given back, for the queries to come.
+                if let Err(EngineError::OutOfMemory { .. }) = solved {
+                    self.positions.shrink_to_fit();
+                    self.values.shrink_to_fit();
+                }
             }
         }
         solved
@@ -1276,6 +1314,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
     }
 
+    /// The error of memory run out, with what is solved so far.
+    fn out_of_memory<E>(&self) -> EngineError<P, E> {
+        EngineError::OutOfMemory {
+            solved: self.states(),
+        }
+    }
+
     /// Solves one position of a box (see [`Engine::solve_box`]): its
     /// options are solved already, so it is folded and stored, with no
     /// search; if one is not after all, or the table has no room for it,
@@ -1342,8 +1387,17 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Ok(Key::Dense(address));
         }
         if let Some(packed) = packed {
+            self.packed
+                .make_room(packed)
+                .map_err(|_| self.out_of_memory())?;
             self.packed.set(packed, QUEUED);
             return Ok(Key::Packed(packed));
+        }
+        let most = self.max_states.saturating_sub(self.dense.len() + self.packed.len());
+        let interned = room_in(&mut self.positions, most).is_ok();
+        let room = self.positions.capacity().saturating_sub(self.values.len());
+        if !interned || self.values.try_reserve_exact(room).is_err() {
+            return Err(self.out_of_memory());
         }
         self.positions.insert(position.clone());
         self.values.push(UNSOLVED);
@@ -1465,17 +1519,19 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                         return Err(EngineError::Loopy { cycle });
                     }
                     UNSOLVED | QUEUED => {
+                        room(stack, 1).map_err(|_| self.out_of_memory())?;
                         self.set_value(part_key, QUEUED);
                         stack.push(part_key);
                     }
                     _ => {}
                 }
             }
-            match whole {
+            let pushed = match whole {
                 true => waiting.push(&self.mex, &self.deferred, &keys),
                 false => waiting.push_bare(),
-            }
+            };
             self.keys = keys;
+            pushed.map_err(|_| self.out_of_memory())?;
         }
         Ok(())
     }
