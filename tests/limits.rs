@@ -216,8 +216,9 @@ fn an_interned_chain_fits_in_4_gb_or_says_memory_ran_out() {
     }
     #[cfg(target_os = "linux")]
     {
-        let chain =
-            |a: u64| format!("game V(a, b) {{ move V(a - 1, b + 1) if a > 0 }}\ngrundy V({a}, 0)\n");
+        let chain = |a: u64| {
+            format!("game V(a, b) {{ move V(a - 1, b + 1) if a > 0 }}\ngrundy V({a}, 0)\n")
+        };
         // V(a, 0) to V(0, a): a + 1 positions, the most the default limit allows.
         let deepest = DEFAULT_MAX_STATES as u64 - 1;
         let output = run_capped(&chain(deepest), 4_000_000_000);
