@@ -247,6 +247,19 @@ impl From<Stopped> for Unknown {
 /// The fewest positions of a box worth a thread of their own.
 const BOX_PER_THREAD: usize = 1 << 12;
 
+/// How many parts of each hyperplane of a box there are per thread.
+const PARTS_PER_THREAD: usize = 4;
+
+/// Stops the threads solving a box when the engine is done with it, by
+/// an error or not.
+struct StopOnDrop<'d>(&'d wavefront::Dealer);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
 /// The default bound on distinct positions an engine will intern.
 pub const DEFAULT_MAX_STATES: usize = 10_000_000;
 
@@ -1176,48 +1189,51 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         };
         let dims = self.dense.grid(corner.table as usize).dims;
         box_rules.set_dims(dims);
-        // A thread for every so many positions of the box (no more than
-        // the hyperplanes can be dealt to, see `Hyperplanes::new`).
-        let threads = self.threads.min(size.unwrap_or(0) / BOX_PER_THREAD);
-        let planes = Hyperplanes::new(box_rules.as_ref(), corner.point(), threads, self.max_states);
-        let threads = planes.threads();
+        // A thread for every so many positions of the box, each hyperplane
+        // split into a few parts a thread (no more than it can be dealt to,
+        // see `Hyperplanes::new`), so that one thread kept off its core
+        // holds up little.
+        let threads = self.threads.min(size.unwrap_or(0) / BOX_PER_THREAD).max(1);
+        let parts = match threads {
+            1 => 1,
+            _ => (threads * PARTS_PER_THREAD).min(wavefront::MOST_PARTS),
+        };
+        let planes = Hyperplanes::new(box_rules.as_ref(), corner.point(), parts, self.max_states);
+        let threads = threads.min(planes.parts());
         // The table, shared with the threads while they solve a hyperplane;
         // the engine's own again (swapped in) while it stores one.
         let table = std::sync::RwLock::new(std::mem::replace(&mut self.dense, Dense::new(0)));
-        let barrier = wavefront::Barrier::new(threads);
+        let dealer = wavefront::Dealer::new(planes.parts());
         let largest = std::sync::atomic::AtomicU64::new(largest);
         let work = std::sync::atomic::AtomicU64::new(0);
-        let solve = |thread: usize, sum: usize| {
+        let solve = |part: usize, sum: usize| {
             let dense = table.read().expect("no thread failed");
             let grid = dense.grid(corner.table as usize);
-            let done = planes.solve(thread, sum, grid, largest.load(Relaxed));
+            let done = planes.solve(part, sum, grid, largest.load(Relaxed));
             work.fetch_add(done, Relaxed);
         };
         let solved = std::thread::scope(|scope| {
-            for thread in 1..threads {
-                let (barrier, solve, planes) = (&barrier, &solve, &planes);
+            let _stop = StopOnDrop(&dealer);
+            for _ in 1..threads {
+                let (dealer, solve) = (&dealer, &solve);
                 let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    let _guard = barrier.guard();
-                    for sum in 0..=planes.last() {
-                        solve(thread, sum);
-                        // Solved; then stored by the engine, or stopped.
-                        if !barrier.wait() || !barrier.wait() {
-                            return;
-                        }
-                    }
+                    let _guard = dealer.guard();
+                    dealer.work(solve);
                 });
-                // No thread to be had: the threads made stop at once, and
-                // the search solves the box instead.
+                // No thread to be had: the threads there are do the work.
                 if spawned.is_err() {
-                    barrier.break_off();
-                    return Ok(());
+                    break;
                 }
             }
-            let _guard = barrier.guard();
+            let _guard = dealer.guard();
             let mut ordinary = Vec::new();
             for sum in 0..=planes.last() {
-                solve(0, sum);
-                if !barrier.wait() {
+                dealer.deal(sum);
+                while let Some((part, sum)) = dealer.take() {
+                    solve(part, sum);
+                    dealer.solved();
+                }
+                if !dealer.wait_solved() {
                     break;
                 }
                 let mut dense = table.write().expect("no thread failed");
@@ -1237,11 +1253,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 std::mem::swap(&mut *dense, &mut self.dense);
                 drop(dense);
                 if stored.is_err() || moved {
-                    barrier.break_off();
                     return stored;
-                }
-                if !barrier.wait() {
-                    break;
                 }
             }
             Ok(())
@@ -1393,7 +1405,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             self.packed.set(packed, QUEUED);
             return Ok(Key::Packed(packed));
         }
-        let most = self.max_states.saturating_sub(self.dense.len() + self.packed.len());
+        let most = self
+            .max_states
+            .saturating_sub(self.dense.len() + self.packed.len());
         let interned = room_in(&mut self.positions, most).is_ok();
         let room = self.positions.capacity().saturating_sub(self.values.len());
         if !interned || self.values.try_reserve_exact(room).is_err() {
