@@ -661,6 +661,9 @@ pub struct Engine<P> {
     max_work: u64,
     /// Options examined by every search so far.
     total_work: u64,
+    /// Positions of every box solved so far, those known before counted
+    /// again with each box that holds them.
+    total_boxed: u64,
     scratch: Options<P>,
     mex: Mex,
     missing: Vec<P>,
@@ -693,6 +696,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             work: 0,
             max_work: DEFAULT_MAX_WORK,
             total_work: 0,
+            total_boxed: 0,
             scratch: Options::new(max_states),
             mex: Mex::default(),
             missing: Vec::new(),
@@ -730,6 +734,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// (a query's table, a period looked for) is told by the difference.
     pub fn total_work(&self) -> u64 {
         self.total_work
+    }
+
+    /// Positions of every box solved so far (see `total_boxed`): a table
+    /// asked a row at a time should cost a few times its own size, not a
+    /// box for each row.
+    pub fn total_boxed(&self) -> u64 {
+        self.total_boxed
     }
 
     /// Sets (or clears) the function told of progress, which may stop a search.
@@ -1187,6 +1198,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let Some(largest) = self.dense.claim_box(corner) else {
             return Ok(());
         };
+        self.total_boxed = self.total_boxed.saturating_add(size.unwrap_or(0) as u64);
         let dims = self.dense.grid(corner.table as usize).dims;
         box_rules.set_dims(dims);
         // A thread for every so many positions of the box, each hyperplane
