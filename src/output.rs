@@ -58,7 +58,7 @@ pub fn text(answer: &Answer) -> String {
         }
         Value::Equal { other, equal } => format!("{question} {other} = {equal}"),
         Value::Crosscheck(check) => format!(
-            "{question} = {}: {} {} ({}), search of the whole sum finds a {} ({} searched)",
+            "{question} = {}: {} {} ({}), search of the whole {} finds a {} ({} searched)",
             if check.agree() { "agree" } else { "DISAGREE" },
             match answer.play {
                 Some(Play::Misere) => "genus theory gives misère Grundy value",
@@ -66,6 +66,10 @@ pub fn text(answer: &Answer) -> String {
             },
             check.grundy,
             outcome(check.grundy != 0),
+            match check.boards {
+                true => "board (two heads on one coin are tails)",
+                false => "sum",
+            },
             outcome(check.search_wins),
             count(check.positions, "position", "positions"),
         ),
@@ -583,6 +587,7 @@ fn position_fields(fields: &mut serde_json::Map<String, Json>, value: &Value) {
             fields.insert("grundy".into(), json!(check.grundy));
             fields.insert("search".into(), json!(outcome(check.search_wins)));
             fields.insert("positions".into(), json!(check.positions));
+            fields.insert("board".into(), json!(check.boards));
         }
         Value::Remoteness(remoteness) => {
             fields.insert("value".into(), json!(remoteness.remoteness));

@@ -6,6 +6,7 @@ mod common;
 
 use common::{answers, grundy_values};
 use sprague::output;
+use sprague::session::{Crosscheck, Value};
 
 /// The values a source's queries answer, in order.
 fn values(source: &str) -> Vec<u64> {
@@ -241,4 +242,39 @@ fn names_of_integers_still_multiply() {
         String::from_utf8_lossy(&output.stderr).contains("games do not multiply"),
         "{output:?}"
     );
+}
+
+/// `crosscheck` of a product searches its board: two heads on one coin
+/// are tails, so Rugs(3, 4), whose moves turn coins of rows 1..=3 and
+/// columns 1..=4, searches at most 2^12 boards, where the sums of heads
+/// its moves pile up run past a million. Ruler(3) = 1 and Ruler(4) = 4, so
+/// it is worth 1 ⊗ 4 = 4, a win. A sum of heaps keeps every component:
+/// `*2 + *2` is a loss, so every sum it reaches is searched, the 6
+/// multisets of two heaps of at most 2, not none.
+#[test]
+fn crosscheck_searches_a_product_as_its_board() {
+    let found = answers(&format!(
+        "{COINS} crosscheck Rugs(3, 4)
+         crosscheck Rugs(2, 2) + Rugs(2, 2)
+         crosscheck *2 + *2"
+    ));
+    let checks: Vec<&Crosscheck> = found
+        .iter()
+        .map(|answer| match &answer.value {
+            Value::Crosscheck(check) => check,
+            other => panic!("expected a crosscheck, got {other:?}"),
+        })
+        .collect();
+    assert!(checks[0].agree() && checks[0].search_wins && checks[0].boards);
+    assert_eq!(checks[0].grundy, 4);
+    assert!(checks[0].positions <= 1 << 12, "{}", checks[0].positions);
+    assert!(
+        output::text(&found[0]).contains("search of the whole board"),
+        "{}",
+        output::text(&found[0])
+    );
+    // Two heads on one coin: an empty board, lost by the player to move.
+    assert!(checks[1].agree() && !checks[1].search_wins && checks[1].positions == 1);
+    assert!(checks[2].agree() && !checks[2].search_wins && !checks[2].boards);
+    assert_eq!(checks[2].positions, 6);
 }

@@ -351,6 +351,15 @@ pub trait Rules {
         None
     }
 
+    /// Whether two of `position` in a sum are none, by the rules of its
+    /// game: a head of a coin-turning game, where a move that turns a coin
+    /// already heads turns it back to tails. A search for the outcome of a
+    /// whole sum (`crosscheck`) then searches the board of coins, not
+    /// multisets of heads that grow with every move.
+    fn cancels_in_pairs(&self, _position: &Self::Position) -> bool {
+        false
+    }
+
     /// Whether a chain of positions, each reached from the one before
     /// while solving it (the deepest last), runs off without end: a rule
     /// missing its guard, say, whose positions fall below zero forever.

@@ -288,6 +288,16 @@ impl Rules for Interpreter<'_> {
         Some((coin(a, &args[0]), coin(b, &args[1])))
     }
 
+    /// A head of a coin-turning game, or of a product of two: a coin.
+    fn cancels_in_pairs(&self, position: &Component) -> bool {
+        let Component::Game(game, args) = position else {
+            return false;
+        };
+        let game = self.program.game(*game);
+        let coin = game.coins.is_some() || matches!(game.moves, Moves::Product(..));
+        coin && args.iter().all(|arg| matches!(arg, Value::Int(_)))
+    }
+
     fn runs_off(&self, chain: &[Component]) -> bool {
         self.falling_parameter(chain).is_some()
     }

@@ -403,11 +403,12 @@ fn solve(
         }),
         QueryKind::Crosscheck => {
             let grundy = engine.nim_sum(interp, sum)?;
-            let search = engine.search_sum(interp, sum, max_search)?;
+            let search = engine.search_outcome(interp, sum, max_search)?;
             Value::Crosscheck(Crosscheck {
                 grundy,
                 search_wins: search.wins,
                 positions: search.positions,
+                boards: search.boards,
             })
         }
         QueryKind::Remoteness => {
@@ -528,6 +529,7 @@ fn solve_misere(
                 grundy: theory.genus.misere[0],
                 search_wins: search.genus.wins(),
                 positions: search.positions,
+                boards: false,
             })
         }
         kind => unreachable!("the checker refuses `{}` under misère play", kind.keyword()),

@@ -100,6 +100,9 @@ pub struct Crosscheck {
     pub grundy: Grundy,
     pub search_wins: bool,
     pub positions: usize,
+    /// Whether the search met two heads on one coin and turned them to
+    /// tails: it searched boards of coins, not sums of heads.
+    pub boards: bool,
 }
 
 impl Crosscheck {
