@@ -2,12 +2,8 @@
 //! of a position, for the engine. Integer arithmetic is checked: overflow and
 //! division by zero are errors with the span of the operation.
 
-mod board;
-mod error;
-mod evaluate;
 mod nodes;
 mod sweep;
-mod value;
 mod written;
 
 use std::fmt;
@@ -26,13 +22,11 @@ use crate::engine::{
     Address, BoxRules, Grundy, Mex, Options, Packed, Rules, Solved, TooManyOptions, Unknown,
     fold_listed,
 };
-use crate::lower::ir::*;
+use crate::eval::{Budget, EvalError, assignments, eval, quick, value};
 use crate::octal::Table;
-pub use board::GraphBoard;
-pub use error::{EvalError, grouped};
-pub use evaluate::value;
+use crate::program::*;
+use crate::values::{Board, Region, Set, Value};
 use sweep::{Count, Sweep};
-pub use value::{Board, Region, Set, SetOp, Value};
 
 /// A game's arguments, kept inline for up to two (most games have one).
 pub type Args = SmallVec<[Value; 2]>;
@@ -641,7 +635,7 @@ impl<'p> Interpreter<'p> {
         let span = self.program.game(id).span;
         let place = |arg: &Value| {
             arg.int()
-                .ok_or_else(|| evaluate::wrong_type("an integer", arg, span))
+                .ok_or_else(|| crate::eval::value::wrong_type("an integer", arg, span))
         };
         let (x, y) = (place(&args[0])?, place(&args[1])?);
         let (rows, columns) = (
@@ -687,7 +681,7 @@ impl<'p> Interpreter<'p> {
                 &budget,
                 &mut |env| {
                     let turned = value(&turn.set, env)?;
-                    found.push(evaluate::elements(&turned, turn.set.span)?);
+                    found.push(crate::eval::value::elements(&turned, turn.set.span)?);
                     Ok(())
                 },
             )?;
@@ -745,7 +739,7 @@ impl<'p> Interpreter<'p> {
         // The set of a position whose rules compiled to bit operations
         // take it.
         let bits = match args {
-            [arg] => evaluate::Bits::of(arg),
+            [arg] => crate::eval::value::Bits::of(arg),
             _ => None,
         };
         for rule in rules {
@@ -858,7 +852,7 @@ impl<'p> Interpreter<'p> {
                     Some(n) => n,
                     // A small set or region: its parts found by packed key,
                     // with no value built.
-                    None if let Some(bits) = evaluate::quick_bits(&args[0], env) => {
+                    None if let Some(bits) = crate::eval::value::quick_bits(&args[0], env) => {
                         return Ok(self.bits_value(*game, bits, solved));
                     }
                     None => match value(&args[0], env)? {
@@ -978,7 +972,11 @@ impl<'p> Interpreter<'p> {
             Some(Value::Region(region)) => region,
             other => {
                 let found = other.cloned().unwrap_or(Value::Int(0));
-                return Err(evaluate::wrong_type("a region of a board", &found, span));
+                return Err(crate::eval::value::wrong_type(
+                    "a region of a board",
+                    &found,
+                    span,
+                ));
             }
         };
         let rest = &args[1..];
@@ -1004,7 +1002,7 @@ impl<'p> Interpreter<'p> {
             self.program.game(game).coins.is_some(),
         );
         if let [arg] = args.as_slice()
-            && let Some(bits) = evaluate::Bits::of(arg)
+            && let Some(bits) = crate::eval::value::Bits::of(arg)
             && !coins
         {
             return Ok(self.bits_value(game, bits, solved));
@@ -1046,7 +1044,7 @@ impl<'p> Interpreter<'p> {
     fn bits_value(
         &self,
         game: GameId,
-        bits: evaluate::Bits,
+        bits: crate::eval::value::Bits,
         solved: &mut Solved<'_, Component>,
     ) -> Partial {
         let position = |value: Value| Component::Game(game, smallvec::smallvec![value]);
@@ -1425,7 +1423,7 @@ fn take_break_options(
 /// argument `i` the parameter plus a positive constant and each other
 /// argument its own parameter plus a constant of zero or more.
 fn rises_forever(rule: &Rule, game: GameId, i: usize, at: &[i64]) -> bool {
-    use crate::lower::affine::Affine;
+    use crate::program::affine::Affine;
     let arity = at.len();
     if arity > 4 || rule.guard.is_some() {
         return false;
@@ -1476,104 +1474,6 @@ fn rises_forever(rule: &Rule, game: GameId, i: usize, at: &[i64]) -> bool {
         })
 }
 
-/// How many more binding assignments may be tried, out of how many.
-pub struct Budget {
-    left: Cell<usize>,
-    limit: usize,
-    /// What the assignments make, for the error past the limit.
-    kind: Spent,
-}
-
-/// What a budget's assignments make.
-#[derive(Clone, Copy)]
-enum Spent {
-    /// A rule's options (`--max-states`).
-    Options,
-    /// A query's rows (`--max-rows`).
-    Rows,
-    /// The components of a sum over bindings.
-    Sum,
-}
-
-impl Budget {
-    pub fn new(limit: usize) -> Self {
-        Budget {
-            left: Cell::new(limit),
-            limit,
-            kind: Spent::Options,
-        }
-    }
-
-    /// A budget for the components of a sum over bindings.
-    fn sum(limit: usize) -> Self {
-        Budget {
-            kind: Spent::Sum,
-            ..Budget::new(limit)
-        }
-    }
-
-    /// Makes the whole budget available again.
-    fn refill(&self) {
-        self.left.set(self.limit);
-    }
-
-    /// A budget for the rows of a query's table.
-    pub fn rows(limit: usize) -> Self {
-        Budget {
-            kind: Spent::Rows,
-            ..Budget::new(limit)
-        }
-    }
-
-    /// Refuses at once a domain of `count` values that the budget could
-    /// never pay for, before any of them is tried.
-    pub fn afford(&self, count: u128, span: SourceSpan) -> Result<(), EvalError> {
-        match count > self.left.get() as u128 {
-            true => Err(self.exhausted(span)),
-            false => Ok(()),
-        }
-    }
-
-    fn exhausted(&self, span: SourceSpan) -> EvalError {
-        match self.kind {
-            Spent::Rows => EvalError::TooManyRows {
-                limit: self.limit,
-                span,
-            },
-            Spent::Options => EvalError::TooManyOptions {
-                limit: self.limit,
-                what: "assignments of the bindings",
-                span,
-                context: String::new(),
-            },
-            Spent::Sum => EvalError::SumTooLarge {
-                limit: self.limit,
-                span,
-            },
-        }
-    }
-
-    fn spend(&self, span: SourceSpan) -> Result<(), EvalError> {
-        self.spend_many(1, span)
-    }
-
-    /// Whether `count` more assignments may be tried.
-    fn room(&self, count: usize) -> bool {
-        self.left.get() >= count
-    }
-
-    /// Spends `count` assignments at once, or none if fewer are left.
-    fn spend_many(&self, count: usize, span: SourceSpan) -> Result<(), EvalError> {
-        match self.left.get().checked_sub(count) {
-            Some(left) => {
-                self.left.set(left);
-                Ok(())
-            }
-            None => Err(self.exhausted(span)),
-        }
-    }
-}
-
 /// A game's arguments, evaluated in a plain loop: the search's inner loop
 /// runs through here for every part of every option.
 fn evaluate_args(args: &[Expr], env: &[Value]) -> Result<Args, EvalError> {
@@ -1592,320 +1492,6 @@ fn heap_size(size: &Expr, env: &[Value]) -> Result<u64, EvalError> {
         span: size.span,
         context: String::new(),
     })
-}
-
-/// Calls `each` with every assignment of the bindings, left to right, for
-/// which the guard holds, trying no more assignments than the budget allows.
-///
-/// Generic in `each`, so that the search's inner loop is compiled with the
-/// fold of each option inline in the loop over the last binding.
-pub fn assignments<F>(
-    bindings: &[Binding],
-    guard: Option<&Expr>,
-    env: &mut [Value],
-    budget: &Budget,
-    each: &mut F,
-) -> Result<(), EvalError>
-where
-    F: FnMut(&mut [Value]) -> Result<(), EvalError> + ?Sized,
-{
-    let Some((binding, rest)) = bindings.split_first() else {
-        let holds = match guard {
-            Some(guard) => eval(guard, env)? != 0,
-            None => true,
-        };
-        return if holds { each(env) } else { Ok(()) };
-    };
-    // Each value is written into its slot before `assign` goes on.
-    let slot = binding.slot;
-    let mut assign = |env: &mut [Value]| {
-        budget.spend(binding.span)?;
-        match rest.is_empty() && guard.is_none() {
-            // The last binding with no guard: the option, at once.
-            true => each(env),
-            false => assignments(rest, guard, env, budget, each),
-        }
-    };
-    match &binding.domain {
-        Domain::Range {
-            start,
-            end,
-            inclusive,
-        } => {
-            let (start, end) = (eval(start, env)?, eval(end, env)?);
-            let last = if *inclusive {
-                Some(end)
-            } else {
-                end.checked_sub(1)
-            };
-            match (last, &binding.stop) {
-                (Some(last), None) if start <= last => {
-                    budget.afford((last as i128 - start as i128 + 1) as u128, binding.span)?;
-                    (start..=last).try_for_each(|value| {
-                        set_int(&mut env[slot], value);
-                        assign(env)
-                    })
-                }
-                (Some(last), Some(_)) if start <= last => until_stop(
-                    binding,
-                    env,
-                    start..=last,
-                    |value, env| {
-                        set_int(&mut env[slot], value);
-                        Ok(())
-                    },
-                    &mut assign,
-                ),
-                _ => Ok(()),
-            }
-        }
-        Domain::Divisors(n) => {
-            let n = eval(n, env)?;
-            // Finding them tries every number up to √n: that is the work.
-            if n > 0 {
-                budget.afford(u128::from((n as u64).isqrt()), binding.span)?;
-            }
-            until_stop(
-                binding,
-                env,
-                divisors(n),
-                |value, env| {
-                    set_int(&mut env[slot], value);
-                    Ok(())
-                },
-                &mut assign,
-            )
-        }
-        Domain::Set(elements) => {
-            // Elements are evaluated one by one, after the values before
-            // them are assigned: a `while` may stop before one that fails.
-            until_stop(
-                binding,
-                env,
-                elements,
-                |element, env| {
-                    let value = eval(element, env)?;
-                    set_int(&mut env[slot], value);
-                    Ok(())
-                },
-                &mut assign,
-            )
-        }
-        Domain::Each(collection) => {
-            // A small set or region: its bits, with no value built.
-            let bits = evaluate::quick_bits(collection, env).map(|found| found.bits);
-            let held;
-            let values = match bits {
-                Some(bits) => evaluate::Elements::bits(bits),
-                None => {
-                    held = value(collection, env)?;
-                    evaluate::each(&held, collection.span)?
-                }
-            };
-            budget.afford(values.len() as u128, binding.span)?;
-            until_stop(
-                binding,
-                env,
-                values,
-                |value, env| {
-                    set_int(&mut env[slot], value);
-                    Ok(())
-                },
-                &mut assign,
-            )
-        }
-        Domain::Subsets(set, size) => {
-            let set = match value(set, env)? {
-                Value::Set(set) => set,
-                other => return Err(evaluate::wrong_type("a set", &other, set.span)),
-            };
-            let elements: Vec<i64> = set.iter().collect();
-            let largest = match size {
-                Some(size) => usize::try_from(eval(size, env)?.max(0)).unwrap_or(usize::MAX),
-                None => elements.len(),
-            }
-            .min(elements.len());
-            budget.afford(subsets_count(elements.len(), largest), binding.span)?;
-            let subsets = (0..=largest).flat_map(|size| {
-                itertools::Itertools::combinations(elements.iter().copied(), size)
-            });
-            until_stop(
-                binding,
-                env,
-                subsets,
-                |subset, env| {
-                    env[slot] = Value::Set(Set::from_values(subset));
-                    Ok(())
-                },
-                &mut assign,
-            )
-        }
-        Domain::Under(list) => {
-            let list = match value(list, env)? {
-                Value::List(values) => values,
-                other => return Err(evaluate::wrong_type("a list", &other, list.span)),
-            };
-            let count = list.iter().try_fold(1u128, |count, &bound| {
-                u128::try_from(bound.max(-1) + 1)
-                    .ok()
-                    .map(|choices| count.saturating_mul(choices))
-            });
-            budget.afford(count.unwrap_or(0), binding.span)?;
-            let bounds: Vec<i64> = list.to_vec();
-            let lists = bounds
-                .into_iter()
-                .map(|bound| 0..=bound)
-                .multi_cartesian_product_or_unit();
-            until_stop(
-                binding,
-                env,
-                lists,
-                |values, env| {
-                    env[slot] = Value::list(values);
-                    Ok(())
-                },
-                &mut assign,
-            )
-        }
-    }
-}
-
-/// How many subsets of at most `largest` elements a set of `n` has.
-fn subsets_count(n: usize, largest: usize) -> u128 {
-    let mut total = 0u128;
-    let mut choose = 1u128;
-    for size in 0..=largest {
-        total = total.saturating_add(choose);
-        choose = choose.saturating_mul((n - size) as u128) / (size as u128 + 1);
-    }
-    total
-}
-
-/// The cartesian product of ranges, in lexicographic order; for no ranges,
-/// the one empty list.
-trait Product {
-    fn multi_cartesian_product_or_unit(self) -> Box<dyn Iterator<Item = Vec<i64>>>;
-}
-
-impl<I> Product for I
-where
-    I: Iterator<Item = std::ops::RangeInclusive<i64>> + 'static,
-{
-    fn multi_cartesian_product_or_unit(self) -> Box<dyn Iterator<Item = Vec<i64>>> {
-        let ranges: Vec<_> = self.collect();
-        match ranges.is_empty() {
-            true => Box::new(std::iter::once(Vec::new())),
-            false => Box::new(itertools::Itertools::multi_cartesian_product(
-                ranges.into_iter(),
-            )),
-        }
-    }
-}
-
-/// Assigns the values of a domain in turn (each found by `value`), up to
-/// the first for which the binding's `while`, if it has one, fails.
-fn until_stop<T>(
-    binding: &Binding,
-    env: &mut [Value],
-    domain: impl IntoIterator<Item = T>,
-    set: impl Fn(T, &mut [Value]) -> Result<(), EvalError>,
-    assign: &mut impl FnMut(&mut [Value]) -> Result<(), EvalError>,
-) -> Result<(), EvalError> {
-    for item in domain {
-        set(item, env)?;
-        if let Some(stop) = &binding.stop
-            && eval(stop, env)? == 0
-        {
-            break;
-        }
-        assign(env)?;
-    }
-    Ok(())
-}
-
-/// Sets a slot to an integer; one that holds an integer is written in
-/// place (the search's bindings assign millions).
-#[inline(always)]
-pub(super) fn set_int(slot: &mut Value, value: i64) {
-    match slot {
-        Value::Int(int) => *int = value,
-        other => *other = Value::Int(value),
-    }
-}
-
-/// How many assignments the bindings have at most, when every domain is
-/// fixed (its bounds are constants): the rows of `for n in 0..=10^18, m in
-/// 0..=10` are counted before one is tried.
-pub fn fixed_count(bindings: &[Binding]) -> Option<u128> {
-    bindings.iter().try_fold(1u128, |total, binding| {
-        if binding.stop.is_some() {
-            return None;
-        }
-        let count = match &binding.domain {
-            Domain::Range {
-                start,
-                end,
-                inclusive,
-            } => match (&start.kind, &end.kind) {
-                (ExprKind::Const(start), ExprKind::Const(end)) => {
-                    let end = *end as i128 + i128::from(*inclusive);
-                    (end - *start as i128).max(0) as u128
-                }
-                _ => return None,
-            },
-            Domain::Set(elements) => elements.len() as u128,
-            Domain::Divisors(_) | Domain::Each(_) | Domain::Subsets(..) | Domain::Under(_) => {
-                return None;
-            }
-        };
-        Some(total.saturating_mul(count))
-    })
-}
-
-/// The positive divisors of n in increasing order, found up to √n; none
-/// for n of 0 or less.
-fn divisors(n: i64) -> Vec<i64> {
-    let (mut small, mut large) = (Vec::new(), Vec::new());
-    let mut d = 1;
-    while n > 0 && d <= n / d {
-        if n % d == 0 {
-            small.push(d);
-            if d != n / d {
-                large.push(n / d);
-            }
-        }
-        d += 1;
-    }
-    small.extend(large.into_iter().rev());
-    small
-}
-
-/// Evaluates an expression; conditions give 0 or 1.
-#[inline]
-pub fn eval(expr: &Expr, env: &[Value]) -> Result<i64, EvalError> {
-    // Variables and chains, the arguments of most rules, inline.
-    let value = match &expr.kind {
-        ExprKind::Slot(slot) => env[*slot].int(),
-        ExprKind::Const(value) => return Ok(*value),
-        ExprKind::Chain(chain) => chain_value(chain, env),
-        _ => quick(expr, env),
-    };
-    match value {
-        Some(value) => Ok(value),
-        None => explain(expr, env),
-    }
-}
-
-#[inline]
-fn chain_value(chain: &Chain, env: &[Value]) -> Option<i64> {
-    let mut value = chain.start.get(env)?;
-    for &(add, operand) in &chain.steps {
-        value = match add {
-            true => value.checked_add(operand.get(env)?)?,
-            false => value.checked_sub(operand.get(env)?)?,
-        };
-    }
-    Some(value)
 }
 
 /// A rule's environment, made when it is first needed (a compiled rule
@@ -1927,7 +1513,7 @@ impl Env<'_> {
 }
 
 /// The parameters of a position as compiled rules take them (see
-/// [`ir::Compiled`]): up to four integers, each below 2^32.
+/// [`program::Compiled`]): up to four integers, each below 2^32.
 #[inline]
 fn compiled_params(args: &[Value]) -> Option<[i64; 4]> {
     let mut params = [0; 4];
@@ -1948,351 +1534,6 @@ fn quick_ints(args: &[Expr], env: &[Value]) -> Option<SmallVec<[i64; 4]>> {
         return None;
     }
     args.iter().map(|arg| quick(arg, env)).collect()
-}
-
-/// Evaluates an expression, giving `None` for overflow or division by zero.
-/// The search's inner loop runs through here: an `Option` is cheap to pass
-/// back where a spanned error is not, and [`explain`] finds the error only
-/// when there is one.
-///
-/// The kinds most rules are made of are evaluated here, in a function with
-/// a small frame; the rest in [`quick_rest`].
-pub(super) fn quick(expr: &Expr, env: &[Value]) -> Option<i64> {
-    match &expr.kind {
-        ExprKind::Const(value) => Some(*value),
-        ExprKind::Slot(slot) => env[*slot].int(),
-        ExprKind::Chain(chain) => chain_value(chain, env),
-        ExprKind::Binary(op, lhs, rhs)
-            if !matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::In) =>
-        {
-            let (a, b) = (operand(lhs, env)?, operand(rhs, env)?);
-            if matches!(op, BinaryOp::Div | BinaryOp::Rem | BinaryOp::NimDiv) && b == 0 {
-                return None;
-            }
-            arithmetic(*op, a, b)
-        }
-        _ => quick_rest(expr, env),
-    }
-}
-
-#[inline(never)]
-fn quick_rest(expr: &Expr, env: &[Value]) -> Option<i64> {
-    Some(match &expr.kind {
-        ExprKind::Const(value) => *value,
-        ExprKind::Slot(slot) => env[*slot].int()?,
-        ExprKind::Neg(operand) => quick(operand, env)?.checked_neg()?,
-        ExprKind::Not(operand) => (quick(operand, env)? == 0) as i64,
-        ExprKind::Abs(operand) => quick(operand, env)?.checked_abs()?,
-        ExprKind::Isqrt(operand) => u64::try_from(quick(operand, env)?).ok()?.isqrt() as i64,
-        ExprKind::BitNot(operand) => !quick(operand, env)?,
-        ExprKind::Popcount(operand) => {
-            i64::from(u64::try_from(quick(operand, env)?).ok()?.count_ones())
-        }
-        ExprKind::NimInv(operand) => {
-            let a = u64::try_from(quick(operand, env)?).ok()?;
-            i64::try_from(crate::nimber::inv(a)?).ok()?
-        }
-        ExprKind::Min(args) => quick_fold(args, env, i64::min)?,
-        ExprKind::Max(args) => quick_fold(args, env, i64::max)?,
-        ExprKind::Chain(chain) => chain_value(chain, env)?,
-        ExprKind::Value(value) => value.int()?,
-        // Never an integer: a set, a list or a region.
-        ExprKind::SetOf(_)
-        | ExprKind::ListOf(_)
-        | ExprKind::Comprehension(_)
-        | ExprKind::Turned(_) => return None,
-        ExprKind::Call(builtin, _) if !builtin.gives_int() => return None,
-        ExprKind::Binary(BinaryOp::In, ..)
-        | ExprKind::If(_)
-        | ExprKind::Index(..)
-        | ExprKind::Call(..) => value(expr, env).ok()?.int()?,
-        ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
-            (quick(lhs, env)? != 0 && quick(rhs, env)? != 0) as i64
-        }
-        ExprKind::Binary(BinaryOp::Or, lhs, rhs) => {
-            (quick(lhs, env)? != 0 || quick(rhs, env)? != 0) as i64
-        }
-        ExprKind::Binary(op, lhs, rhs) => {
-            let (a, b) = (operand(lhs, env)?, operand(rhs, env)?);
-            if matches!(op, BinaryOp::Div | BinaryOp::Rem | BinaryOp::NimDiv) && b == 0 {
-                return None;
-            }
-            arithmetic(*op, a, b)?
-        }
-    })
-}
-
-/// An operand of [`quick`]: variables and constants read in place, with no
-/// call.
-#[inline(always)]
-fn operand(expr: &Expr, env: &[Value]) -> Option<i64> {
-    match &expr.kind {
-        ExprKind::Const(value) => Some(*value),
-        ExprKind::Slot(slot) => env[*slot].int(),
-        _ => quick(expr, env),
-    }
-}
-
-fn quick_fold(args: &[Expr], env: &[Value], pick: fn(i64, i64) -> i64) -> Option<i64> {
-    let (first, rest) = args.split_first()?;
-    rest.iter().try_fold(quick(first, env)?, |acc, arg| {
-        Some(pick(acc, quick(arg, env)?))
-    })
-}
-
-/// Evaluates an expression step by step, to say what failed and where.
-fn explain(expr: &Expr, env: &[Value]) -> Result<i64, EvalError> {
-    let overflow = |op| EvalError::Overflow {
-        op,
-        span: expr.span,
-        context: String::new(),
-    };
-    Ok(match &expr.kind {
-        ExprKind::Const(value) => *value,
-        ExprKind::Slot(slot) => match &env[*slot] {
-            Value::Int(value) => *value,
-            other => {
-                return Err(EvalError::WrongType {
-                    expected: "an integer",
-                    found: other.noun(),
-                    span: expr.span,
-                    context: String::new(),
-                });
-            }
-        },
-        ExprKind::Neg(operand) => eval(operand, env)?
-            .checked_neg()
-            .ok_or_else(|| overflow("-"))?,
-        ExprKind::Not(operand) => (eval(operand, env)? == 0) as i64,
-        ExprKind::Abs(operand) => eval(operand, env)?
-            .checked_abs()
-            .ok_or_else(|| overflow("abs"))?,
-        ExprKind::Isqrt(operand) => match u64::try_from(eval(operand, env)?) {
-            Ok(value) => value.isqrt() as i64,
-            Err(_) => {
-                return Err(EvalError::NotAnInteger {
-                    what: "the square root of a negative number",
-                    span: expr.span,
-                    context: String::new(),
-                });
-            }
-        },
-        ExprKind::BitNot(operand) => !eval(operand, env)?,
-        ExprKind::Popcount(operand) => {
-            let help = "`popcount` counts the ones in the binary digits of a non-negative integer";
-            i64::from(non_negative(operand, env, help)?.count_ones())
-        }
-        ExprKind::NimInv(operand) => {
-            let a = non_negative(operand, env, NIMBERS_HELP)?;
-            let inverse = crate::nimber::inv(a).ok_or_else(|| no_inverse(operand.span))?;
-            i64::try_from(inverse).map_err(|_| EvalError::OutOfRange {
-                what: format!("the nim-inverse of {a} is {inverse}, past the largest integer"),
-                help: NIMBERS_HELP,
-                span: expr.span,
-                context: String::new(),
-            })?
-        }
-        ExprKind::Min(args) | ExprKind::Max(args) if args.len() == 1 => {
-            evaluate::int(value(expr, env)?, expr.span)?
-        }
-        ExprKind::Min(args) => fold(args, env, i64::min)?,
-        ExprKind::Max(args) => fold(args, env, i64::max)?,
-        ExprKind::Chain(chain) => explain(&chain.tree, env)?,
-        ExprKind::Binary(BinaryOp::In, ..)
-        | ExprKind::Value(_)
-        | ExprKind::If(_)
-        | ExprKind::Turned(_)
-        | ExprKind::SetOf(_)
-        | ExprKind::ListOf(_)
-        | ExprKind::Comprehension(_)
-        | ExprKind::Index(..)
-        | ExprKind::Call(..) => evaluate::int(value(expr, env)?, expr.span)?,
-        ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
-            (eval(lhs, env)? != 0 && eval(rhs, env)? != 0) as i64
-        }
-        ExprKind::Binary(BinaryOp::Or, lhs, rhs) => {
-            (eval(lhs, env)? != 0 || eval(rhs, env)? != 0) as i64
-        }
-        ExprKind::Binary(op, lhs, rhs) => {
-            let (a, b) = match (value(lhs, env)?, value(rhs, env)?) {
-                (Value::Int(a), Value::Int(b)) => (a, b),
-                (a, b) => {
-                    let result = evaluate::combine(*op, a, b, lhs.span, rhs.span)?;
-                    return evaluate::int(result, expr.span);
-                }
-            };
-            if matches!(op, BinaryOp::Div | BinaryOp::Rem) && b == 0 {
-                return Err(EvalError::DivisionByZero {
-                    span: rhs.span,
-                    context: String::new(),
-                });
-            }
-            if let Some(error) = bits_error(*op, (a, b), (lhs, rhs), expr.span) {
-                return Err(error);
-            }
-            if *op == BinaryOp::Pow && b < 0 {
-                return Err(EvalError::NotAnInteger {
-                    what: "a power with a negative exponent",
-                    span: rhs.span,
-                    context: String::new(),
-                });
-            }
-            arithmetic(*op, a, b).ok_or_else(|| overflow(op.symbol()))?
-        }
-    })
-}
-
-fn fold(args: &[Expr], env: &[Value], pick: fn(i64, i64) -> i64) -> Result<i64, EvalError> {
-    let mut values = args.iter().map(|arg| eval(arg, env));
-    let first = values.next().expect("the checker requires an argument")?;
-    values.try_fold(first, |acc, value| Ok(pick(acc, value?)))
-}
-
-/// A binary operation on integers; `None` on overflow. Division and
-/// remainder round towards negative infinity, as in Python.
-/// What is wrong with a shift or a nimber operation that has no value,
-/// other than a division by zero.
-fn bits_error(
-    op: BinaryOp,
-    (a, b): (i64, i64),
-    (lhs, rhs): (&Expr, &Expr),
-    span: SourceSpan,
-) -> Option<EvalError> {
-    let out_of_range = |what: String, help, span| {
-        Some(EvalError::OutOfRange {
-            what,
-            help,
-            span,
-            context: String::new(),
-        })
-    };
-    match op {
-        BinaryOp::Shl | BinaryOp::Shr if a < 0 => out_of_range(
-            format!("a shift of the negative number {a}"),
-            "shifts move the bits of non-negative integers; `~`, `&`, `|` and `^` take negative ones",
-            lhs.span,
-        ),
-        BinaryOp::Shl | BinaryOp::Shr if !(0..=63).contains(&b) => out_of_range(
-            format!("a shift by {b} bits"),
-            "a shift moves by 0 to 63 bits",
-            rhs.span,
-        ),
-        BinaryOp::Shl => out_of_range(
-            format!("{a} << {b} is past the largest integer"),
-            "values are 64-bit signed integers: a shift to the left keeps every bit below bit 63",
-            span,
-        ),
-        BinaryOp::NimMul | BinaryOp::NimDiv | BinaryOp::NimPow if a < 0 => {
-            out_of_range(format!("{a} is not a nimber"), NIMBERS_HELP, lhs.span)
-        }
-        BinaryOp::NimPow if b < 0 => out_of_range(
-            format!("a nim power with the negative exponent {b}"),
-            "an exponent is a non-negative integer (for an inverse, `nim_inv(a)` or `1 / a`)",
-            rhs.span,
-        ),
-        BinaryOp::NimMul | BinaryOp::NimDiv if b < 0 => {
-            out_of_range(format!("{b} is not a nimber"), NIMBERS_HELP, rhs.span)
-        }
-        BinaryOp::NimDiv if b == 0 => Some(no_inverse(rhs.span)),
-        BinaryOp::NimMul | BinaryOp::NimDiv | BinaryOp::NimPow => out_of_range(
-            format!(
-                "the {} of {a} and {b} is past the largest integer",
-                op.symbol()
-            ),
-            NIMBERS_HELP,
-            span,
-        ),
-        _ => None,
-    }
-}
-
-fn no_inverse(span: SourceSpan) -> EvalError {
-    EvalError::OutOfRange {
-        what: "0 has no nim-inverse".into(),
-        help: "every nimber but 0 has an inverse: guard the division, e.g. `if b != 0`",
-        span,
-        context: String::new(),
-    }
-}
-
-const NIMBERS_HELP: &str = "nimbers are the integers from 0 to 9223372036854775807 (2^63 - 1); a product of two below 2^32 stays below 2^32";
-
-/// A non-negative operand, or why it is not one.
-fn non_negative(operand: &Expr, env: &[Value], help: &'static str) -> Result<u64, EvalError> {
-    let a = eval(operand, env)?;
-    u64::try_from(a).map_err(|_| EvalError::OutOfRange {
-        what: format!("{a} is negative"),
-        help,
-        span: operand.span,
-        context: String::new(),
-    })
-}
-
-#[inline(always)]
-fn arithmetic(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
-    Some(match op {
-        BinaryOp::Add => a.checked_add(b)?,
-        BinaryOp::Sub => a.checked_sub(b)?,
-        BinaryOp::Mul => a.checked_mul(b)?,
-        BinaryOp::Pow => match (a, u32::try_from(b)) {
-            (_, Ok(b)) => a.checked_pow(b)?,
-            // Past u32 exponents only 0, 1 and -1 do not overflow.
-            (0 | 1, Err(_)) if b > 0 => a,
-            (-1, Err(_)) if b > 0 => 1 - 2 * (b % 2),
-            _ => return None,
-        },
-        BinaryOp::Div => {
-            let (q, r) = (a.checked_div(b)?, a.checked_rem(b)?);
-            if r != 0 && (r < 0) != (b < 0) {
-                q - 1
-            } else {
-                q
-            }
-        }
-        BinaryOp::Rem => {
-            // The remainder by -1 is 0 even for the least i64.
-            let r = a.wrapping_rem(b);
-            if r != 0 && (r < 0) != (b < 0) {
-                r + b
-            } else {
-                r
-            }
-        }
-        BinaryOp::Eq => (a == b) as i64,
-        BinaryOp::Ne => (a != b) as i64,
-        BinaryOp::Lt => (a < b) as i64,
-        BinaryOp::Le => (a <= b) as i64,
-        BinaryOp::Gt => (a > b) as i64,
-        BinaryOp::Ge => (a >= b) as i64,
-        BinaryOp::And => (a != 0 && b != 0) as i64,
-        BinaryOp::Or => (a != 0 || b != 0) as i64,
-        BinaryOp::BitAnd => a & b,
-        BinaryOp::BitOr => a | b,
-        BinaryOp::BitXor => a ^ b,
-        BinaryOp::Shl if a >= 0 && (0..64).contains(&b) => {
-            let shifted = a << b;
-            if shifted >> b != a {
-                return None;
-            }
-            shifted
-        }
-        BinaryOp::Shr if a >= 0 && (0..64).contains(&b) => a >> b,
-        BinaryOp::Shl | BinaryOp::Shr => return None,
-        BinaryOp::NimMul | BinaryOp::NimDiv | BinaryOp::NimPow => nimber(op, a, b)?,
-        BinaryOp::In => return None,
-    })
-}
-
-/// Nimber arithmetic on non-negative integers, `None` past `i64`.
-#[cold]
-fn nimber(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
-    let (a, b) = (u64::try_from(a).ok()?, u64::try_from(b).ok()?);
-    let value = match op {
-        BinaryOp::NimMul => crate::nimber::mul(a, b),
-        BinaryOp::NimDiv => crate::nimber::mul(a, crate::nimber::inv(b)?),
-        _ => crate::nimber::pow(a, b),
-    };
-    i64::try_from(value).ok()
 }
 
 /// A sum written as source text: `Nim(3) + *5 + Maze.start`.

@@ -291,7 +291,7 @@ pub enum CheckError {
         name: String,
         #[source]
         #[diagnostic_source]
-        error: crate::interp::EvalError,
+        error: crate::eval::EvalError,
     },
 }
 
@@ -404,5 +404,15 @@ impl CheckErrors {
             }));
         }
         Reported { count, errors }
+    }
+}
+
+impl From<crate::program::code::Malformed> for CheckError {
+    fn from(malformed: crate::program::code::Malformed) -> Self {
+        CheckError::MalformedCode {
+            problem: malformed.problem,
+            span: malformed.span,
+            help: malformed.help,
+        }
     }
 }

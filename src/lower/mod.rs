@@ -2,21 +2,16 @@
 //! syntax tree into the [`ir`] the interpreter runs. Every error of a source
 //! is collected and reported together; nothing is evaluated if one exists.
 
-pub(crate) mod affine;
-mod bounds;
-pub(crate) mod code;
 mod error;
-pub mod ir;
-mod nodes;
 mod splitting;
 
 use std::collections::HashSet;
 
 use miette::SourceSpan;
 
+use crate::program::*;
 use crate::syntax::ast;
 pub use error::{CheckError, CheckErrors};
-use ir::*;
 
 /// The program `source` declares, for tests of what lowering makes of it.
 #[cfg(test)]
@@ -418,9 +413,9 @@ impl Lowerer {
             return;
         }
         // A value has no variables: it is worked out once, here.
-        let env = vec![crate::interp::Value::Int(0); self.max_slots];
-        let kind = match crate::interp::value(&value.compiled(), &env) {
-            Ok(crate::interp::Value::Int(value)) => ExprKind::Const(value),
+        let env = vec![crate::values::Value::Int(0); self.max_slots];
+        let kind = match crate::eval::value(&value.compiled(), &env) {
+            Ok(crate::values::Value::Int(value)) => ExprKind::Const(value),
             Ok(value) => ExprKind::Value(value),
             Err(error) => {
                 self.errors.push(CheckError::BadValue {
@@ -457,7 +452,7 @@ impl Lowerer {
                 edges.push((from.0, to.0));
             }
         }
-        graph.board = std::sync::Arc::new(crate::interp::GraphBoard::new(
+        graph.board = std::sync::Arc::new(crate::values::GraphBoard::new(
             id,
             graph.name.clone(),
             graph.nodes.len(),
@@ -557,16 +552,16 @@ impl Lowerer {
                 // where the choice changes, and a guard that leaves out a
                 // few values of the binding splits it around them.
                 let mut rules = Vec::new();
-                for (target, conjuncts) in bounds::choose(&target, &bindings) {
+                for (target, conjuncts) in crate::program::bounds::choose(&target, &bindings) {
                     let guard = conjuncts
                         .into_iter()
                         .fold(guard.clone(), |guard, conjunct| {
                             Some(match guard {
-                                Some(guard) => bounds::and(guard, conjunct),
+                                Some(guard) => crate::program::bounds::and(guard, conjunct),
                                 None => conjunct,
                             })
                         });
-                    for guard in bounds::split(&bindings, guard) {
+                    for guard in crate::program::bounds::split(&bindings, guard) {
                         rules.push(Rule::new(
                             target.clone(),
                             bindings.clone(),
@@ -1373,7 +1368,7 @@ impl Lowerer {
                 Some(DeclarationKind::Graph(id)) => {
                     let board = self.program.graph(id).board.clone();
                     (
-                        ExprKind::Value(crate::interp::Value::Region(board.whole())),
+                        ExprKind::Value(crate::values::Value::Region(board.whole())),
                         Type::Region,
                     )
                 }
@@ -1540,9 +1535,9 @@ fn builtin(name: &str) -> Option<(Builtin, usize)> {
 /// The type of a `let`'s value, worked out when it was declared.
 fn constant_type(value: &Expr) -> Type {
     match &value.kind {
-        ExprKind::Value(crate::interp::Value::Region(_)) => Type::Region,
-        ExprKind::Value(crate::interp::Value::Set(_)) => Type::Set,
-        ExprKind::Value(crate::interp::Value::List(_)) => Type::List,
+        ExprKind::Value(crate::values::Value::Region(_)) => Type::Region,
+        ExprKind::Value(crate::values::Value::Set(_)) => Type::Set,
+        ExprKind::Value(crate::values::Value::List(_)) => Type::List,
         _ => Type::Int,
     }
 }

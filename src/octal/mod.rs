@@ -30,7 +30,7 @@ use batch::{BATCH, Batch};
 use prefix::Prefix;
 
 use crate::engine::Stopped;
-use crate::lower::ir::{Digit, TakeBreak};
+use crate::program::{Digit, TakeBreak};
 
 /// The values of a code's heaps 0, 1, 2, …, computed on demand.
 #[derive(Debug, Clone)]
@@ -994,13 +994,13 @@ mod tests {
     }
 
     fn code(text: &str) -> TakeBreak {
-        crate::lower::code::take_break(text, false, span())
+        crate::program::code::take_break(text, false, span())
             .unwrap_or_else(|_| panic!("{text} is a code"))
     }
 
     /// A code in hexadecimal, whose digit 8 leaves three heaps.
     fn hex(text: &str) -> TakeBreak {
-        crate::lower::code::take_break(text, true, span())
+        crate::program::code::take_break(text, true, span())
             .unwrap_or_else(|_| panic!("{text} is a code"))
     }
 
@@ -1168,7 +1168,7 @@ mod tests {
     fn all_but_agrees_with_the_definition() {
         for set in [&[1][..], &[2, 5], &[1, 2, 3], &[3, 7, 8, 20], &[100]] {
             let set: Vec<_> = set.iter().map(|&k| (k, span())).collect();
-            let code = crate::lower::code::subtraction(&set, true).unwrap();
+            let code = crate::program::code::subtraction(&set, true).unwrap();
             let mut table = Table::with_threads(code.clone(), 2);
             table.rounds_from = 0;
             table.extend_to(3000, &mut |_| true).unwrap();

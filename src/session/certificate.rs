@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::Session;
-use super::answer::engine_error;
+use super::errors::engine_error;
 use crate::engine::{EngineError, Gamma, Grundy, Options};
 use crate::interp::{Component, Interpreter};
 
@@ -479,7 +479,7 @@ impl Checker<'_, '_> {
         self.examined
             .set(self.examined.get().saturating_add(options.len() as u64));
         let capped = (cap as u128) < MAX_OPTIONS as u128;
-        if capped && matches!(listed, Err(crate::interp::EvalError::TooManyOptions { .. })) {
+        if capped && matches!(listed, Err(crate::eval::EvalError::TooManyOptions { .. })) {
             // Stopped by what was left of the work limit: past it.
             self.examined.set(self.limit.saturating_add(1));
         }
