@@ -385,3 +385,64 @@ fn certify_needs_memory_linear_in_its_positions_and_keeps_to_the_work_limit() {
     );
     assert!(!left.iter().any(|name| name.ends_with(".part")), "{left:?}");
 }
+
+/// A certificate written to a path that is not a regular file (a pipe
+/// here; `/dev/null` in use) goes into it, and the path stays what it was:
+/// writing aside and renaming over it would replace the device or pipe
+/// with a plain file. A link is followed, and stays a link.
+#[cfg(unix)]
+#[test]
+fn certify_writes_into_a_pipe_or_through_a_link_and_leaves_them_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "games.game", GAMES);
+    let pipe = dir.path().join("pipe");
+    let name = std::ffi::CString::new(pipe.to_string_lossy().as_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+    let reader = {
+        let pipe = pipe.clone();
+        std::thread::spawn(move || std::fs::read_to_string(pipe).unwrap())
+    };
+    let output = sprague(
+        &["certify", &file, "Kayles(6)", "-o", &pipe.to_string_lossy()],
+        "",
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Checked before the reader is waited for: had the pipe been replaced,
+    // its reader would wait forever.
+    assert!(
+        std::fs::symlink_metadata(&pipe)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    let text = reader.join().unwrap();
+    let certificate: Json = serde_json::from_str(&text).unwrap();
+    assert_eq!(certificate["value"], 3, "Kayles(6) has value 3 (A002186)");
+
+    let target = dir.path().join("target.json");
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let output = sprague(
+        &["certify", &file, "Kayles(6)", "-o", &link.to_string_lossy()],
+        "",
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let certificate: Json =
+        serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    assert_eq!(certificate["value"], 3);
+}

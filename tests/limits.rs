@@ -124,3 +124,71 @@ fn the_state_limit_says_how_to_raise_it() {
         .unwrap_or_default();
     assert!(help.contains("`--max-states 2_000`"), "{help}");
 }
+
+/// Runs the `sprague` binary on `source` (`run -`, default limits) with its
+/// address space capped at `cap` bytes, as `prlimit --as` would.
+#[cfg(target_os = "linux")]
+fn run_capped(source: &str, cap: u64) -> std::process::Output {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command
+        .args(["run", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: cap,
+                rlim_max: cap,
+            };
+            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    let mut child = command.spawn().expect("sprague runs");
+    let _ = child.stdin.take().unwrap().write_all(source.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+/// A chain as deep as the default state limit allows fits a 4 GB address
+/// space: `T(n)` moves only to `T(n - 1)`, so its values alternate and
+/// `T(n)` is n mod 2; a chain past the limit stops at it with the limit's
+/// error, not an allocation failure. Each position waiting on the one below
+/// it once cost some 400 bytes, and a chain of five million took 2 GB.
+#[test]
+fn a_chain_as_deep_as_the_state_limit_fits_in_4_gb() {
+    if !cfg!(target_os = "linux") {
+        println!("skipped: the address space is capped with setrlimit, on Linux only");
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let chain = |n: u64| format!("game T(n) {{ move T(n - 1) if n > 0 }}\ngrundy T({n})\n");
+        // T(0) to T(n): n + 1 positions, the most the default limit allows.
+        let deepest = DEFAULT_MAX_STATES as u64 - 1;
+        let output = run_capped(&chain(deepest), 4_000_000_000);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(
+            stdout.trim(),
+            format!("grundy T({deepest}) = {}", deepest % 2),
+            "{stderr}"
+        );
+
+        let output = run_capped(&chain(2 * DEFAULT_MAX_STATES as u64), 4_000_000_000);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("sprague::eval::too_many_states"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("--max-states"), "{stderr}");
+    }
+}

@@ -427,6 +427,26 @@ fn the_server_answers_within_a_4_gb_address_space() {
     assert_eq!(body["answers"][0]["value"], 6, "{body}");
 }
 
+/// A chain past the default state limit, posted to a server under a 4 GB
+/// address space, is answered with the limit's error, and the server goes
+/// on answering: the positions waiting down the chain once took the
+/// process past its address space, and an allocation failure killed it.
+#[test]
+fn a_chain_past_the_state_limit_leaves_the_server_answering() {
+    let server = Server::start(4_000_000_000, &[]);
+    let source = "game T(n) { move T(n - 1) if n > 0 }\ngrundy T(20000000)\n";
+    let (status, body) = server.post("/api/run", &json!({ "source": source }));
+    assert_eq!(status, 200, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    let code = &body["errors"][0]["code"];
+    assert_eq!(code, "sprague::eval::too_many_states", "{body}");
+    let (status, body) = server.post("/api/run", &json!({ "source": "grundy *3 + *5" }));
+    assert_eq!(status, 200, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    // 3 XOR 5 = 6.
+    assert_eq!(body["answers"][0]["value"], 6, "{body}");
+}
+
 /// With too little address space for the evaluating thread's stack, a
 /// computation is answered 503 with a JSON reason, not a panic, and the
 /// server goes on answering.

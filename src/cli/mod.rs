@@ -498,11 +498,37 @@ fn certify(
 
 /// Writes a certificate to a file beside `path` and renames it into
 /// place, so that a run killed midway leaves no half-written certificate
-/// under the name asked for.
+/// under the name asked for. A path that is not a regular file (`/dev/null`,
+/// `/dev/stdout`, a pipe) is written in place: renaming over it would
+/// replace the device with a file.
 fn write_aside(
     path: &std::path::Path,
     certificate: &crate::session::certificate::Certificate,
 ) -> std::io::Result<()> {
+    let write = |file: std::fs::File| -> std::io::Result<std::fs::File> {
+        let mut writer = std::io::BufWriter::new(file);
+        serde_json::to_writer_pretty(&mut writer, certificate)?;
+        writeln!(writer)?;
+        writer.into_inner().map_err(|error| error.into_error())
+    };
+    if std::fs::metadata(path).is_ok_and(|metadata| !metadata.is_file()) {
+        return write(std::fs::OpenOptions::new().write(true).open(path)?).map(drop);
+    }
+    // A link is followed (even to a file not yet there): the file it names
+    // is the one replaced.
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&path) {
+            Ok(target) => {
+                path = path
+                    .parent()
+                    .unwrap_or(std::path::Path::new(""))
+                    .join(target)
+            }
+            Err(_) => break,
+        }
+    }
+    let path = &path;
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::other("the path names no file"))?;
@@ -511,15 +537,7 @@ fn write_aside(
         name.to_string_lossy(),
         std::process::id()
     ));
-    let written = std::fs::File::create(&aside).and_then(|file| {
-        let mut writer = std::io::BufWriter::new(file);
-        serde_json::to_writer_pretty(&mut writer, certificate)?;
-        writeln!(writer)?;
-        writer
-            .into_inner()
-            .map_err(|error| error.into_error())?
-            .sync_all()
-    });
+    let written = std::fs::File::create(&aside).and_then(|file| write(file)?.sync_all());
     match written.and_then(|()| std::fs::rename(&aside, path)) {
         Ok(()) => Ok(()),
         Err(error) => {

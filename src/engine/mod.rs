@@ -13,6 +13,7 @@ mod misere;
 mod options;
 mod packed;
 mod search;
+mod waiting;
 mod wavefront;
 
 use std::hash::Hash;
@@ -30,6 +31,7 @@ pub use options::{Options, TooManyOptions};
 pub use packed::Packed;
 use packed::PackedValues;
 pub use search::SumSearch;
+use waiting::Waiting;
 pub use wavefront::BoxRules;
 use wavefront::{Hyperplanes, Settled};
 
@@ -631,42 +633,6 @@ pub struct Engine<P> {
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
-
-/// A position being expanded, waiting on its missing parts: the options
-/// already folded, those deferred, and the keys of the parts they wait on.
-#[derive(Default)]
-struct Frame {
-    key: Option<Key>,
-    mex: Mex,
-    deferred: Vec<Deferred>,
-    keys: Vec<Key>,
-    /// Whether every option with a missing part was deferred.
-    whole: bool,
-}
-
-/// The frames of a search, kept for reuse as it goes deeper and back.
-#[derive(Default)]
-struct Waiting {
-    frames: Vec<Frame>,
-    depth: usize,
-}
-
-impl Waiting {
-    fn push(&mut self, key: Key) -> &mut Frame {
-        if self.depth == self.frames.len() {
-            self.frames.push(Frame::default());
-        }
-        let frame = &mut self.frames[self.depth];
-        frame.key = Some(key);
-        self.depth += 1;
-        frame
-    }
-
-    fn pop(&mut self) -> &mut Frame {
-        self.depth -= 1;
-        &mut self.frames[self.depth]
-    }
-}
 
 impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     pub fn new(max_states: usize) -> Self {
@@ -1420,6 +1386,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         // The positions being expanded, deepest last: each waits on the
         // parts above it on the stack.
         let mut waiting = Waiting::default();
+        // Scratch, kept across positions.
+        let (mut order, mut dense) = (Vec::new(), Vec::new());
         while let Some(&key) = stack.last() {
             match self.value(key) {
                 // Solved while it waited (it was pushed twice).
@@ -1429,9 +1397,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 }
                 // Back to a position whose parts are now solved.
                 EXPANDING => {
-                    let frame = waiting.pop();
-                    debug_assert!(frame.key == Some(key), "frames follow the stack");
-                    if let Some(value) = self.finish(frame) {
+                    let mut mex = std::mem::take(&mut self.mex);
+                    let finished = waiting.pop(|key| self.value(key), &mut mex);
+                    self.mex = mex;
+                    if let Some(value) = finished {
                         self.set_value(key, value);
                         stack.pop();
                         continue;
@@ -1469,9 +1438,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             // options are smaller than it (a heap game, Wythoff's) then meets
             // most positions with their options solved, and folds them once.
             let missing = &self.missing;
-            let mut order: Vec<usize> = (0..missing.len()).collect();
-            let dense: Vec<Option<Address>> =
-                missing.iter().map(|part| rules.dense(part)).collect();
+            order.clear();
+            order.extend(0..missing.len());
+            dense.clear();
+            dense.extend(missing.iter().map(|part| rules.dense(part)));
             order.sort_unstable_by(|&i, &j| {
                 let later = dense[j].cmp(&dense[i]);
                 later.then_with(|| missing[j].cmp(&missing[i]))
@@ -1479,10 +1449,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             // A part met by many options waits on the stack once, so the
             // stack stays as long as the positions, not their options.
             order.dedup_by_key(|i| keys[*i]);
-            // The options found waiting are finished from the frame, unless
-            // the rules skipped one without deferring it, or the options
-            // wait on few parts many times over (a frame then would hold
-            // more than the stack): then they are listed again.
+            // The options found waiting are finished from what the position
+            // keeps while it waits, unless the rules skipped one without
+            // deferring it, or the options wait on few parts many times over
+            // (it would then keep more than the stack holds): then they are
+            // listed again.
             let deferred_all = self.deferred.last().map(|option| option.end) == Some(missing.len());
             let whole = deferred_all && missing.len() <= 8 * order.len() + 64;
             for &i in &order {
@@ -1500,39 +1471,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     _ => {}
                 }
             }
-            let frame = waiting.push(key);
-            frame.whole = whole;
-            if whole {
-                std::mem::swap(&mut frame.keys, &mut keys);
-                std::mem::swap(&mut frame.deferred, &mut self.deferred);
-                std::mem::swap(&mut frame.mex, &mut self.mex);
+            match whole {
+                true => waiting.push(&self.mex, &self.deferred, &keys),
+                false => waiting.push_bare(),
             }
             self.keys = keys;
         }
         Ok(())
-    }
-
-    /// The value of a position whose parts are solved, from its frame: the
-    /// mex of the options folded at first and of those deferred, now that
-    /// the parts they waited on have values. `None` when the options must
-    /// be listed again.
-    fn finish(&mut self, frame: &mut Frame) -> Option<Grundy> {
-        if !frame.whole {
-            return None;
-        }
-        let mut start = 0;
-        for option in &frame.deferred {
-            let mut value = option.partial;
-            for &key in &frame.keys[start..option.end] {
-                match self.value(key) {
-                    part if part < LOOPY => value ^= part,
-                    _ => return None,
-                }
-            }
-            frame.mex.add(value);
-            start = option.end;
-        }
-        Some(frame.mex.mex())
     }
 
     /// Folds the options of `position` into `self.mex`, noting in
