@@ -604,13 +604,9 @@ fn move_lines(source: &str) -> Vec<(String, String, String)> {
     }
 }
 
-/// Each move of Cram on a board is shown on the board as written, by the
-/// cells it took: the seven dominoes of a 2 × 3 grid (three upright, four
-/// flat) are seven different lines, though up to symmetry they leave only
-/// three different positions.
-#[test]
-fn moves_on_a_board_show_the_cells_taken_on_the_board_as_written() {
-    let lines = move_lines("moves Cram(Grid(2, 3))\n");
+/// The seven dominoes of a 2 × 3 grid (three upright, four flat), each as
+/// the position its removal leaves on the grid, sorted.
+fn dominoes_of_2_by_3() -> Vec<String> {
     let mut dominoes: Vec<String> = (0..6)
         .flat_map(|a| [(a, a + 1), (a, a + 3)])
         .filter(|&(a, b)| b < 6 && (b == a + 3 || a / 3 == b / 3))
@@ -618,13 +614,141 @@ fn moves_on_a_board_show_the_cells_taken_on_the_board_as_written() {
         .collect();
     dominoes.sort();
     assert_eq!(dominoes.len(), 7);
+    dominoes
+}
+
+/// Each move of Cram on a board is shown on the board as written, by the
+/// cells it took: the seven dominoes of a 2 × 3 grid are seven different
+/// lines, though up to symmetry they leave only three different positions.
+#[test]
+fn moves_on_a_board_show_the_cells_taken_on_the_board_as_written() {
+    let lines = move_lines("moves Cram(Grid(2, 3))\n");
     let mut shown: Vec<String> = lines.iter().map(|(_, to, _)| to.clone()).collect();
     shown.sort();
-    assert_eq!(shown, dominoes);
+    assert_eq!(shown, dominoes_of_2_by_3());
     for (from, to, leaving) in &lines {
         assert_eq!(from, "Cram(Grid(2, 3))");
         assert_eq!(leaving, to);
     }
+}
+
+const CRAM_BOARD: &str = "game CramBoard(r, c) = Cram(Grid(r, c))\n";
+
+/// The move that wins Cram on 2 × 3, the first in rule order: taking the
+/// left column leaves 2 × 2, worth 0 (each of its moves leaves one
+/// domino, worth 1); the flat domino {0, 1} before it leaves an L of four
+/// cells, worth 2 (it has moves to a domino and to two single cells).
+const WINS_2_BY_3: &str = "Cram(Grid(2, 3) - {0, 3})";
+
+/// A game declared equal to a board game shows its moves as that game's:
+/// what was asked, and the cells each move took on the board as written.
+#[test]
+fn moves_of_a_game_declared_as_a_board_game_are_shown_as_written() {
+    let lines = move_lines(&format!("{CRAM_BOARD}moves CramBoard(2, 3)\n"));
+    let mut shown: Vec<String> = lines.iter().map(|(_, to, _)| to.clone()).collect();
+    shown.sort();
+    assert_eq!(shown, dominoes_of_2_by_3());
+    for (from, to, leaving) in &lines {
+        assert_eq!(from, "CramBoard(2, 3)");
+        assert_eq!(leaving, to);
+    }
+    // Its parts keep their order, whichever moves.
+    let lines = move_lines("game Two(n) = Cram(Grid(1, n)) + *1\nmoves Two(3)\n");
+    let leaving: Vec<&str> = lines.iter().map(|(.., leaving)| leaving.as_str()).collect();
+    assert_eq!(
+        leaving,
+        [
+            "Cram(Grid(1, 3) & {2}) + *1",
+            "Cram(Grid(1, 3) & {0}) + *1",
+            "Cram(Grid(1, 3)) + *0"
+        ]
+    );
+    let answers = answers(&format!(
+        "{CRAM}{CRAM_BOARD}best_move CramBoard(2, 3)\nbest_move Cram(Grid(2, 3))\n"
+    ));
+    for (answer, from) in answers.iter().zip(["CramBoard(2, 3)", "Cram(Grid(2, 3))"]) {
+        let Value::BestMove(Some(line)) = &answer.value else {
+            panic!("{answer:?}")
+        };
+        assert_eq!((line.from.as_str(), line.to.as_str()), (from, WINS_2_BY_3));
+    }
+}
+
+/// `why`, `strategy` and `equal?` show positions on a board as `moves`
+/// does: the parts on the board as written, and each move by the cells
+/// it took.
+#[test]
+fn why_strategy_and_equal_show_boards_as_written() {
+    use sprague::session::why::Reason;
+    let answers = answers(&format!(
+        "{CRAM}why Cram(Grid(2, 3))\nwhy Cram(Grid(1, 5) - {{2}})\nstrategy Cram(Grid(2, 3))\n\
+         equal? Cram(Grid(1, 2)), Cram(Grid(2, 1))\n"
+    ));
+    // Cram on 2 × 3 is worth 1: its witness of value 0 is the winning move.
+    let Value::Why(why) = &answers[0].value else {
+        panic!("{:?}", answers[0])
+    };
+    let Reason::Mex { witnesses, .. } = &why.reason else {
+        panic!("{why:?}")
+    };
+    let witnesses: Vec<&str> = witnesses.iter().map(|line| line.to.as_str()).collect();
+    assert_eq!(witnesses, [WINS_2_BY_3]);
+    // A row of five with the middle cell gone is two dominoes, each on
+    // the row as written.
+    let Value::Why(why) = &answers[1].value else {
+        panic!("{:?}", answers[1])
+    };
+    let parts: Vec<&str> = why.parts.iter().map(|(part, _)| part.as_str()).collect();
+    assert_eq!(
+        parts,
+        ["Cram(Grid(1, 5) & {0, 1})", "Cram(Grid(1, 5) & {3, 4})"]
+    );
+    // Each first move in A + *1 is a domino taken from the grid as written,
+    // and the reply to the L left by {0, 1} takes a domino from it too.
+    let Value::Strategy { n: 1, rows } = &answers[2].value else {
+        panic!("{:?}", answers[2])
+    };
+    let mut firsts: Vec<String> = (rows.iter())
+        .filter(|row| row.first.from != "*1")
+        .map(|row| row.first.to.clone())
+        .collect();
+    firsts.sort();
+    assert_eq!(firsts, dominoes_of_2_by_3());
+    let row = (rows.iter())
+        .find(|row| row.first.to == "Cram(Grid(2, 3) - {0, 1})")
+        .unwrap();
+    let reply = row.reply.as_ref().unwrap();
+    assert_eq!(reply.from, "Cram(Grid(2, 3) - {0, 1})");
+    assert!(reply.to.starts_with("Cram(Grid(2, 3) "), "{reply:?}");
+    // One domino, upright or flat: equal, and shown as asked.
+    assert_eq!(
+        answers[3].value,
+        Value::Equal {
+            other: "Cram(Grid(2, 1))".into(),
+            equal: true
+        }
+    );
+}
+
+/// `play` shows the moves as `moves` does, and the position as it stands
+/// on the board as written; a move may still be typed as the search's
+/// part (2 × 2, which the left column's two cells leave).
+#[test]
+fn play_shows_boards_as_written() {
+    let input = format!("{CRAM}{CRAM_BOARD}play CramBoard(2, 3)\nCram(Grid(2, 2))\n:quit\n");
+    let output = common::sprague(&["repl"], &input);
+    let text = String::from_utf8_lossy(&output.stdout);
+    for domino in dominoes_of_2_by_3() {
+        let line = format!("CramBoard(2, 3) -> {domino}, leaving {domino}\n");
+        assert!(text.contains(&line), "{line}: {text}");
+    }
+    let made = format!("you: CramBoard(2, 3) -> {WINS_2_BY_3}, leaving {WINS_2_BY_3}\n");
+    assert!(text.contains(&made), "{text}");
+    // The reply takes a domino of the square: one domino is left, on the
+    // grid as written.
+    let reply = format!("sprague: {WINS_2_BY_3} -> Cram(Grid(2, 3) ");
+    assert!(text.contains(&reply), "{text}");
+    assert!(text.contains("position: Cram(Grid(2, 3) & {"), "{text}");
 }
 
 /// What was asked is shown as asked, not as the part the search keeps

@@ -426,14 +426,74 @@ fn a_frame_longer_than_64_mib_is_refused_unread() {
     client.send_raw(&frame);
     assert_eq!(error_code(&mut client), -32600);
     assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps"]);
-    // 10 GB: refused at once, never allocated.
+    // 10 GB: refused at once, never allocated; the next frame's header,
+    // found in what was declared its body, is read.
     client.send_raw(b"Content-Length: 10000000000\r\n\r\n{}");
     assert_eq!(error_code(&mut client), -32600);
+    assert_eq!(client.symbols(), ["Kayles", "Maze", "heaps"]);
+    client.stop();
+}
+
+/// Sends `bad` bytes and, in the same write, a hover on `grundy|
+/// Kayles(5)`; checks that `bad` is answered with a parse error (with
+/// id `bad_id`), then the hover with its answer (Kayles(5) = 4, OEIS
+/// A002186).
+fn bad_then_hover(client: &mut Client, bad: &str, bad_id: Json, code: i64) {
+    let id = client.next;
+    client.next += 1;
+    let hover = json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+        "params": { "textDocument": { "uri": URI }, "position": { "line": 6, "character": 2 } } })
+    .to_string();
+    client.send_raw(format!("{bad}Content-Length: {}\r\n\r\n{hover}", hover.len()).as_bytes());
+    let response = client.response(&bad_id);
+    assert_eq!(response["error"]["code"], code, "{bad:.80}: {response}");
+    let response = client.response(&json!(id));
+    let text = response["result"]["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("grundy Kayles(5) = 4"), "{bad:.80}: {text}");
+}
+
+#[test]
+fn a_huge_length_before_initialize_costs_that_frame_alone() {
+    let mut client = Client::spawn(&mut limited());
+    client.send_raw(b"Content-Length: 10000000000\r\n\r\n");
+    assert_eq!(error_code(&mut client), -32600);
+    let result = client.request("initialize", json!({ "capabilities": {} }));
     assert!(
-        client.child.try_wait().unwrap().is_none(),
-        "the server ended"
+        !result["capabilities"]["hoverProvider"].is_null(),
+        "{result}"
     );
-    client.child.kill().unwrap();
+    client.notify("initialized", json!({}));
+    client.open(GAMES);
+    let bad = "Content-Length: 10000000000\r\n\r\n{\"jsonrpc\": \"2.0\"}";
+    bad_then_hover(&mut client, bad, Json::Null, -32600);
+    client.stop();
+}
+
+#[test]
+fn frames_with_wrong_lengths_are_answered_and_the_next_is_read() {
+    let mut client = Client::start();
+    client.open(GAMES);
+    let exit = r#"{"jsonrpc": "2.0", "method": "exit"}"#;
+    for bad in [
+        format!("Content-Length: -5\r\n\r\n{exit}"),
+        format!("Content-Length: 5e3\r\n\r\n{exit}"),
+        format!("Content-Length: \r\n\r\n{exit}"),
+        // No blank line after the header.
+        format!("Content-Length: {}\r\n{exit}", exit.len()),
+        // A length longer than the body: the next header ends it.
+        format!("Content-Length: 4000\r\n\r\n{exit}"),
+        format!("Content-Length: 4000\n\n{exit}\n"),
+    ] {
+        bad_then_hover(&mut client, &bad, Json::Null, -32700);
+    }
+    // A request whose length is too long is answered by its id.
+    let request = json!({ "jsonrpc": "2.0", "id": 500, "method": "shutdown" }).to_string();
+    let bad = format!("Content-Length: 4000\r\n\r\n{request}");
+    bad_then_hover(&mut client, &bad, json!(500), -32700);
+    // A body that the end of the input cuts short is answered too.
+    client.send_raw(format!("Content-Length: 4000\r\n\r\n{exit}").as_bytes());
+    assert_eq!(client.wait().code(), Some(1));
+    assert_eq!(error_code(&mut client), -32700);
 }
 
 #[test]

@@ -920,15 +920,32 @@ impl<'p> Interpreter<'p> {
         env: &[Value],
         each: &mut dyn FnMut(Component),
     ) -> Result<(), EvalError> {
+        self.walk(terms, env, false, each)
+    }
+
+    /// [`Interpreter::position`], but when `written`, a game that splits is
+    /// passed on whole, as written, not as its parts.
+    fn walk(
+        &self,
+        terms: &[Term],
+        env: &[Value],
+        written: bool,
+        each: &mut dyn FnMut(Component),
+    ) -> Result<(), EvalError> {
         for term in terms {
             each(match term {
+                Term::Game { game, args, .. }
+                    if written && self.program.game(*game).splits.is_some() =>
+                {
+                    Component::Game(*game, evaluate_args(args, env)?)
+                }
                 Term::Game { game, args, span } => {
                     self.game_parts(*game, evaluate_args(args, env)?, *span, each)?;
                     continue;
                 }
                 Term::Over(over) => {
                     self.over_bindings(over, env, &mut |env| {
-                        self.position(&over.terms, env, each)
+                        self.walk(&over.terms, env, written, each)
                     })?;
                     continue;
                 }
@@ -938,7 +955,7 @@ impl<'p> Interpreter<'p> {
                     Component::Node(*graph, self.node_at(*graph, index, *span, env)?)
                 }
                 Term::Let { id, .. } => {
-                    self.position(&self.program.let_value(*id).value, env, each)?;
+                    self.walk(&self.program.let_value(*id).value, env, written, each)?;
                     continue;
                 }
             });

@@ -5,6 +5,9 @@
 
 use super::*;
 
+/// The sum an alias stands for: as written, and as the search makes it.
+pub type AliasSum = (Vec<Component>, Vec<Component>);
+
 impl Interpreter<'_> {
     /// [`Interpreter::position`], but a game that splits is passed on whole.
     pub fn written_position(
@@ -13,21 +16,7 @@ impl Interpreter<'_> {
         env: &[Value],
         each: &mut dyn FnMut(Component),
     ) -> Result<(), EvalError> {
-        for term in terms {
-            match term {
-                Term::Game { game, args, .. } if self.program.game(*game).splits.is_some() => {
-                    each(Component::Game(*game, evaluate_args(args, env)?));
-                }
-                Term::Over(over) => self.over_bindings(over, env, &mut |env| {
-                    self.written_position(&over.terms, env, each)
-                })?,
-                Term::Let { id, .. } => {
-                    self.written_position(&self.program.let_value(*id).value, env, each)?;
-                }
-                _ => self.position(std::slice::from_ref(term), env, each)?,
-            }
-        }
-        Ok(())
+        self.walk(terms, env, true, each)
     }
 
     /// The options of a position of a game of rules, in the order the
@@ -76,6 +65,35 @@ impl Interpreter<'_> {
             other => parts.push(other.clone()),
         }
         Ok(parts)
+    }
+
+    /// The sum a position of an alias stands for, as written (a game in it
+    /// that splits kept whole) and as the search makes it (see
+    /// [`Interpreter::alias_sum`]); `None` for any other position.
+    pub fn alias_written(
+        &self,
+        position: &Component,
+        limit: usize,
+    ) -> Result<Option<AliasSum>, EvalError> {
+        let Component::Game(id, args) = position else {
+            return Ok(None);
+        };
+        let game = self.program.game(*id);
+        let Moves::Alias(terms) = &game.moves else {
+            return Ok(None);
+        };
+        let mut env = vec![Value::Int(0); game.slots];
+        env[..args.len()].clone_from_slice(args);
+        let mut written = Vec::new();
+        self.written_position(terms, &env, &mut |term| written.push(term))?;
+        let sum = self.alias_sum(*id, terms, &env, limit)?;
+        Ok(Some((written, sum)))
+    }
+
+    /// Whether a position is a game declared `= POSITION`.
+    pub fn is_alias(&self, position: &Component) -> bool {
+        matches!(position, Component::Game(id, _)
+            if matches!(self.program.game(*id).moves, Moves::Alias(_)))
     }
 
     /// Whether a position as written is a game that splits, on a region.

@@ -3,6 +3,13 @@
 //! stream: a frame it cannot read becomes a JSON-RPC error to answer, and
 //! it goes on with the next frame. Headers may end in `\r\n` or in `\n`
 //! alone, and a frame's header found after junk on the same line is read.
+//!
+//! A frame whose declared length is wrong is found out by the header of
+//! the next one inside its body: a line that ends in `Content-Length: N`
+//! is in no JSON text (a raw line break cannot sit in a string, nor a
+//! bare word outside one). The body is cut there, refused, and the
+//! reader resynchronises on that header, so a frame declaring more than
+//! it sends (even 10 GB) costs that frame alone, not all that follows.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read, Write};
@@ -62,6 +69,18 @@ pub struct Reader<R> {
     body_lost: bool,
     /// The bytes of a refused body, to skip before the next frame.
     skip: u64,
+    /// A header line found inside a body, to be read first.
+    replay: Option<Vec<u8>>,
+}
+
+/// How the bytes of a body declared so long ended.
+enum Body {
+    /// All were read.
+    Whole,
+    /// A header line came first: the next frame starts there.
+    Cut,
+    /// The input ended first.
+    Ended,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -71,6 +90,7 @@ impl<R: BufRead> Reader<R> {
             ready: VecDeque::new(),
             body_lost: false,
             skip: 0,
+            replay: None,
         }
     }
 
@@ -88,7 +108,7 @@ impl<R: BufRead> Reader<R> {
     /// yields; `false` at the end of input.
     fn frame(&mut self) -> io::Result<bool> {
         let skip = std::mem::take(&mut self.skip);
-        if io::copy(&mut (&mut self.input).take(skip), &mut io::sink())? < skip {
+        if skip > 0 && matches!(self.body(skip, false)?.0, Body::Ended) {
             return Ok(false);
         }
         let mut length: Option<Result<u64, String>> = None;
@@ -165,16 +185,52 @@ impl<R: BufRead> Reader<R> {
                     ),
                 );
             }
-            Some(Ok(length)) => {
-                let mut body = Vec::new();
-                (&mut self.input).take(length).read_to_end(&mut body)?;
-                if (body.len() as u64) < length {
-                    return Ok(false);
-                }
-                self.ready.push_back(message(&body));
-            }
+            Some(Ok(length)) => match self.body(length, true)? {
+                (Body::Whole, body) => self.ready.push_back(message(&body)),
+                (Body::Cut, body) => self.ready.push_back(Incoming::Malformed(Malformed {
+                    id: id(&body),
+                    code: ErrorCode::ParseError as i32,
+                    message: format!(
+                        "a message declared {length} bytes long has the next header after {} bytes; \
+                         refused, and the next message read from there",
+                        body.len()
+                    ),
+                })),
+                (Body::Ended, body) => self.refuse(
+                    ErrorCode::ParseError,
+                    &format!(
+                        "the input ended {} bytes into a message declared {length} bytes long",
+                        body.len()
+                    ),
+                ),
+            },
         }
         Ok(true)
+    }
+
+    /// Reads a body of `length` bytes (kept when `keep`, else dropped as
+    /// read) up to the first line that is a header, which is kept to be
+    /// read next; returns how it ended, and what was kept.
+    fn body(&mut self, length: u64, keep: bool) -> io::Result<(Body, Vec<u8>)> {
+        let mut input = (&mut self.input).take(length);
+        let mut body = Vec::new();
+        loop {
+            if !keep {
+                body.clear();
+            }
+            let start = body.len();
+            if read_line(&mut input, &mut body, !keep)?.is_none() {
+                let end = match input.limit() {
+                    0 => Body::Whole,
+                    _ => Body::Ended,
+                };
+                return Ok((end, body));
+            }
+            if let Some(at) = header_line(&body[start..]) {
+                self.replay = Some(body.split_off(start + at));
+                return Ok((Body::Cut, body));
+            }
+        }
     }
 
     fn refuse(&mut self, code: ErrorCode, message: &str) {
@@ -187,33 +243,61 @@ impl<R: BufRead> Reader<R> {
     /// One line with its end, or its last [`MAX_HEADER_LINE`] bytes when
     /// longer (with how many were dropped); `None` at the end of input.
     fn line(&mut self) -> io::Result<Option<(usize, Vec<u8>)>> {
+        if let Some(line) = self.replay.take() {
+            return Ok(Some((0, line)));
+        }
         let mut line = Vec::new();
-        let mut dropped = 0usize;
-        loop {
-            let available = match self.input.fill_buf() {
-                Ok(available) => available,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Err(error) => return Err(error),
-            };
-            if available.is_empty() {
-                return Ok((!line.is_empty() || dropped > 0).then_some((dropped, line)));
-            }
-            let (taken, ended) = match available.iter().position(|&b| b == b'\n') {
-                Some(at) => (at + 1, true),
-                None => (available.len(), false),
-            };
-            line.extend_from_slice(&available[..taken]);
-            self.input.consume(taken);
-            if line.len() > 2 * MAX_HEADER_LINE {
-                let excess = line.len() - MAX_HEADER_LINE;
-                line.drain(..excess);
-                dropped += excess;
-            }
-            if ended {
-                return Ok(Some((dropped, line)));
-            }
+        Ok(read_line(&mut self.input, &mut line, true)?.map(|dropped| (dropped, line)))
+    }
+}
+
+/// Adds one line with its end to `line`; when `bounded`, only its last
+/// [`MAX_HEADER_LINE`] bytes or so are kept, and how many were dropped
+/// is returned. `None` at the end of input, when nothing was read.
+fn read_line(
+    input: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    bounded: bool,
+) -> io::Result<Option<usize>> {
+    let mut dropped = 0usize;
+    let mut read = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            return Ok(read.then_some(dropped));
+        }
+        let (taken, ended) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        line.extend_from_slice(&available[..taken]);
+        input.consume(taken);
+        read = true;
+        if bounded && line.len() > 2 * MAX_HEADER_LINE {
+            let excess = line.len() - MAX_HEADER_LINE;
+            line.drain(..excess);
+            dropped += excess;
+        }
+        if ended {
+            return Ok(Some(dropped));
         }
     }
+}
+
+/// Where the `Content-Length` header starts in a line that ends with
+/// one, after junk perhaps; `None` when the line does not.
+fn header_line(line: &[u8]) -> Option<usize> {
+    const NAME: &[u8] = b"content-length:";
+    let line = line.strip_suffix(b"\n")?;
+    let line = line.strip_suffix(b"\r").unwrap_or(line).trim_ascii_end();
+    let digits = line.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    let name = line[..line.len() - digits].trim_ascii_end();
+    let at = name.len().checked_sub(NAME.len())?;
+    (digits > 0 && name[at..].eq_ignore_ascii_case(NAME)).then_some(at)
 }
 
 /// A header line as `(junk bytes before the header, the header)`: a
@@ -252,10 +336,7 @@ fn message(body: &[u8]) -> Incoming {
             ));
         }
     };
-    let id = match value.get("id") {
-        Some(id @ (Json::Number(_) | Json::String(_))) => id.clone(),
-        _ => Json::Null,
-    };
+    let id = request_id(&value);
     let what = match &value {
         Json::Array(_) => "a batch (an array), which LSP does not use",
         Json::Object(_) => "not a JSON-RPC request, response or notification",
@@ -271,6 +352,18 @@ fn message(body: &[u8]) -> Incoming {
             }),
         },
         _ => Incoming::Malformed(Malformed::new(ErrorCode::InvalidRequest, what.to_owned())),
+    }
+}
+
+/// The id of a request whose body can be read, else `null`.
+fn id(body: &[u8]) -> Json {
+    serde_json::from_slice(body).map_or(Json::Null, |value| request_id(&value))
+}
+
+fn request_id(value: &Json) -> Json {
+    match value.get("id") {
+        Some(id @ (Json::Number(_) | Json::String(_))) => id.clone(),
+        _ => Json::Null,
     }
 }
 
@@ -321,9 +414,32 @@ mod tests {
             ),
             ("Content-Length: x\r\n\r\n".into(), vec!["-32700", "exit"]),
             ("hello\r\n".into(), vec!["-32700", "exit"]),
+            // A length longer than what comes: the next header, found in
+            // the body (at a line's start or after junk), ends it.
             (
                 format!("Content-Length: 10000000000\r\n\r\n{}", "x".repeat(100)),
-                vec!["-32600"],
+                vec!["-32600", "exit"],
+            ),
+            (
+                "Content-Length: 10000000000\r\n\r\n".into(),
+                vec!["-32600", "exit"],
+            ),
+            (
+                format!("Content-Length: 10000000000\n\n{}\n", "x\n".repeat(20_000)),
+                vec!["-32600", "exit"],
+            ),
+            (
+                "Content-Length: 500\r\n\r\n{}".into(),
+                vec!["-32700", "exit"],
+            ),
+            (
+                "Content-Length: -5\r\n\r\n{}".into(),
+                vec!["-32700", "exit"],
+            ),
+            // No blank line: the body is junk, the next header is read.
+            (
+                format!("Content-Length: 33\r\n{EXIT}"),
+                vec!["-32700", "exit"],
             ),
             (
                 format!("Content-Length: {}\r\n\r\n", MAX_MESSAGE + 1)
@@ -335,6 +451,37 @@ mod tests {
             let input = format!("{bad}{}", frame(EXIT));
             assert_eq!(kinds(&read_all(input.as_bytes())), expected, "{bad:.80?}");
         }
+    }
+
+    #[test]
+    fn a_body_cut_short_by_the_next_header_answers_its_request() {
+        let request = r#"{"jsonrpc":"2.0","id":7,"method":"shutdown"}"#;
+        let input = format!("Content-Length: 999\r\n\r\n{request}{}", frame(EXIT));
+        let found = read_all(input.as_bytes());
+        assert_eq!(kinds(&found), ["-32700", "exit"]);
+        let Incoming::Malformed(cut) = &found[0] else {
+            panic!("{found:?}")
+        };
+        assert_eq!(cut.id, json!(7));
+    }
+
+    #[test]
+    fn a_body_ended_by_the_input_is_an_error() {
+        let input = "Content-Length: 500\r\n\r\n{\"jsonrpc\"";
+        assert_eq!(kinds(&read_all(input.as_bytes())), ["-32700"]);
+    }
+
+    #[test]
+    fn a_header_inside_a_json_string_does_not_cut_the_body() {
+        // Escaped line breaks around it, and a length after it: still a
+        // string, and the body is read whole, short or over the bound.
+        let text = "\\nContent-Length: 12\\r\\n\\r\\n";
+        let small = format!(r#"{{"jsonrpc":"2.0","method":"exit","params":"{text}"}}"#);
+        assert_eq!(kinds(&read_all(frame(&small).as_bytes())), ["exit"]);
+        let padding = " ".repeat(MAX_MESSAGE as usize);
+        let large = format!(r#"{{"jsonrpc":"2.0","method":"x","params":"{text}{padding}"}}"#);
+        let input = format!("{}{}", frame(&large), frame(EXIT));
+        assert_eq!(kinds(&read_all(input.as_bytes())), ["-32600", "exit"]);
     }
 
     #[test]

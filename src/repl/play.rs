@@ -67,7 +67,7 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
                         }
                         None => say!("nothing to undo"),
                     },
-                    text => match choose(repl, &position, &moves, text) {
+                    text => match choose(repl, &moves, text) {
                         Some(chosen) => break Some(chosen),
                         None => continue,
                     },
@@ -78,7 +78,7 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
         };
         let Some(chosen) = chosen else { continue };
         say!("you: {}", output::move_text(&chosen.line));
-        let after = leaves(repl, &position, &chosen, span);
+        let after = leaves(repl, &chosen, span);
         history.push(std::mem::replace(&mut position, after));
         let Some(replies) = list_moves(repl, &position, span) else {
             return;
@@ -92,43 +92,41 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
             return;
         };
         say!("sprague: {}", output::move_text(&reply.line));
-        position = leaves(repl, &position, reply, span);
+        position = leaves(repl, reply, span);
     }
 }
 
-/// What a move of `position` leaves, its finished parts dropped.
-fn leaves(
-    repl: &mut Repl,
-    position: &[Component],
-    choice: &PlayMove,
-    span: SourceSpan,
-) -> Vec<Component> {
-    let result = choice.result(position);
+/// What a move leaves, as written, its finished parts dropped.
+fn leaves(repl: &mut Repl, choice: &PlayMove, span: SourceSpan) -> Vec<Component> {
+    let result = choice.leaves.clone();
     repl.session.unfinished(&result, span).unwrap_or(result)
 }
 
-/// The moves of a position, each leaving a different position: moves
-/// that leave the same parts in another order (`Kayles(0) + Kayles(2)` and
-/// `Kayles(2) + Kayles(0)`) are one move. Finished parts are dropped from
-/// what each leaves.
+/// The moves of a position as written, each shown as `moves` shows it
+/// and leaving a different position: moves that leave the same terms in
+/// another order (`Kayles(0) + Kayles(2)` and `Kayles(2) + Kayles(0)`) are
+/// one move. Finished parts are dropped from what each leaves.
 fn list_moves(repl: &mut Repl, position: &[Component], span: SourceSpan) -> Option<Vec<PlayMove>> {
     INTERRUPTED.store(false, Ordering::SeqCst);
     COMPUTING.store(true, Ordering::SeqCst);
     repl.progress.start();
-    let moves = repl.session.moves(position, span).and_then(|moves| {
-        let mut seen = HashSet::new();
-        let mut distinct = Vec::new();
-        for mut choice in moves {
-            let result = repl.session.unfinished(&choice.result(position), span)?;
-            choice.line.result = Some(repl.session.show(&result));
-            let mut parts = result;
-            parts.sort();
-            if seen.insert(parts) {
-                distinct.push(choice);
+    let moves = repl
+        .session
+        .written_moves(position, span)
+        .and_then(|moves| {
+            let mut seen = HashSet::new();
+            let mut distinct = Vec::new();
+            for mut choice in moves {
+                let result = repl.session.unfinished(&choice.leaves, span)?;
+                choice.line.result = Some(repl.session.show(&result));
+                let mut parts = result;
+                parts.sort();
+                if seen.insert(parts) {
+                    distinct.push(choice);
+                }
             }
-        }
-        Ok(distinct)
-    });
+            Ok(distinct)
+        });
     repl.progress.finish();
     COMPUTING.store(false, Ordering::SeqCst);
     match moves {
@@ -198,12 +196,7 @@ fn hint(moves: &[PlayMove]) {
 
 /// The move the user typed: a number from the list, or the position it
 /// leaves (components in any order).
-fn choose(
-    repl: &mut Repl,
-    position: &[Component],
-    moves: &[PlayMove],
-    text: &str,
-) -> Option<PlayMove> {
+fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
     if let Ok(number) = text.parse::<usize>() {
         return match number.checked_sub(1).and_then(|index| moves.get(index)) {
             Some(choice) => Some(choice.clone()),
@@ -223,19 +216,19 @@ fn choose(
             return None;
         }
     };
-    let typed = repl
-        .session
-        .unfinished(&typed, SourceSpan::from(0..0))
-        .unwrap_or(typed);
-    let sorted = |sum: &[Component]| {
-        let mut sum = sum.to_vec();
-        sum.sort();
-        sum
+    // Compared as the parts the search makes of each, so that a move is
+    // found whether its position is typed on the board as written or not.
+    let span = SourceSpan::from(0..0);
+    let mut parts = |position: &[Component]| {
+        let parts = repl.session.parts(position).ok()?;
+        let mut parts = repl.session.unfinished(&parts, span).ok()?;
+        parts.sort();
+        Some(parts)
     };
-    let wanted = sorted(&typed);
+    let wanted = parts(&typed);
     let found = moves
         .iter()
-        .find(|choice| sorted(&leaves(repl, position, choice, SourceSpan::from(0..0))) == wanted);
+        .find(|choice| wanted.is_some() && parts(&choice.leaves) == wanted);
     if found.is_none() {
         say!(
             "{} is not one move away; {PLAY_HELP}",

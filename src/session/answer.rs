@@ -111,7 +111,7 @@ impl Session {
             let mut value = match (query.kind, other) {
                 (QueryKind::Play, _) if interactive => {
                     sink(Event::Play(PlayRequest {
-                        position: sum,
+                        position: written.map_or(sum, |written| written.terms),
                         span,
                     }));
                     return Ok(());
@@ -125,15 +125,17 @@ impl Session {
                     let to = query.to.as_ref();
                     Value::Graph(finish(dot, render_dot, to, graph.nodes(), "dot")?)
                 }
-                (QueryKind::Equal, Some(other)) => {
-                    let other = evaluate(&interp, other, env)?;
+                (QueryKind::Equal, Some(other_terms)) => {
+                    let other = evaluate(&interp, other_terms, env)?;
                     let both: Vec<Component> = sum.iter().chain(&other).cloned().collect();
                     let equal = engine
                         .gamma_sum(&interp, &both)
                         .map_err(|error| engine_error(&interp, error, span))?
                         == Gamma::Finite(0);
+                    let mut written = Vec::new();
+                    interp.written_position(other_terms, env, &mut |term| written.push(term))?;
                     Value::Equal {
-                        other: interp.show(&other).to_string(),
+                        other: interp.show(&written).to_string(),
                         equal,
                     }
                 }

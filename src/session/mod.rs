@@ -20,7 +20,7 @@ mod written;
 pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
 
 use errors::engine_error;
-use moves::{listed_move_line, move_line, valued_moves};
+use moves::{listed_move_line, valued_moves};
 
 use crate::analysis::Period;
 use crate::engine::{Engine, Gamma, Genus, Grundy, Misere, Move, Watcher};
@@ -171,6 +171,9 @@ pub struct PlayMove {
     pub line: MoveLine,
     /// The move: which part becomes what (see [`PlayMove::result`]).
     pub r#move: Move<Component>,
+    /// The position the move leaves, as written (see
+    /// [`Session::written_moves`]).
+    pub leaves: Vec<Component>,
     /// The longest play possible after the move.
     pub longest: u64,
 }
@@ -195,6 +198,7 @@ impl PlayMove {
 /// A request to play a position against the engine, from a `play` query.
 #[derive(Debug, Clone)]
 pub struct PlayRequest {
+    /// The position as written: a game on a board kept whole.
     pub position: Vec<Component>,
     pub span: SourceSpan,
 }
@@ -569,63 +573,134 @@ impl Session {
             .into_iter()
             .map(|(r#move, value, longest)| PlayMove {
                 line: listed_move_line(&interp, sum, &r#move, value),
+                leaves: r#move.apply(sum),
                 r#move,
                 longest,
             })
             .collect())
     }
 
-    /// sprague's reply in play: the move among `moves` (those of `sum`)
-    /// that [`why::reply`] makes, which `strategy` shows too; when no move
-    /// restores value 0, one that keeps a loopy game drawn, else the one
-    /// leaving the longest play.
+    /// The sum the search makes of a position as written: a game on a
+    /// board becomes its parts.
+    pub fn parts(&self, position: &[Component]) -> Result<Vec<Component>, Report> {
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
+        let mut sum = Vec::new();
+        for term in position {
+            sum.extend(
+                interp
+                    .parts_of_written(term)
+                    .map_err(|error| self.report(error))?,
+            );
+        }
+        Ok(sum)
+    }
+
+    /// Every move of a position as written, shown as `moves` shows it:
+    /// by what it does on the board as written, leaving a position as
+    /// written ([`PlayMove::leaves`]); [`PlayMove::r#move`] is the move of
+    /// the search's sum, [`Session::parts`].
+    pub fn written_moves(
+        &mut self,
+        position: &[Component],
+        span: SourceSpan,
+    ) -> Result<Vec<PlayMove>, Report> {
+        let sum = self.parts(position)?;
+        let mut moves = self.moves(&sum, span)?;
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
+        let Some(written) = written::Written::of(&interp, position.to_vec(), &sum) else {
+            return Ok(moves);
+        };
+        let mut shown = written::Shown::default();
+        for choice in &mut moves {
+            let made = written.show_move(
+                &interp,
+                &mut self.engine,
+                &sum,
+                &choice.r#move,
+                &mut choice.line,
+                &mut shown,
+            );
+            let made = made.map_err(|error| engine_error(&interp, error, span));
+            if let Some(made) = made.map_err(|error| self.report(error))? {
+                choice.leaves = written.after(&made);
+            }
+        }
+        Ok(moves)
+    }
+
+    /// sprague's reply in play: the move among `moves` (those of
+    /// `position`, as written or as a sum of parts) that [`why::reply`]
+    /// makes, which `strategy` shows too (or one leaving the same parts);
+    /// when no move restores value 0, one that keeps a loopy game drawn,
+    /// else the one leaving the longest play.
     pub fn reply<'m>(
         &mut self,
-        sum: &[Component],
+        position: &[Component],
         moves: &'m [PlayMove],
         span: SourceSpan,
     ) -> Result<Option<&'m PlayMove>, Report> {
+        let sum = self.parts(position)?;
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let best = why::reply(&interp, &mut self.engine, sum);
+        let best = why::reply(&interp, &mut self.engine, &sum);
         let best = best.map_err(|error| engine_error(&interp, error, span));
         let best = best.map_err(|error| self.report(error))?;
-        let line = best.map(|best| move_line(&interp, sum, &best, Gamma::Finite(0)));
-        let chosen = line.and_then(|line| {
-            moves
-                .iter()
-                .find(|choice| choice.line.part == line.part && choice.line.to == line.to)
+        let sorted = |r#move: &Move<Component>| {
+            let mut left = r#move.apply(&sum);
+            left.sort();
+            left
+        };
+        let chosen = best.and_then(|best| {
+            let left = sorted(&best);
+            (moves.iter().find(|choice| choice.r#move == best))
+                .or_else(|| moves.iter().find(|choice| sorted(&choice.r#move) == left))
         });
         Ok(chosen.or_else(|| PlayMove::reply(moves)))
     }
 
-    /// The components of a sum that still have a move: what a game in
-    /// progress shows, its finished parts dropped.
+    /// The terms of a position (as written, or a sum of parts) that still
+    /// have a move: what a game in progress shows, its finished parts
+    /// dropped.
     pub fn unfinished(
         &mut self,
-        sum: &[Component],
+        position: &[Component],
         span: SourceSpan,
     ) -> Result<Vec<Component>, Report> {
-        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let mut left = Vec::new();
-        for component in sum {
-            let options = self.engine.options(&interp, component);
-            let options = options.map_err(|error| engine_error(&interp, error, span));
-            if !options.map_err(|error| self.report(error))?.is_empty() {
-                left.push(component.clone());
+        for term in position {
+            let parts = self.parts(std::slice::from_ref(term))?;
+            let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
+            for part in &parts {
+                let options = self.engine.options(&interp, part);
+                let options = options.map_err(|error| engine_error(&interp, error, span));
+                if !options.map_err(|error| self.report(error))?.is_empty() {
+                    left.push(term.clone());
+                    break;
+                }
             }
         }
         Ok(left)
     }
 
-    /// The value of each component of a sum.
-    pub fn values(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<Gamma>, Report> {
-        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let values: Result<Vec<_>, _> = sum
-            .iter()
-            .map(|component| self.engine.gamma(&interp, component))
-            .collect();
-        let values = values.map_err(|error| engine_error(&interp, error, span));
-        values.map_err(|error| self.report(error))
+    /// The value of each term of a position (as written, or a sum of
+    /// parts): the nim-sum of its parts'.
+    pub fn values(
+        &mut self,
+        position: &[Component],
+        span: SourceSpan,
+    ) -> Result<Vec<Gamma>, Report> {
+        let mut values = Vec::with_capacity(position.len());
+        for term in position {
+            let parts = self.parts(std::slice::from_ref(term))?;
+            let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
+            let mut value = Gamma::Finite(0);
+            for part in &parts {
+                let part = self.engine.gamma(&interp, part);
+                let part = part.map_err(|error| engine_error(&interp, error, span));
+                value = value.add(&part.map_err(|error| self.report(error))?);
+            }
+            values.push(value);
+        }
+        Ok(values)
     }
 
     /// The games declared, with their numbers of parameters, in order.
