@@ -58,7 +58,10 @@ fn module_of(relative: &Path) -> Module {
         .iter()
         .map(|part| part.to_string_lossy().into_owned())
         .collect();
-    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
         parts.pop();
     }
     parts
@@ -389,14 +392,14 @@ fn imports_only_look_down_and_close_no_circle() {
 /// The layers named here are the ones src/lib.rs lists, in its order.
 #[test]
 fn the_layers_are_the_ones_lib_rs_describes() {
-    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
-        .unwrap();
+    let lib =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
     let mut at = 0;
     for name in LAYERS.iter().flat_map(|layer| layer.iter()) {
         let needle = format!("[`{name}`]");
-        let found = lib[at..]
-            .find(&needle)
-            .unwrap_or_else(|| panic!("src/lib.rs does not list {needle} after the layers below it"));
+        let found = lib[at..].find(&needle).unwrap_or_else(|| {
+            panic!("src/lib.rs does not list {needle} after the layers below it")
+        });
         at += found;
     }
 }

@@ -416,3 +416,26 @@ impl From<crate::program::code::Malformed> for CheckError {
         }
     }
 }
+
+pub(super) fn arity_error(
+    name: &str,
+    expected: usize,
+    found: usize,
+    span: SourceSpan,
+    declared: Option<SourceSpan>,
+) -> CheckError {
+    let expected_words = match expected {
+        0 => "no arguments".to_owned(),
+        1 => "1 argument".to_owned(),
+        n => format!("{n} arguments"),
+    };
+    CheckError::Arity {
+        name: name.to_owned(),
+        help: format!("write `{name}` with {expected_words}"),
+        expected: expected_words,
+        found,
+        were: if found == 1 { "was" } else { "were" },
+        span,
+        declared,
+    }
+}
