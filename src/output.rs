@@ -99,7 +99,9 @@ pub fn text(answer: &Answer) -> String {
             period: None,
             checked_to,
         } => {
-            format!("{question} = none found (values checked to n = {checked_to})")
+            format!(
+                "{question} = none found (values checked to n = {checked_to}; a larger --max-states, or --max-work for a game of rules, looks further)"
+            )
         }
         Value::Period {
             period: Some(period),

@@ -1,59 +1,104 @@
 //! Progress of a long search on standard error, shown only on a terminal
-//! and only once a query has run for half a second.
+//! and only once a query has run for half a second; and Ctrl-C, which
+//! stops the search under way rather than the program.
 
 use std::io::IsTerminal;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
+use crate::session::Stage;
+
 const QUIET_FOR: Duration = Duration::from_millis(500);
+
+/// Set by Ctrl-C while a search runs: the watcher stops the engine, and
+/// the session reads it inside long listings (see [`Progress::stop_flag`]).
+static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
+/// Whether a search runs, so that Ctrl-C stops it rather than ending the
+/// program.
+static COMPUTING: AtomicBool = AtomicBool::new(false);
+
+/// Makes Ctrl-C stop the search under way (between [`Progress::start`] and
+/// [`Progress::finish`]), which then ends with the interrupted error; with
+/// none under way, Ctrl-C ends the program as it would with no handler.
+pub fn hear_ctrl_c() {
+    let _ = ctrlc::set_handler(|| match COMPUTING.load(Ordering::SeqCst) {
+        true => INTERRUPTED.store(true, Ordering::SeqCst),
+        false => std::process::exit(130),
+    });
+}
+
+/// Whether Ctrl-C stopped the search last started.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
 
 #[derive(Default)]
 struct State {
-    started: Option<(Instant, usize)>,
+    /// When the search started, and the positions solved before it.
+    started: Option<(Instant, Option<usize>)>,
+    /// The positions solved, as last told.
+    states: usize,
+    /// What the search is about, when the session said (a period looked
+    /// for, a certificate made or checked).
+    stage: Option<Stage>,
     bar: Option<ProgressBar>,
 }
 
 /// Shared between the REPL or `sprague run`, which start and finish it
-/// around an entry or a file, and the engine's watcher, which ticks it.
+/// around an entry or a file, and the engine's watcher and the session's
+/// stages, which tell it how far the search went.
 #[derive(Clone, Default)]
 pub struct Progress(Arc<Mutex<State>>);
 
 impl Progress {
+    /// Starts a search: Ctrl-C now stops it.
     pub fn start(&self) {
+        INTERRUPTED.store(false, Ordering::SeqCst);
+        COMPUTING.store(true, Ordering::SeqCst);
         if let Ok(mut state) = self.0.lock() {
-            state.started = Some((Instant::now(), usize::MAX));
+            state.started = Some((Instant::now(), None));
+            state.stage = None;
         }
     }
 
-    /// Called with the number of positions interned so far.
+    /// The flag Ctrl-C sets, for [`crate::session::Session::set_stop`].
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        INTERRUPTED.clone()
+    }
+
+    /// The session's watcher: ticks the progress, and stops the search
+    /// once Ctrl-C is pressed.
+    pub fn watcher(&self) -> crate::engine::Watcher {
+        let progress = self.clone();
+        Box::new(move |states| {
+            progress.tick(states);
+            !interrupted()
+        })
+    }
+
+    /// The session's teller of stages, shown beside the positions solved.
+    pub fn stages(&self) -> crate::session::Stages {
+        let progress = self.clone();
+        Box::new(move |stage| {
+            if let Ok(mut state) = progress.0.lock() {
+                state.stage = Some(stage.clone());
+                draw(&mut state);
+            }
+        })
+    }
+
+    /// Called with the number of positions solved so far.
     pub fn tick(&self, states: usize) {
-        let Ok(mut state) = self.0.lock() else { return };
-        let Some((started, first)) = state.started.as_mut() else {
-            return;
-        };
-        if *first == usize::MAX {
-            *first = states;
+        if let Ok(mut state) = self.0.lock() {
+            state.states = states;
+            if let Some((_, first @ None)) = state.started.as_mut() {
+                *first = Some(states);
+            }
+            draw(&mut state);
         }
-        let (elapsed, solved) = (started.elapsed(), states.saturating_sub(*first));
-        if elapsed < QUIET_FOR || !std::io::stderr().is_terminal() {
-            return;
-        }
-        let bar = state.bar.get_or_insert_with(|| {
-            let target =
-                ProgressDrawTarget::term_like(Box::new(ShortOfTheEdge(console::Term::stderr())));
-            let bar = ProgressBar::with_draw_target(None, target);
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"),
-            );
-            bar
-        });
-        let rate = solved as f64 / elapsed.as_secs_f64();
-        bar.set_message(format!(
-            "solving: {states} positions, {rate:.0}/s (Ctrl-C stops)"
-        ));
-        bar.tick();
     }
 
     /// Clears the line, so that an answer prints cleanly.
@@ -65,12 +110,67 @@ impl Progress {
         }
     }
 
+    /// Ends the search: Ctrl-C ends the program again.
     pub fn finish(&self) {
         self.pause();
         if let Ok(mut state) = self.0.lock() {
             state.started = None;
+            state.stage = None;
         }
+        COMPUTING.store(false, Ordering::SeqCst);
     }
+}
+
+/// Shows the progress line, once the search has run for a while and only
+/// on a terminal.
+fn draw(state: &mut State) {
+    let Some((started, first)) = state.started else {
+        return;
+    };
+    let elapsed = started.elapsed();
+    if elapsed < QUIET_FOR || !std::io::stderr().is_terminal() {
+        return;
+    }
+    let bar = state.bar.get_or_insert_with(|| {
+        let target =
+            ProgressDrawTarget::term_like(Box::new(ShortOfTheEdge(console::Term::stderr())));
+        let bar = ProgressBar::with_draw_target(None, target);
+        bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
+        bar
+    });
+    let solved = state.states.saturating_sub(first.unwrap_or(state.states));
+    let seconds = elapsed.as_secs_f64();
+    bar.set_message(message(state.stage.as_ref(), state.states, solved, seconds));
+    bar.tick();
+}
+
+/// The progress line: what the search is about, when the session said,
+/// and how fast it goes.
+fn message(stage: Option<&Stage>, states: usize, solved: usize, seconds: f64) -> String {
+    let rate = |count: f64| count / seconds;
+    let solving = format!("{states} positions, {:.0}/s", rate(solved as f64));
+    let text = match stage {
+        None => format!("solving: {solving}"),
+        Some(Stage::Period { game, largest, .. }) => {
+            format!("period {game}: none up to {largest} proven; {solving}")
+        }
+        Some(Stage::Certify {
+            parts,
+            listed,
+            claimed: 0,
+        }) => format!(
+            "certifying: {parts} positions found, work {listed} ({:.0}/s)",
+            rate(*listed as f64)
+        ),
+        Some(Stage::Certify { parts, claimed, .. }) => {
+            format!("certifying: {claimed} of {parts} positions claimed; {solving}")
+        }
+        Some(Stage::Verify { checked, claims }) => format!(
+            "verifying: {checked} of {claims} claims checked ({:.0}/s)",
+            rate(*checked as f64)
+        ),
+    };
+    text + " (Ctrl-C stops)"
 }
 
 /// Standard error as a terminal a few columns narrower than it is. The

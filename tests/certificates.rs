@@ -6,6 +6,8 @@
 mod common;
 
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use common::sprague;
 use serde_json::Value as Json;
@@ -317,6 +319,52 @@ fn verify_keeps_to_the_limits_run_has_and_takes_the_same_flags() {
     let (ok, text) = verify_with(dir.path(), GAMES, &forged, &["--max-work", "1000"]);
     assert!(!ok);
     assert!(text.contains("sprague::verify::too_much_work"), "{text}");
+    // At the default limits too: each option of a board of 90,000 cells
+    // copies and splits it, work the limit counts (listing all 90,000
+    // options took minutes).
+    let board = "NodeKayles(Grid(300, 300))";
+    let forged = serde_json::json!({
+        "format": "sprague certificate 1",
+        "kind": "acyclic",
+        "position": board,
+        "value": 1,
+        "claims": [{"position": board, "value": 1, "rank": 1}]
+    });
+    let (ok, text) = verify_with(dir.path(), GAMES, &forged, &[]);
+    assert!(!ok);
+    assert!(text.contains("sprague::verify::too_much_work"), "{text}");
+}
+
+/// A session stopped (as Ctrl-C stops it) before certifying or verifying.
+fn stopped_session() -> sprague::session::Session {
+    let mut session = sprague::session::Session::new(1 << 20);
+    session.declare("games", GAMES, &mut |_| {}).unwrap();
+    let stop = Arc::new(AtomicBool::new(true));
+    session.set_stop(Some(stop));
+    session
+}
+
+#[test]
+fn certify_and_verify_stop_at_the_stop_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let certificate = certify(dir.path(), GAMES, "Kayles(12)");
+    let certificate = serde_json::from_value(certificate).unwrap();
+    let mut session = sprague::session::Session::new(1 << 20);
+    session.declare("games", GAMES, &mut |_| {}).unwrap();
+    assert!(session.verify("cert", &certificate).is_ok());
+    let code = |report: miette::Report| report.code().map(|code| code.to_string());
+    let refused = stopped_session().verify("cert", &certificate).unwrap_err();
+    assert_eq!(
+        code(refused).as_deref(),
+        Some("sprague::verify::interrupted")
+    );
+    let refused = stopped_session()
+        .certify("position", "Kayles(12)")
+        .unwrap_err();
+    assert_eq!(
+        code(refused).as_deref(),
+        Some("sprague::certify::interrupted")
+    );
 }
 
 #[test]

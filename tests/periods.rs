@@ -7,7 +7,10 @@
 //! the mex, with no shortcut. A period `period G` calls proven must hold
 //! over the whole range computed here.
 
-use sprague::session::{Event, Session, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use sprague::session::{Event, Session, Stage, Value};
 
 /// Heaps 0..=`last` compared for every code.
 const LAST: usize = 300;
@@ -234,4 +237,69 @@ fn periods_that_show_only_past_a_long_preperiod_are_proven() {
         });
         assert_eq!(found, Some((p, n0, true)), "{code}");
     }
+}
+
+/// A session told of each stage of a long query, which sets the stop flag
+/// (as Ctrl-C does) on the first when `stop_at_first` holds.
+fn watched(stop_at_first: bool) -> (Session, Arc<Mutex<Vec<Stage>>>) {
+    let mut session = Session::new(1 << 20);
+    let stop = Arc::new(AtomicBool::new(false));
+    session.set_stop(Some(stop.clone()));
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let told = seen.clone();
+    session.set_stages(Some(Box::new(move |stage| {
+        told.lock().unwrap().push(stage.clone());
+        stop.store(stop_at_first, Ordering::SeqCst);
+    })));
+    (session, seen)
+}
+
+/// Octal 0.56 has period 144 only from heap 326,640 (Gangolli and
+/// Plambeck): nothing is proven from its first 256 values, and `period`
+/// says so before it goes on. A stop set then ends it with the interrupted
+/// error, and the rest of the source is not asked.
+#[test]
+fn a_stop_set_while_period_searches_interrupts_it() {
+    let (mut session, seen) = watched(true);
+    let mut events = Vec::new();
+    let source = "game G = octal \"0.56\"\nperiod G\ngrundy *1\n";
+    assert!(!session.run("stopped", source, &mut |event| events.push(event)));
+    let period = Stage::Period {
+        game: "G".into(),
+        values: 256,
+        largest: 128,
+    };
+    assert_eq!(*seen.lock().unwrap(), [period]);
+    let [Event::Error(report)] = events.as_slice() else {
+        panic!("{events:?}");
+    };
+    let code = report.code().map(|code| code.to_string());
+    assert_eq!(code.as_deref(), Some("sprague::eval::interrupted"));
+}
+
+/// Watched, `period` answers as it does unwatched: Kayles (octal 0.77) has
+/// period 12 from heap 71 (Guy and Smith), proven from 2·71 + 12 + 2 = 156
+/// values, within the first stage of 256, so no stage is told.
+#[test]
+fn a_watched_period_gives_the_same_answer() {
+    let (mut session, seen) = watched(false);
+    let mut events = Vec::new();
+    let source = "game K = octal \"0.77\"\nperiod K\n";
+    assert!(session.run("watched", source, &mut |event| events.push(event)));
+    let [Event::Answer(answer)] = events.as_slice() else {
+        panic!("{events:?}");
+    };
+    let Value::Period {
+        period: Some(period),
+        ..
+    } = &answer.value
+    else {
+        panic!("{answer:?}");
+    };
+    assert_eq!(
+        (period.period, period.preperiod, period.saltus),
+        (12, 71, 0)
+    );
+    assert!(period.proven);
+    assert!(seen.lock().unwrap().is_empty());
 }

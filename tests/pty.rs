@@ -165,6 +165,31 @@ fn a_long_run_shows_its_progress() {
     session.exp_eof().unwrap();
 }
 
+/// `sprague run` looking for a period with none in sight says how far it
+/// looked; Ctrl-C stops it with the interrupted error, the queries after it
+/// are not asked, and the exit status is 130, as for SIGINT.
+#[test]
+fn ctrl_c_stops_a_long_run_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("far.game");
+    std::fs::write(&file, "game X = octal \"0.04\"\nperiod X\ngrundy *1 + *2\n").unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command.arg("run").arg(&file).env("TERM", "xterm");
+    let mut session = spawn_command(command, Some(60_000)).unwrap();
+    session
+        .exp_regex("period X: none up to [1-9][0-9]* proven; [1-9][0-9]* positions")
+        .unwrap();
+    session.send_control('c').unwrap();
+    session.exp_string("interrupted").unwrap();
+    let rest = session.exp_eof().unwrap();
+    assert!(!rest.contains("= 3"), "{rest}");
+    let status = session.process().wait().unwrap();
+    assert!(
+        matches!(status, rexpect::process::WaitStatus::Exited(_, 130)),
+        "{status:?}"
+    );
+}
+
 /// Lines typed (or pasted without bracketed paste) while an earlier one is
 /// still being read or evaluated are each evaluated, in order.
 #[test]

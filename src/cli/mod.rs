@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 use miette::Report;
 
 use crate::engine::{DEFAULT_MAX_STATES, DEFAULT_MAX_WORK};
-use crate::front::{INPUT_ERROR, STACK_SIZE, USAGE_ERROR, error_style, read_all};
+use crate::front::{INPUT_ERROR, INTERRUPTED, STACK_SIZE, USAGE_ERROR, error_style, read_all};
 use crate::output::{self, ErrorStyle};
 use crate::progress::Progress;
 use crate::session::{
@@ -411,6 +411,10 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session) -> ExitCode {
     let mut failed = false;
     for (name, text) in &sources {
         failed |= !print_run(&mut session, name, text, json);
+        // Ctrl-C stops the whole run, not only the query it stopped.
+        if crate::progress::interrupted() {
+            break;
+        }
     }
     exit_code(failed)
 }
@@ -463,7 +467,10 @@ fn certify(
         Ok(session) => session,
         Err(code) => return code,
     };
-    let certificate = match session.certify("<command line>", position) {
+    let progress = watched(&mut session);
+    let certified = session.certify("<command line>", position);
+    unwatched(&mut session, &progress);
+    let certificate = match certified {
         Ok(certificate) => certificate,
         Err(report) => {
             eprint!("{}", output::error(&report, style));
@@ -565,7 +572,10 @@ fn verify(file: &std::path::Path, path: &std::path::Path, session: Session) -> E
             return exit_code(true);
         }
     };
-    match session.verify("<certificate>", &certificate) {
+    let progress = watched(&mut session);
+    let verified = session.verify("<certificate>", &certificate);
+    unwatched(&mut session, &progress);
+    match verified {
         Ok((value, positions)) => {
             say!(
                 "verified: {} = {value} ({positions} positions)",
@@ -595,14 +605,7 @@ fn print_events(
 ) -> bool {
     let mut stdout = std::io::stdout().lock();
     let mut failed = false;
-    // A long search shows its progress on a terminal (Ctrl-C ends the run).
-    let progress = Progress::default();
-    let watching = progress.clone();
-    session.set_watcher(Some(Box::new(move |states| {
-        watching.tick(states);
-        true
-    })));
-    progress.start();
+    let progress = watched(session);
     {
         ask(session, &mut |event| {
             progress.pause();
@@ -627,9 +630,28 @@ fn print_events(
             }
         });
     }
+    unwatched(session, &progress);
+    !failed
+}
+
+/// Starts showing a long search's progress on a terminal, and makes
+/// Ctrl-C stop it with the interrupted error (see [`unwatched`]).
+fn watched(session: &mut Session) -> Progress {
+    let progress = Progress::default();
+    crate::progress::hear_ctrl_c();
+    session.set_watcher(Some(progress.watcher()));
+    session.set_stages(Some(progress.stages()));
+    session.set_stop(Some(progress.stop_flag()));
+    progress.start();
+    progress
+}
+
+/// Stops showing progress; Ctrl-C ends the program again.
+fn unwatched(session: &mut Session, progress: &Progress) {
     progress.finish();
     session.set_watcher(None);
-    !failed
+    session.set_stages(None);
+    session.set_stop(None);
 }
 
 fn check_files(files: &[PathBuf]) -> ExitCode {
@@ -679,8 +701,11 @@ fn summary(session: &Session, file: &str, queries: usize) -> String {
     format!("{} and {last}", parts.join(", "))
 }
 
+/// The exit code of a command that failed or not; 130, as for SIGINT,
+/// when Ctrl-C stopped it.
 fn exit_code(failed: bool) -> ExitCode {
     match failed {
+        _ if crate::progress::interrupted() => ExitCode::from(INTERRUPTED),
         true => ExitCode::from(INPUT_ERROR),
         false => ExitCode::SUCCESS,
     }

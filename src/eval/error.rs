@@ -222,7 +222,10 @@ pub enum EvalError {
     #[error("interrupted")]
     #[diagnostic(
         code(sprague::eval::interrupted),
-        help("values found before the interruption are kept; ask again to go on")
+        help(
+            "Ctrl-C stopped the search; the queries after it are not asked (in the REPL the \
+             values found so far are kept: ask again to go on)"
+        )
     )]
     Interrupted {
         #[label("this query was interrupted")]

@@ -23,9 +23,11 @@ pub(crate) struct Unreadable {
     reason: String,
 }
 
-/// Exit codes: 0 success, 1 an error in the input, 2 a usage error.
+/// Exit codes: 0 success, 1 an error in the input, 2 a usage error, 130
+/// stopped by Ctrl-C.
 pub(crate) const INPUT_ERROR: u8 = 1;
 pub(crate) const USAGE_ERROR: u8 = 2;
+pub(crate) const INTERRUPTED: u8 = 130;
 
 /// The stack the evaluator runs on: deep nesting in a source recurses in
 /// the parser and in expression evaluation. It is address space reserved,

@@ -60,6 +60,8 @@ pub struct Interpreter<'p> {
     pub program: &'p Program,
     periods: Option<&'p Periods>,
     tables: Option<&'p Tables>,
+    /// Set to stop the work under way (see [`Tables::set_stop`]).
+    stop: Option<&'p AtomicBool>,
     /// The assignments left to the sums over bindings of one sum: nested
     /// sums share it, so that a sum of sums of sums is bounded as a whole
     /// (see [`Interpreter::over_bindings`]).
@@ -77,6 +79,29 @@ const WORK_PER_ELEMENT: u64 = 64;
 /// option itself: a position as small as a set of bits (Chomp's list of
 /// ten columns) is one option's work, as `--max-work` says.
 const ELEMENTS_FREE: usize = 128;
+
+/// The work an option of a position with these arguments costs beside
+/// itself: its elements past the first [`ELEMENTS_FREE`].
+fn elements_work(args: &[Value]) -> u64 {
+    let elements = args.iter().map(|arg| match arg {
+        Value::Int(_) => 0,
+        Value::Set(set) => set.len(),
+        Value::Region(region) => region.nodes.len(),
+        Value::List(list) => list.len(),
+    });
+    let elements = elements.sum::<usize>().saturating_sub(ELEMENTS_FREE);
+    (elements as u64).saturating_mul(WORK_PER_ELEMENT)
+}
+
+/// The work (`--max-work`'s count) of each option listed of a position:
+/// one, and the elements of a large board, which every option copies and
+/// splits (see [`WORK_PER_ELEMENT`]).
+pub fn work_per_option(position: &Component) -> u64 {
+    match position {
+        Component::Game(_, args) => elements_work(args).saturating_add(1),
+        Component::Heap(_) | Component::Node(..) => 1,
+    }
+}
 
 impl<'p> Interpreter<'p> {
     /// The arguments of the position at a dense address: the address's
@@ -100,6 +125,7 @@ impl<'p> Interpreter<'p> {
             program,
             periods: None,
             tables: None,
+            stop: None,
             sum_budget: Budget::sum(MAX_SUM_COMPONENTS as usize),
             sum_depth: Cell::new(0),
         }
@@ -111,6 +137,16 @@ impl<'p> Interpreter<'p> {
         Interpreter {
             periods: Some(periods),
             tables: Some(tables),
+            stop: tables.stop.as_deref(),
+            ..Interpreter::new(program)
+        }
+    }
+
+    /// The plain interpreter, stopped by the flag that stops `tables`' work
+    /// but answering from none of them.
+    pub fn stopped_with(program: &'p Program, tables: &'p Tables) -> Self {
+        Interpreter {
+            stop: tables.stop.as_deref(),
             ..Interpreter::new(program)
         }
     }
@@ -118,8 +154,7 @@ impl<'p> Interpreter<'p> {
     /// Stops with [`EvalError::Interrupted`] once the stop flag is set.
     #[inline]
     fn go_on(&self, span: SourceSpan) -> Result<(), EvalError> {
-        let stop = self.tables.and_then(|tables| tables.stop.as_deref());
-        match stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+        match self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
             true => Err(EvalError::Interrupted { span }),
             false => Ok(()),
         }

@@ -122,14 +122,7 @@ impl<'p> Interpreter<'p> {
         // hundreds of nanoseconds): work, as options are, so that
         // `--max-work` bounds a search of large boards in seconds as it
         // bounds one of many options.
-        let elements = args.iter().map(|arg| match arg {
-            Value::Int(_) => 0,
-            Value::Set(set) => set.len(),
-            Value::Region(region) => region.nodes.len(),
-            Value::List(list) => list.len(),
-        });
-        let elements = elements.sum::<usize>().saturating_sub(ELEMENTS_FREE);
-        solved.examined(elements as u64 * WORK_PER_ELEMENT);
+        solved.examined(elements_work(&args));
         if !splits && !coins {
             return Ok(partial(solved.part(self, &Component::Game(game, args))));
         }

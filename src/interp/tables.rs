@@ -97,6 +97,13 @@ impl Tables {
         self.stop = stop;
     }
 
+    /// Whether the flag that stops the work under way is set.
+    pub fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+    }
+
     /// Sets the threads of the tables to come and of those made.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = Some(threads);

@@ -10,7 +10,6 @@ mod play;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -21,12 +20,6 @@ use crate::output::{self, ErrorStyle};
 use crate::progress::Progress;
 use crate::session::{Event, PlayRequest, Session};
 use input::{Input, Reader};
-
-/// Set by Ctrl-C while a query runs; the engine's watcher stops the search.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-/// Whether a query is running, so that Ctrl-C interrupts it rather than
-/// ending the program.
-static COMPUTING: AtomicBool = AtomicBool::new(false);
 
 #[derive(Debug, Error, Diagnostic)]
 enum ReplError {
@@ -108,16 +101,11 @@ pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
     };
     // Ctrl-C stops a running query; otherwise it ends the program, as it
     // would without a handler (at a terminal prompt the editor reads it).
-    let _ = ctrlc::set_handler(|| match COMPUTING.load(Ordering::SeqCst) {
-        true => INTERRUPTED.store(true, Ordering::SeqCst),
-        false => std::process::exit(130),
-    });
+    crate::progress::hear_ctrl_c();
     let progress = Progress::default();
-    let watching = progress.clone();
-    session.set_watcher(Some(Box::new(move |states| {
-        watching.tick(states);
-        !INTERRUPTED.load(Ordering::SeqCst)
-    })));
+    session.set_watcher(Some(progress.watcher()));
+    session.set_stages(Some(progress.stages()));
+    session.set_stop(Some(progress.stop_flag()));
     let mut repl = Repl {
         session,
         reader,
@@ -193,8 +181,6 @@ impl Repl {
         let (json, style) = (self.json, self.style);
         let mut plays = Vec::new();
         let mut failed = false;
-        INTERRUPTED.store(false, Ordering::SeqCst);
-        COMPUTING.store(true, Ordering::SeqCst);
         self.progress.start();
         let progress = self.progress.clone();
         self.session.run(name, text, &mut |event| {
@@ -202,7 +188,6 @@ impl Repl {
             print_event(event, json, style, &mut plays, &mut failed);
         });
         self.progress.finish();
-        COMPUTING.store(false, Ordering::SeqCst);
         self.failed |= failed;
         self.refresh_names();
         for request in plays {

@@ -5,7 +5,6 @@
 //! leaves the longest possible play, to make the game last.
 
 use std::collections::HashSet;
-use std::sync::atomic::Ordering;
 
 use miette::SourceSpan;
 
@@ -14,8 +13,8 @@ use crate::interp::Component;
 use crate::output;
 use crate::session::{PlayMove, PlayRequest};
 
+use super::Repl;
 use super::input::Input;
-use super::{COMPUTING, INTERRUPTED, Repl};
 
 const PLAY_HELP: &str = "type a move's number or the position it leaves; \
 :hint shows the winning move, :undo takes back your last move and the reply, :quit resigns";
@@ -107,8 +106,6 @@ fn leaves(repl: &mut Repl, choice: &PlayMove, span: SourceSpan) -> Vec<Component
 /// another order (`Kayles(0) + Kayles(2)` and `Kayles(2) + Kayles(0)`) are
 /// one move. Finished parts are dropped from what each leaves.
 fn list_moves(repl: &mut Repl, position: &[Component], span: SourceSpan) -> Option<Vec<PlayMove>> {
-    INTERRUPTED.store(false, Ordering::SeqCst);
-    COMPUTING.store(true, Ordering::SeqCst);
     repl.progress.start();
     let moves = repl
         .session
@@ -128,7 +125,6 @@ fn list_moves(repl: &mut Repl, position: &[Component], span: SourceSpan) -> Opti
             Ok(distinct)
         });
     repl.progress.finish();
-    COMPUTING.store(false, Ordering::SeqCst);
     match moves {
         Ok(moves) => Some(moves),
         Err(report) => {

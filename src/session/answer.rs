@@ -8,8 +8,8 @@ use super::picture::{finish, move_graph};
 use super::rows::each_row;
 use super::written::Written;
 use super::{
-    Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Value,
-    why,
+    Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Stage,
+    Value, tell, why,
 };
 use crate::analysis::{self, Proof};
 use crate::engine::{Engine, EngineError, Gamma, Grundy, Misere, Outcome};
@@ -227,6 +227,21 @@ impl Session {
             }
             found = analysis::find(&values, proof);
             size *= 2;
+            if found.is_none() {
+                let game = self.program.game(game).name.clone();
+                let (values, largest) = (values.len(), values.len() / 2);
+                tell(
+                    &mut self.stages,
+                    Stage::Period {
+                        game,
+                        values,
+                        largest,
+                    },
+                );
+            }
+            if self.tables.stopped() {
+                return Err(EvalError::Interrupted { span });
+            }
         }
         let name = self.program.game(game).name.clone();
         let checked_to = found

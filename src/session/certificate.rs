@@ -27,16 +27,22 @@ use miette::{Diagnostic, Report};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::Session;
 use super::errors::engine_error;
+use super::{Session, Stage, tell};
 use crate::engine::{EngineError, Gamma, Grundy, Options};
-use crate::interp::{Component, Interpreter};
+use crate::interp::{Component, Interpreter, work_per_option};
 
 /// What the certificate file says it is.
 const FORMAT: &str = "sprague certificate 1";
 
 /// The most options one position may have while certifying or checking.
 const MAX_OPTIONS: usize = 1 << 20;
+
+/// The work between two reports of how far certifying went.
+const TELL_EVERY: u64 = 1 << 16;
+
+/// The claims made or checked between two reports of how far it went.
+const TELL_CLAIMS: usize = 1 << 10;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Certificate {
@@ -97,7 +103,7 @@ pub enum CertifyError {
     TooManyParts { limit: usize },
 
     #[error(
-        "certifying stopped after listing more than {limit} options (of {parts} positions found so far)"
+        "certifying stopped after listing more than {limit} options, a large board's elements counted in each (of {parts} positions found so far)"
     )]
     #[diagnostic(
         code(sprague::certify::too_much_work),
@@ -107,6 +113,13 @@ pub enum CertifyError {
         )
     )]
     TooMuchWork { limit: u64, parts: usize },
+
+    #[error("certifying was interrupted")]
+    #[diagnostic(
+        code(sprague::certify::interrupted),
+        help("Ctrl-C stopped it; no certificate was written")
+    )]
+    Interrupted,
 
     #[error("{position} has a finite value no counter justifies")]
     #[diagnostic(
@@ -139,7 +152,7 @@ pub enum Refused {
     TooManyClaims { claims: usize, limit: usize },
 
     #[error(
-        "verifying stopped after listing more than {limit} options (while checking {position})"
+        "verifying stopped after listing more than {limit} options, a large board's elements counted in each (while checking {position})"
     )]
     #[diagnostic(
         code(sprague::verify::too_much_work),
@@ -149,6 +162,13 @@ pub enum Refused {
         )
     )]
     TooMuchWork { limit: u64, position: String },
+
+    #[error("verifying was interrupted")]
+    #[diagnostic(
+        code(sprague::verify::interrupted),
+        help("Ctrl-C stopped it before every claim was checked: nothing is verified")
+    )]
+    Interrupted,
 
     #[error("claim {position} = {value} fails: {reason}")]
     #[diagnostic(
@@ -175,8 +195,12 @@ impl Session {
             options: self.engine.max_work(),
         };
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let engine = &mut self.engine;
-        let failed = |error| engine_error(&interp, error, miette::SourceSpan::from(0..0));
+        let (engine, stages, tables) = (&mut self.engine, &mut self.stages, &self.tables);
+        // Ctrl-C stops the engine, or the rules inside a listing.
+        let failed = |error| match tables.stopped() {
+            true => Report::new(CertifyError::Interrupted),
+            false => Report::new(engine_error(&interp, error, miette::SourceSpan::from(0..0))),
+        };
         let show = |sum: &[Component]| interp.show(sum).to_string();
         // Every part the options of the parts reach, in the order found;
         // a part is noted when first met, so the queue holds each once.
@@ -200,11 +224,28 @@ impl Session {
         for part in &sum {
             note(part, &mut parts, &mut queue)?;
         }
+        let interrupted = || Report::new(CertifyError::Interrupted);
         let mut examined = 0u64;
+        let mut next_told = 0u64;
         while let Some(i) = queue.pop() {
-            let listed = engine.options(&interp, &parts[i]).map_err(failed);
-            let listed = listed.map_err(Report::new)?;
-            examined += listed.len() as u64;
+            if tables.stopped() {
+                return Err(interrupted());
+            }
+            let listed = engine.options(&interp, &parts[i]).map_err(failed)?;
+            let work = (listed.len() as u64).saturating_mul(work_per_option(&parts[i]));
+            examined = examined.saturating_add(work);
+            if examined >= next_told {
+                next_told = examined.saturating_add(TELL_EVERY);
+                let (parts, listed) = (parts.len(), examined);
+                tell(
+                    stages,
+                    Stage::Certify {
+                        parts,
+                        listed,
+                        claimed: 0,
+                    },
+                );
+            }
             if examined > limits.options {
                 return Err(Report::new(CertifyError::TooMuchWork {
                     limit: limits.options,
@@ -231,6 +272,20 @@ impl Session {
         let value_of = |sum: &[Component]| sum_value(&index, &values, sum);
         let mut claims: Vec<Claim> = Vec::with_capacity(parts.len());
         for (i, part) in parts.iter().enumerate() {
+            if tables.stopped() {
+                return Err(interrupted());
+            }
+            if i % TELL_CLAIMS == 0 {
+                let (parts, listed, claimed) = (parts.len(), examined, i);
+                tell(
+                    stages,
+                    Stage::Certify {
+                        parts,
+                        listed,
+                        claimed,
+                    },
+                );
+            }
             let rank = match loopy {
                 true => 0,
                 false => engine.longest(&interp, part).map_err(failed)?,
@@ -352,13 +407,21 @@ impl Session {
             .map(|parsed| (parsed.part.clone(), parsed.claim))
             .collect();
         let checker = Checker {
-            interp: Interpreter::new(&self.program),
+            interp: Interpreter::stopped_with(&self.program, &self.tables),
             claims,
             limit: limits.options,
             examined: Cell::new(0),
         };
-        for parsed in &parsed {
+        let interrupted = || Report::new(Refused::Interrupted);
+        for (checked, parsed) in parsed.iter().enumerate() {
+            if checked % TELL_CLAIMS == 0 {
+                let claims = certificate.claims.len();
+                tell(&mut self.stages, Stage::Verify { checked, claims });
+            }
             checker.check(parsed, loopy).map_err(|reason| {
+                if self.tables.stopped() {
+                    return interrupted();
+                }
                 match checker.examined.get() > checker.limit {
                     true => Report::new(Refused::TooMuchWork {
                         limit: checker.limit,
@@ -367,6 +430,9 @@ impl Session {
                     false => refuse(parsed.claim, reason),
                 }
             })?;
+            if self.tables.stopped() {
+                return Err(interrupted());
+            }
         }
         // The position itself: its parts all claimed, its value their XOR.
         let claim = Claim {
@@ -472,12 +538,14 @@ impl Checker<'_, '_> {
         // One listing may not go far past what is left of the work limit
         // either (the listing counts the assignments its rules try, at
         // least one an option, so it is allowed twice what is left).
+        // An option of a large board costs its elements too.
         let left = self.limit.saturating_sub(self.examined.get());
-        let cap = left.saturating_mul(2).saturating_add(1024);
+        let each = work_per_option(part);
+        let cap = left.saturating_mul(2).saturating_add(1024) / each;
         let mut options = Options::new(MAX_OPTIONS.min(usize::try_from(cap).unwrap_or(usize::MAX)));
         let listed = crate::engine::Rules::options(&self.interp, part, &mut options);
-        self.examined
-            .set(self.examined.get().saturating_add(options.len() as u64));
+        let work = (options.len() as u64).saturating_mul(each);
+        self.examined.set(self.examined.get().saturating_add(work));
         let capped = (cap as u128) < MAX_OPTIONS as u128;
         if capped && matches!(listed, Err(crate::eval::EvalError::TooManyOptions { .. })) {
             // Stopped by what was left of the work limit: past it.

@@ -214,6 +214,38 @@ pub enum Event {
     Error(Report),
 }
 
+/// How far a long query of the session's own went, for a front end to
+/// show beside the engine's progress (see [`Session::set_stages`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stage {
+    /// `period G`: `values` computed, and no period up to `largest` (half
+    /// of them) proven from them.
+    Period {
+        game: String,
+        values: usize,
+        largest: usize,
+    },
+    /// `sprague certify`: the positions found so far, the work of listing
+    /// their options (`--max-work`'s count), and the claims made.
+    Certify {
+        parts: usize,
+        listed: u64,
+        claimed: usize,
+    },
+    /// `sprague verify`: the claims checked so far, of all.
+    Verify { checked: usize, claims: usize },
+}
+
+/// Told of each [`Stage`] a long query reaches.
+pub type Stages = Box<dyn FnMut(&Stage) + Send>;
+
+/// Tells the front end, if it listens, how far a long query went.
+fn tell(stages: &mut Option<Stages>, stage: Stage) {
+    if let Some(stages) = stages.as_mut() {
+        stages(&stage);
+    }
+}
+
 /// A declaration as it is listed by `:games`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
@@ -276,6 +308,8 @@ pub struct Session {
     interactive: bool,
     /// Whether `draw … to` and `plot … to` may write files.
     writes_files: bool,
+    /// Told how far a long query went (see [`Stage`]).
+    stages: Option<Stages>,
 }
 
 impl Session {
@@ -294,6 +328,7 @@ impl Session {
             max_source: DEFAULT_MAX_SOURCE,
             interactive: false,
             writes_files: true,
+            stages: None,
         }
     }
 
@@ -360,6 +395,11 @@ impl Session {
         self.tables.set_stop(stop);
     }
 
+    /// Sets (or clears) the function told how far a long query went.
+    pub fn set_stages(&mut self, stages: Option<Stages>) {
+        self.stages = stages;
+    }
+
     pub fn program(&self) -> &Program {
         &self.program
     }
@@ -376,6 +416,10 @@ impl Session {
         };
         let mut ok = true;
         for query in &queries {
+            // Once stopped (Ctrl-C), the rest of the source is not asked.
+            if self.tables.stopped() {
+                return false;
+            }
             ok &= self.answer_query(query, sink);
         }
         ok
