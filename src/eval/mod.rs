@@ -388,3 +388,61 @@ fn nimber(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
     };
     i64::try_from(value).ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_division_and_modulo_follow_python() {
+        assert_eq!(arithmetic(BinaryOp::Div, 7, 2), Some(3));
+        assert_eq!(arithmetic(BinaryOp::Div, -7, 2), Some(-4));
+        assert_eq!(arithmetic(BinaryOp::Div, 7, -2), Some(-4));
+        assert_eq!(arithmetic(BinaryOp::Div, -7, -2), Some(3));
+        assert_eq!(arithmetic(BinaryOp::Rem, -7, 2), Some(1));
+        assert_eq!(arithmetic(BinaryOp::Rem, 7, -2), Some(-1));
+        assert_eq!(arithmetic(BinaryOp::Rem, -7, -2), Some(-1));
+        assert_eq!(arithmetic(BinaryOp::Rem, 6, -3), Some(0));
+    }
+
+    fn leaf(kind: ExprKind) -> Expr {
+        Expr::leaf(kind)
+    }
+
+    fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
+        leaf(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)))
+    }
+
+    proptest::proptest! {
+        /// `a - b + c - 5`, compiled to a chain, gives what the tree gives,
+        /// overflow included.
+        #[test]
+        fn chains_evaluate_as_their_trees(a: i64, b: i64, c: i64, small in -9i64..9) {
+            let tree = binary(
+                BinaryOp::Sub,
+                binary(
+                    BinaryOp::Add,
+                    binary(BinaryOp::Sub, leaf(ExprKind::Slot(0)), leaf(ExprKind::Slot(1))),
+                    leaf(ExprKind::Slot(2)),
+                ),
+                leaf(ExprKind::Const(5)),
+            );
+            let chain = tree.clone().compiled();
+            proptest::prop_assert!(matches!(chain.kind, ExprKind::Chain(_)));
+            for env in [[a, b, c], [a, small, c], [small, b, small]] {
+                let env = env.map(Value::Int);
+                let expected = explain(&tree, &env).ok();
+                proptest::prop_assert_eq!(quick(&chain, &env), expected);
+                proptest::prop_assert_eq!(eval(&chain, &env).ok(), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn overflow_is_detected() {
+        assert_eq!(arithmetic(BinaryOp::Add, i64::MAX, 1), None);
+        assert_eq!(arithmetic(BinaryOp::Mul, i64::MIN, -1), None);
+        assert_eq!(arithmetic(BinaryOp::Div, i64::MIN, -1), None);
+        assert_eq!(arithmetic(BinaryOp::Rem, i64::MIN, -1), Some(0));
+    }
+}
