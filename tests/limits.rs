@@ -129,12 +129,20 @@ fn the_state_limit_says_how_to_raise_it() {
 /// address space capped at `cap` bytes, as `prlimit --as` would.
 #[cfg(target_os = "linux")]
 fn run_capped(source: &str, cap: u64) -> std::process::Output {
+    run_capped_with(&[], source, cap)
+}
+
+/// [`run_capped`] with more arguments to `run`.
+#[cfg(target_os = "linux")]
+fn run_capped_with(args: &[&str], source: &str, cap: u64) -> std::process::Output {
     use std::io::Write;
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
     let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
     command
-        .args(["run", "-"])
+        .arg("run")
+        .args(args)
+        .arg("-")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -190,5 +198,46 @@ fn a_chain_as_deep_as_the_state_limit_fits_in_4_gb() {
             "{stderr}"
         );
         assert!(stderr.contains("--max-states"), "{stderr}");
+    }
+}
+
+/// A chain of positions with no dense address (`V(a, b)` reaches
+/// `V(0, a)`, too far for a table, so each is interned, at a hundred
+/// bytes or so) as long as the state limit allows fits a 4 GB address
+/// space: `V(a, 0)` moves only to `V(a - 1, 1)` and so on down to
+/// `V(0, a)`, so its value is a mod 2. With less memory than it needs, it
+/// stops with an error saying so, never with a signal (it aborted with
+/// "memory allocation failed" when its lists outgrew the address space).
+#[test]
+fn an_interned_chain_fits_in_4_gb_or_says_memory_ran_out() {
+    if !cfg!(target_os = "linux") {
+        println!("skipped: the address space is capped with setrlimit, on Linux only");
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let chain = |a: u64| {
+            format!("game V(a, b) {{ move V(a - 1, b + 1) if a > 0 }}\ngrundy V({a}, 0)\n")
+        };
+        // V(a, 0) to V(0, a): a + 1 positions, the most the default limit allows.
+        let deepest = DEFAULT_MAX_STATES as u64 - 1;
+        let output = run_capped(&chain(deepest), 4_000_000_000);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(
+            stdout.trim(),
+            format!("grundy V({deepest}, 0) = {}", deepest % 2),
+            "{stderr}"
+        );
+
+        // 1.5 GB: the evaluator's stack reserves 1 GiB of it, and the chain
+        // needs more than the rest.
+        let output = run_capped_with(&["--json"], &chain(deepest), 1_500_000_000);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("sprague::eval::out_of_memory"), "{stderr}");
+        assert!(stderr.contains("--max-states"), "{stderr}");
+        assert!(stderr.contains("more memory"), "{stderr}");
     }
 }

@@ -11,6 +11,8 @@
 //! like any other, so a game reaching far but sparsely (one heap of a
 //! billion) does not allocate its whole table.
 
+use std::collections::TryReserveError;
+
 use super::{Grundy, LOOPY, UNSOLVED};
 
 /// A dense address: a game's table, and a volume, a plane, a row and a
@@ -162,18 +164,30 @@ impl Cells {
         };
     }
 
-    fn resize(&mut self, len: usize) {
-        each_width!(self, cells => cells.resize(len, Cell::narrow(UNSOLVED)))
+    /// Grows to `len` cells; `Err` when memory ran out, with none added.
+    fn resize(&mut self, len: usize) -> Result<(), TryReserveError> {
+        each_width!(self, cells => {
+            cells.try_reserve_exact(len.saturating_sub(cells.len()))?;
+            cells.resize(len, Cell::narrow(UNSOLVED));
+        });
+        Ok(())
     }
 
-    /// Cells of this width, `len` of them, none stored.
-    fn empty_like(&self, len: usize) -> Cells {
-        match self {
-            Cells::U8(_) => Cells::U8(vec![Cell::narrow(UNSOLVED); len]),
-            Cells::U16(_) => Cells::U16(vec![Cell::narrow(UNSOLVED); len]),
-            Cells::U32(_) => Cells::U32(vec![Cell::narrow(UNSOLVED); len]),
-            Cells::U64(_) => Cells::U64(vec![UNSOLVED; len]),
+    /// Cells of this width, `len` of them, none stored; `Err` when memory
+    /// ran out.
+    fn empty_like(&self, len: usize) -> Result<Cells, TryReserveError> {
+        fn unsolved<C: Cell>(len: usize) -> Result<Vec<C>, TryReserveError> {
+            let mut cells = Vec::new();
+            cells.try_reserve_exact(len)?;
+            cells.resize(len, C::narrow(UNSOLVED));
+            Ok(cells)
         }
+        Ok(match self {
+            Cells::U8(_) => Cells::U8(unsolved(len)?),
+            Cells::U16(_) => Cells::U16(unsolved(len)?),
+            Cells::U32(_) => Cells::U32(unsolved(len)?),
+            Cells::U64(_) => Cells::U64(unsolved(len)?),
+        })
     }
 
     /// Copies `len` cells from `from` of `other` (of the same width) to
@@ -257,13 +271,14 @@ impl Table {
         flat(self.dims, at)
     }
 
-    /// Makes room for a table of `dims`, keeping every cell.
-    fn grow(&mut self, dims: [usize; 4]) {
+    /// Makes room for a table of `dims`, keeping every cell; `Err`, with
+    /// the table as it was, when memory ran out.
+    fn grow(&mut self, dims: [usize; 4]) -> Result<(), TryReserveError> {
         let len = dims.iter().product();
         if dims[1..] == self.dims[1..] {
-            self.cells.resize(len);
+            self.cells.resize(len)?;
         } else {
-            let mut cells = self.cells.empty_like(len);
+            let mut cells = self.cells.empty_like(len)?;
             let [volumes, planes, rows, stride] = self.dims;
             for volume in 0..volumes {
                 for plane in 0..planes {
@@ -278,6 +293,7 @@ impl Table {
             self.cells = cells;
         }
         self.dims = dims;
+        Ok(())
     }
 }
 
@@ -455,7 +471,7 @@ impl Dense {
     }
 
     /// Grows the table of `address`, if need be, to hold it; `false` if
-    /// the budget has no room.
+    /// the budget has no room, or memory ran out.
     fn make_room(&mut self, address: Address) -> bool {
         let at = address.at();
         let table = address.table as usize;
@@ -485,8 +501,13 @@ impl Dense {
             else {
                 return false;
             };
-            self.cells = self.cells - grid.cells.len() + cells;
-            grid.grow(dims);
+            // With no memory for it, the position is interned, where
+            // memory run out is an error.
+            let before = grid.cells.len();
+            if grid.grow(dims).is_err() {
+                return false;
+            }
+            self.cells = self.cells - before + cells;
         }
         true
     }

@@ -16,6 +16,7 @@ mod search;
 mod waiting;
 mod wavefront;
 
+use std::collections::TryReserveError;
 use std::hash::Hash;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -245,6 +246,19 @@ impl From<Stopped> for Unknown {
 
 /// The fewest positions of a box worth a thread of their own.
 const BOX_PER_THREAD: usize = 1 << 12;
+
+/// How many parts of each hyperplane of a box there are per thread.
+const PARTS_PER_THREAD: usize = 4;
+
+/// Stops the threads solving a box when the engine is done with it, by
+/// an error or not.
+struct StopOnDrop<'d>(&'d wavefront::Dealer);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
 
 /// The default bound on distinct positions an engine will intern.
 pub const DEFAULT_MAX_STATES: usize = 10_000_000;
@@ -529,6 +543,9 @@ pub enum EngineError<P, E> {
         solved: usize,
         expanding: P,
     },
+    /// Memory ran out (an allocation failed) with `solved` positions kept:
+    /// the search stops with this error instead of aborting.
+    OutOfMemory { solved: usize },
     /// The positions run off without end (see [`Rules::runs_off`] and
     /// [`Rules::grows_forever`]): the first positions of the chain and the
     /// deepest ones.
@@ -588,6 +605,35 @@ const EXPANDING: Grundy = Grundy::MAX - 2;
 const LOOPY: Grundy = Grundy::MAX - 3;
 
 type Interned<P> = IndexSet<P, rustc_hash::FxBuildHasher>;
+
+/// Makes room for `additional` more items in a list that grows with the
+/// search: doubled when full, or grown by an eighth when doubling finds
+/// no memory; `Err` when even that fails, so that the search stops with
+/// an error instead of aborting.
+fn room<T>(list: &mut Vec<T>, additional: usize) -> std::result::Result<(), TryReserveError> {
+    if list.capacity() - list.len() >= additional {
+        return Ok(());
+    }
+    let eighth = (list.len() / 8).max(additional);
+    list.try_reserve(additional)
+        .or_else(|_| list.try_reserve_exact(eighth))
+}
+
+/// [`room`] for one more interned position, where at most `most` will
+/// be: the set grows to no more than that, since each of its entries
+/// costs a hundred bytes or so.
+fn room_in<P: Eq + Hash>(
+    set: &mut Interned<P>,
+    most: usize,
+) -> std::result::Result<(), indexmap::TryReserveError> {
+    let len = set.len();
+    if len < set.capacity() {
+        return Ok(());
+    }
+    let doubled = len.max(16).min(most.saturating_sub(len)).max(1);
+    set.try_reserve_exact(doubled)
+        .or_else(|_| set.try_reserve_exact((len / 8).max(1)))
+}
 
 /// Where the engine keeps a position: by its dense address, or interned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1070,6 +1116,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 self.dense.roll_back();
                 self.packed.roll_back();
                 self.lines.clear();
+                // Memory run out is given back, for the queries to come.
+                if let Err(EngineError::OutOfMemory { .. }) = solved {
+                    self.positions.shrink_to_fit();
+                    self.values.shrink_to_fit();
+                }
             }
         }
         solved
@@ -1138,48 +1189,51 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         };
         let dims = self.dense.grid(corner.table as usize).dims;
         box_rules.set_dims(dims);
-        // A thread for every so many positions of the box (no more than
-        // the hyperplanes can be dealt to, see `Hyperplanes::new`).
-        let threads = self.threads.min(size.unwrap_or(0) / BOX_PER_THREAD);
-        let planes = Hyperplanes::new(box_rules.as_ref(), corner.point(), threads, self.max_states);
-        let threads = planes.threads();
+        // A thread for every so many positions of the box, each hyperplane
+        // split into a few parts a thread (no more than it can be dealt to,
+        // see `Hyperplanes::new`), so that one thread kept off its core
+        // holds up little.
+        let threads = self.threads.min(size.unwrap_or(0) / BOX_PER_THREAD).max(1);
+        let parts = match threads {
+            1 => 1,
+            _ => (threads * PARTS_PER_THREAD).min(wavefront::MOST_PARTS),
+        };
+        let planes = Hyperplanes::new(box_rules.as_ref(), corner.point(), parts, self.max_states);
+        let threads = threads.min(planes.parts());
         // The table, shared with the threads while they solve a hyperplane;
         // the engine's own again (swapped in) while it stores one.
         let table = std::sync::RwLock::new(std::mem::replace(&mut self.dense, Dense::new(0)));
-        let barrier = wavefront::Barrier::new(threads);
+        let dealer = wavefront::Dealer::new(planes.parts());
         let largest = std::sync::atomic::AtomicU64::new(largest);
         let work = std::sync::atomic::AtomicU64::new(0);
-        let solve = |thread: usize, sum: usize| {
+        let solve = |part: usize, sum: usize| {
             let dense = table.read().expect("no thread failed");
             let grid = dense.grid(corner.table as usize);
-            let done = planes.solve(thread, sum, grid, largest.load(Relaxed));
+            let done = planes.solve(part, sum, grid, largest.load(Relaxed));
             work.fetch_add(done, Relaxed);
         };
         let solved = std::thread::scope(|scope| {
-            for thread in 1..threads {
-                let (barrier, solve, planes) = (&barrier, &solve, &planes);
+            let _stop = StopOnDrop(&dealer);
+            for _ in 1..threads {
+                let (dealer, solve) = (&dealer, &solve);
                 let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    let _guard = barrier.guard();
-                    for sum in 0..=planes.last() {
-                        solve(thread, sum);
-                        // Solved; then stored by the engine, or stopped.
-                        if !barrier.wait() || !barrier.wait() {
-                            return;
-                        }
-                    }
+                    let _guard = dealer.guard();
+                    dealer.work(solve);
                 });
-                // No thread to be had: the threads made stop at once, and
-                // the search solves the box instead.
+                // No thread to be had: the threads there are do the work.
                 if spawned.is_err() {
-                    barrier.break_off();
-                    return Ok(());
+                    break;
                 }
             }
-            let _guard = barrier.guard();
+            let _guard = dealer.guard();
             let mut ordinary = Vec::new();
             for sum in 0..=planes.last() {
-                solve(0, sum);
-                if !barrier.wait() {
+                dealer.deal(sum);
+                while let Some((part, sum)) = dealer.take() {
+                    solve(part, sum);
+                    dealer.solved();
+                }
+                if !dealer.wait_solved() {
                     break;
                 }
                 let mut dense = table.write().expect("no thread failed");
@@ -1199,11 +1253,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 std::mem::swap(&mut *dense, &mut self.dense);
                 drop(dense);
                 if stored.is_err() || moved {
-                    barrier.break_off();
                     return stored;
-                }
-                if !barrier.wait() {
-                    break;
                 }
             }
             Ok(())
@@ -1276,6 +1326,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
     }
 
+    /// The error of memory run out, with what is solved so far.
+    fn out_of_memory<E>(&self) -> EngineError<P, E> {
+        EngineError::OutOfMemory {
+            solved: self.states(),
+        }
+    }
+
     /// Solves one position of a box (see [`Engine::solve_box`]): its
     /// options are solved already, so it is folded and stored, with no
     /// search; if one is not after all, or the table has no room for it,
@@ -1342,8 +1399,19 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Ok(Key::Dense(address));
         }
         if let Some(packed) = packed {
+            self.packed
+                .make_room(packed)
+                .map_err(|_| self.out_of_memory())?;
             self.packed.set(packed, QUEUED);
             return Ok(Key::Packed(packed));
+        }
+        let most = self
+            .max_states
+            .saturating_sub(self.dense.len() + self.packed.len());
+        let interned = room_in(&mut self.positions, most).is_ok();
+        let room = self.positions.capacity().saturating_sub(self.values.len());
+        if !interned || self.values.try_reserve_exact(room).is_err() {
+            return Err(self.out_of_memory());
         }
         self.positions.insert(position.clone());
         self.values.push(UNSOLVED);
@@ -1465,17 +1533,19 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                         return Err(EngineError::Loopy { cycle });
                     }
                     UNSOLVED | QUEUED => {
+                        room(stack, 1).map_err(|_| self.out_of_memory())?;
                         self.set_value(part_key, QUEUED);
                         stack.push(part_key);
                     }
                     _ => {}
                 }
             }
-            match whole {
+            let pushed = match whole {
                 true => waiting.push(&self.mex, &self.deferred, &keys),
                 false => waiting.push_bare(),
-            }
+            };
             self.keys = keys;
+            pushed.map_err(|_| self.out_of_memory())?;
         }
         Ok(())
     }

@@ -3,6 +3,8 @@
 //! as bits); the engine then keeps its value beside the key in one hash
 //! table, found with one probe, instead of interning the position.
 
+use std::collections::TryReserveError;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{Grundy, UNSOLVED};
@@ -60,6 +62,17 @@ impl PackedValues {
             Stored::Three(key) => self.three.get(&key),
         };
         kept.copied().unwrap_or(UNSOLVED)
+    }
+
+    /// Makes room to store a key, so that [`PackedValues::set`] does not
+    /// allocate; `Err` when memory ran out.
+    pub fn make_room(&mut self, key: Packed) -> Result<(), TryReserveError> {
+        super::room(&mut self.journal, 1)?;
+        match Stored::of(key) {
+            Stored::One(_) => self.one.try_reserve(1),
+            Stored::Two(_) => self.two.try_reserve(1),
+            Stored::Three(_) => self.three.try_reserve(1),
+        }
     }
 
     /// Sets the state of a key, storing it if it was not.

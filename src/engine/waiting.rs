@@ -6,7 +6,9 @@
 //! its own per position (three allocations, a few hundred bytes) ran a
 //! chain of five million out of a 4 GB address space.
 
-use super::{Deferred, Grundy, Key, LOOPY, Mex};
+use std::collections::TryReserveError;
+
+use super::{Deferred, Grundy, Key, LOOPY, Mex, room};
 
 /// Where a waiting position's entries start in each flat list; they end
 /// where the next position's start.
@@ -40,25 +42,38 @@ impl Waiting {
 
     /// A position that waits on its parts and keeps nothing: its options
     /// are listed again once they are solved.
-    pub fn push_bare(&mut self) {
+    /// `Err` when memory ran out, as for [`Waiting::push`].
+    pub fn push_bare(&mut self) -> Result<(), TryReserveError> {
+        room(&mut self.starts, 1)?;
         self.starts.push(self.starts());
+        Ok(())
     }
 
     /// A position that waits on its parts, keeping the mex of the options
     /// folded, the options deferred (at least one) and the keys of the
     /// parts they wait on, so that it is finished without listing them
-    /// again.
-    pub fn push(&mut self, mex: &Mex, deferred: &[Deferred], keys: &[Key]) {
+    /// again. `Err` when memory ran out, with nothing pushed.
+    pub fn push(
+        &mut self,
+        mex: &Mex,
+        deferred: &[Deferred],
+        keys: &[Key],
+    ) -> Result<(), TryReserveError> {
         debug_assert!(!deferred.is_empty(), "a position keeping nothing is bare");
-        self.starts.push(self.starts());
         let words = &mex.words;
         let used = words
             .iter()
             .rposition(|&word| word != 0)
             .map_or(0, |last| last + 1);
+        room(&mut self.starts, 1)?;
+        room(&mut self.mex, used)?;
+        room(&mut self.deferred, deferred.len())?;
+        room(&mut self.keys, keys.len())?;
+        self.starts.push(self.starts());
         self.mex.extend_from_slice(&words[..used]);
         self.deferred.extend_from_slice(deferred);
         self.keys.extend_from_slice(keys);
+        Ok(())
     }
 
     /// Drops the deepest waiting position, returning its value from what

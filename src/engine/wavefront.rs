@@ -2,10 +2,10 @@
 //! step its parameters down (see [`Rules::box_rules`]) has each option of
 //! a position below it in the sum of its coordinates, so the positions of
 //! one sum (a hyperplane: an anti-diagonal of a two-parameter table) wait
-//! only on those of smaller sums. They are solved together, split among
-//! the threads, each reading the table as it stood after the hyperplane
-//! before and writing values to its own part of this one's; the engine
-//! stores them before the next.
+//! only on those of smaller sums. They are solved together, split into
+//! parts that the threads take as they come (see [`Dealer`]), each part
+//! read from the table as it stood after the hyperplane before and
+//! written to slots of its own; the engine stores them before the next.
 //!
 //! A rule whose options run along one line of the table (`move W(a - k,
 //! b) for k in 1..=a`) keeps at each position the set of the line's
@@ -16,8 +16,9 @@
 //!
 //! [`Rules::box_rules`]: super::Rules::box_rules
 
-use std::sync::RwLock;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering::{Relaxed, SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::{Condvar, Mutex, RwLock};
 
 use smallvec::SmallVec;
 
@@ -65,7 +66,7 @@ const SET_BYTES: usize = 1 << 26;
 /// The most hyperplanes back a line's set is looked for.
 const MAX_DEPTH: usize = 8;
 
-/// The positions of a hyperplane are dealt to the threads in turn, this
+/// The positions of a hyperplane are dealt to its parts in turn, this
 /// many (by index) at a time.
 const GRANULE: usize = 32;
 
@@ -118,8 +119,10 @@ pub(super) struct Hyperplanes<'r> {
     /// How many positions each hyperplane has room for: one per point of
     /// the box's other coordinates.
     points: usize,
-    threads: usize,
-    /// Per thread, its parts of the last hyperplanes, by sum modulo their
+    /// How many parts each hyperplane is split into, for the threads to
+    /// take (see [`Dealer`]).
+    parts: usize,
+    /// Per part, its slots in the last hyperplanes, by sum modulo their
     /// count.
     fronts: Vec<Vec<RwLock<Front>>>,
     /// The most options a position may have.
@@ -129,13 +132,13 @@ pub(super) struct Hyperplanes<'r> {
 }
 
 impl<'r> Hyperplanes<'r> {
-    /// The box of `corner`, solved by `threads` threads, or by as many
-    /// as its hyperplanes can be dealt to if fewer (one at least).
-    pub fn new(rules: &'r dyn BoxRules, corner: [u32; 4], threads: usize, limit: usize) -> Self {
+    /// The box of `corner`, each hyperplane split into `parts` parts, or
+    /// as many as it can be dealt to if fewer (one at least).
+    pub fn new(rules: &'r dyn BoxRules, corner: [u32; 4], parts: usize, limit: usize) -> Self {
         let corner = corner.map(|at| at as usize);
         let first = 4 - rules.arity();
         let points: usize = corner[first + 1..].iter().map(|&at| at + 1).product();
-        let threads = threads.min(points.div_ceil(GRANULE)).max(1);
+        let parts = parts.min(points.div_ceil(GRANULE)).max(1);
         let mut planes = Hyperplanes {
             rules,
             count: rules.rules(),
@@ -143,7 +146,7 @@ impl<'r> Hyperplanes<'r> {
             corner,
             first,
             points,
-            threads,
+            parts,
             fronts: Vec::new(),
             limit,
             set_bytes: (corner[first..].iter().map(|&at| at + 1))
@@ -171,24 +174,24 @@ impl<'r> Hyperplanes<'r> {
             .map(|before| before.back)
             .max();
         let depth = back.unwrap_or(0) + 1;
-        planes.fronts = (0..threads)
+        planes.fronts = (0..parts)
             .map(|_| (0..depth).map(|_| RwLock::default()).collect())
             .collect();
         planes
     }
 
-    /// How many threads solve the box.
-    pub fn threads(&self) -> usize {
-        self.threads
+    /// How many parts each hyperplane is split into.
+    pub fn parts(&self) -> usize {
+        self.parts
     }
 
-    /// The thread a position (by its index in its hyperplane) is dealt
-    /// to, and its place among that thread's.
+    /// The part a position (by its index in its hyperplane) is dealt
+    /// to, and its place among that part's.
     #[inline]
     fn dealt(&self, index: usize) -> (usize, usize) {
         let granule = index / GRANULE;
-        let place = granule / self.threads * GRANULE + index % GRANULE;
-        (granule % self.threads, place)
+        let place = granule / self.parts * GRANULE + index % GRANULE;
+        (granule % self.parts, place)
     }
 
     /// The last hyperplane: the corner's sum.
@@ -237,13 +240,13 @@ impl<'r> Hyperplanes<'r> {
         (self.first + 1..4).fold(0, |index, d| index * (self.corner[d] + 1) + at[d])
     }
 
-    /// Solves thread `thread`'s part of hyperplane `sum` of the table
-    /// `grid` (every smaller hyperplane solved and stored, no value above
-    /// `largest`), for [`Hyperplanes::results`] to give. Returns the work
-    /// done, counted as the engine counts it.
-    pub fn solve(&self, thread: usize, sum: usize, grid: Grid<'_>, largest: Grundy) -> u64 {
-        let depth = self.fronts[thread].len();
-        let mut front = self.fronts[thread][sum % depth]
+    /// Solves part `part` of hyperplane `sum` of the table `grid` (every
+    /// smaller hyperplane solved and stored, no value above `largest`),
+    /// for [`Hyperplanes::results`] to give. Returns the work done, counted
+    /// as the engine counts it.
+    pub fn solve(&self, part: usize, sum: usize, grid: Grid<'_>, largest: Grundy) -> u64 {
+        let depth = self.fronts[part].len();
+        let mut front = self.fronts[part][sum % depth]
             .write()
             .expect("no thread failed");
         // Room for the sets of every value up to the largest so far: no
@@ -252,13 +255,13 @@ impl<'r> Hyperplanes<'r> {
         let bytes = self.points * stride(self.count, words) * 8 * depth;
         front.words = if bytes <= self.set_bytes { words } else { 0 };
         front.sum = Some(sum);
-        let dealt = self.points.div_ceil(GRANULE * self.threads) * GRANULE;
+        let dealt = self.points.div_ceil(GRANULE * self.parts) * GRANULE;
         let stride = stride(self.count, front.words);
         front.slots.resize(dealt * stride, 0);
         front.found.clear();
         front.ordinary.clear();
-        // Every thread's part of the hyperplanes behind this one, by how
-        // far back, those kept.
+        // Every part of the hyperplanes behind this one, by how far back,
+        // those kept.
         let guards: Vec<Vec<_>> = (1..depth)
             .map(|back| {
                 let Some(behind) = sum.checked_sub(back) else {
@@ -305,7 +308,7 @@ impl<'r> Hyperplanes<'r> {
             ..
         } = &mut *front;
         let granules = self.points.div_ceil(GRANULE);
-        for (place, granule) in (thread..granules).step_by(self.threads).enumerate() {
+        for (place, granule) in (part..granules).step_by(self.parts).enumerate() {
             let start = granule * GRANULE;
             let end = (start + GRANULE).min(self.points);
             self.each_point(sum, start..end, |index, at| {
@@ -342,7 +345,7 @@ impl<'r> Hyperplanes<'r> {
     }
 }
 
-/// One thread's slots of a hyperplane, as another reads them.
+/// One part's slots of a hyperplane, as another reads them.
 struct Part<'a> {
     slots: &'a [u64],
     words: usize,
@@ -352,8 +355,8 @@ struct Part<'a> {
 struct Fold<'a, 'g> {
     planes: &'a Hyperplanes<'a>,
     grid: Grid<'g>,
-    /// Every thread's part of the hyperplanes behind, by how far back
-    /// (none where not kept).
+    /// Every part of the hyperplanes behind, by how far back (none where
+    /// not kept).
     behind: &'a [&'a [Part<'a>]],
     words: usize,
     mex: Mex,
@@ -462,8 +465,8 @@ impl<'a> Fold<'a, '_> {
         if at.iter().zip(&before.need).any(|(at, need)| at < need) {
             return None;
         }
-        let (thread, place) = self.planes.dealt(index - before.index);
-        let &Part { slots, words } = self.behind[before.back].get(thread)?;
+        let (part, place) = self.planes.dealt(index - before.index);
+        let &Part { slots, words } = self.behind[before.back].get(part)?;
         let slot = place * stride(self.planes.count, words) + rule * (2 + words);
         let (meta, set) = slots[slot..slot + 2 + words].split_at(2);
         let follows = meta[1] as usize + 1 == length
@@ -472,67 +475,221 @@ impl<'a> Fold<'a, '_> {
     }
 }
 
-/// Threads meeting between hyperplanes: each waits until all have come,
-/// spinning a while (a hyperplane takes microseconds) and then yielding
-/// its core. A thread that panics breaks the barrier, so that the others
-/// stop waiting for it.
-pub(super) struct Barrier {
-    threads: usize,
-    arrived: AtomicUsize,
-    round: AtomicUsize,
-    broken: AtomicBool,
+/// The parts of the hyperplane under way, each taken by the first thread
+/// to ask: a thread kept off its core (by another program) leaves its
+/// parts to the others instead of holding them all up, as a fixed split
+/// with a barrier did (two threads ran five times slower than one beside
+/// a busy program). A thread with nothing to take spins a little (a
+/// hyperplane takes microseconds), then sleeps, leaving its core to the
+/// thread it waits on.
+pub(super) struct Dealer {
+    parts: usize,
+    /// The hyperplane under way, plus one, above [`TAKEN_BITS`] bits
+    /// counting its parts taken (0 before the first is dealt).
+    next: AtomicU64,
+    /// How many parts of the hyperplane under way are solved.
+    solved: AtomicUsize,
+    stopped: AtomicBool,
+    /// How many threads sleep, to be woken when the state changes.
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    wake: Condvar,
 }
 
-/// How many times a thread spins before it yields.
-const SPINS: usize = 1 << 7;
+/// The low bits of [`Dealer::next`], counting parts taken.
+const TAKEN_BITS: u32 = 16;
 
-impl Barrier {
-    pub fn new(threads: usize) -> Self {
-        Barrier {
-            threads,
-            arrived: AtomicUsize::new(0),
-            round: AtomicUsize::new(0),
-            broken: AtomicBool::new(false),
+/// The most parts a hyperplane is split into.
+pub(super) const MOST_PARTS: usize = 1 << 12;
+
+/// How many times a thread with nothing to do checks before it sleeps.
+const SPINS: usize = 1 << 11;
+
+impl Dealer {
+    pub fn new(parts: usize) -> Self {
+        debug_assert!((1..=MOST_PARTS).contains(&parts));
+        Dealer {
+            parts,
+            next: AtomicU64::new(parts as u64),
+            solved: AtomicUsize::new(0),
+            stopped: AtomicBool::new(false),
+            sleepers: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
         }
     }
 
-    /// Waits for every thread; `false` if the barrier is broken.
-    pub fn wait(&self) -> bool {
-        let round = self.round.load(Ordering::Acquire);
-        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
-            self.arrived.store(0, Ordering::Relaxed);
-            self.round.fetch_add(1, Ordering::Release);
-        } else {
-            let mut spins = 0;
-            while self.round.load(Ordering::Acquire) == round {
-                if self.broken.load(Ordering::Relaxed) {
-                    return false;
-                }
-                match spins < SPINS {
-                    true => std::hint::spin_loop(),
-                    false => std::thread::yield_now(),
-                }
-                spins += 1;
+    /// Deals the parts of hyperplane `sum`, once every part of the one
+    /// before is solved.
+    pub fn deal(&self, sum: usize) {
+        self.solved.store(0, SeqCst);
+        self.next.store((sum as u64 + 1) << TAKEN_BITS, SeqCst);
+        self.wake_all();
+    }
+
+    /// A part of the hyperplane under way not taken yet, and the
+    /// hyperplane: taken now.
+    pub fn take(&self) -> Option<(usize, usize)> {
+        let mut next = self.next.load(SeqCst);
+        loop {
+            let taken = (next & ((1 << TAKEN_BITS) - 1)) as usize;
+            if taken >= self.parts || self.stopped.load(Relaxed) {
+                return None;
+            }
+            match self
+                .next
+                .compare_exchange_weak(next, next + 1, SeqCst, SeqCst)
+            {
+                Ok(_) => return Some((taken, (next >> TAKEN_BITS) as usize - 1)),
+                Err(now) => next = now,
             }
         }
-        !self.broken.load(Ordering::Relaxed)
     }
 
-    /// Breaks the barrier: every wait, now and to come, returns `false`.
-    pub fn break_off(&self) {
-        self.broken.store(true, Ordering::Relaxed);
+    /// Notes a part taken solved.
+    pub fn solved(&self) {
+        if self.solved.fetch_add(1, SeqCst) + 1 == self.parts {
+            self.wake_all();
+        }
     }
 
-    /// Breaks the barrier if the thread is dropping this while it panics.
+    /// Waits until every part of the hyperplane under way is solved;
+    /// `false` if the work was stopped.
+    pub fn wait_solved(&self) -> bool {
+        self.wait_until(|| self.solved.load(SeqCst) == self.parts);
+        !self.stopped.load(SeqCst)
+    }
+
+    /// Takes parts as they are dealt, solving each with `solve`, until the
+    /// work is stopped.
+    pub fn work(&self, mut solve: impl FnMut(usize, usize)) {
+        loop {
+            while let Some((part, sum)) = self.take() {
+                solve(part, sum);
+                self.solved();
+            }
+            let seen = self.next.load(SeqCst);
+            if self.stopped.load(SeqCst) {
+                return;
+            }
+            let taken = (seen & ((1 << TAKEN_BITS) - 1)) as usize;
+            if taken >= self.parts {
+                self.wait_until(|| self.next.load(SeqCst) != seen);
+            }
+        }
+    }
+
+    /// Stops the work: every thread waiting returns, and takes no part.
+    pub fn stop(&self) {
+        self.stopped.store(true, SeqCst);
+        self.wake_all();
+    }
+
+    /// Stops the work if the thread is dropping this while it panics.
     pub fn guard(&self) -> impl Drop + '_ {
-        struct Guard<'b>(&'b Barrier);
+        struct Guard<'d>(&'d Dealer);
         impl Drop for Guard<'_> {
             fn drop(&mut self) {
                 if std::thread::panicking() {
-                    self.0.break_off();
+                    self.0.stop();
                 }
             }
         }
         Guard(self)
+    }
+
+    /// Spins a while until `ready` (or the work is stopped), then sleeps
+    /// until it is.
+    fn wait_until(&self, ready: impl Fn() -> bool) {
+        let done = || ready() || self.stopped.load(SeqCst);
+        for _ in 0..SPINS {
+            if done() {
+                return;
+            }
+            std::hint::spin_loop();
+        }
+        let mut guard = self.lock.lock().expect("no thread failed");
+        self.sleepers.fetch_add(1, SeqCst);
+        while !done() {
+            guard = self.wake.wait(guard).expect("no thread failed");
+        }
+        self.sleepers.fetch_sub(1, SeqCst);
+    }
+
+    /// Wakes the threads sleeping, if any: a change of state is stored
+    /// (sequentially consistent) before this looks for sleepers, and a
+    /// sleeper counts itself before it looks at the state, so one of the
+    /// two sees the other.
+    fn wake_all(&self) {
+        if self.sleepers.load(SeqCst) > 0 {
+            drop(self.lock.lock().expect("no thread failed"));
+            self.wake.notify_all();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    /// A thread kept off its core (here: held before it starts) holds up
+    /// nothing: the other takes every part of every hyperplane itself,
+    /// where a fixed split waited for it at a barrier.
+    #[test]
+    fn a_thread_held_off_leaves_its_parts_to_the_others() {
+        let dealer = Dealer::new(8);
+        let (release, held) = mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            let dealer = &dealer;
+            scope.spawn(move || {
+                let _ = held.recv();
+                dealer.work(|_, _| panic!("every part was taken before this thread came"));
+            });
+            for sum in 0..100 {
+                dealer.deal(sum);
+                let mut parts = Vec::new();
+                while let Some((part, dealt)) = dealer.take() {
+                    assert_eq!(dealt, sum);
+                    parts.push(part);
+                    dealer.solved();
+                }
+                assert_eq!(parts, (0..8).collect::<Vec<_>>());
+                assert!(dealer.wait_solved());
+            }
+            dealer.stop();
+            release.send(()).unwrap();
+        });
+    }
+
+    /// With threads taking parts as they come, each part of each
+    /// hyperplane is solved once, and only while its hyperplane is dealt.
+    #[test]
+    fn every_part_is_solved_once() {
+        let parts = 5;
+        let dealer = Dealer::new(parts);
+        let counts: Vec<AtomicUsize> = (0..200 * parts).map(|_| AtomicUsize::new(0)).collect();
+        let under_way = AtomicUsize::new(usize::MAX);
+        let solve = |part: usize, sum: usize| {
+            assert_eq!(under_way.load(SeqCst), sum);
+            counts[sum * parts + part].fetch_add(1, SeqCst);
+        };
+        std::thread::scope(|scope| {
+            for _ in 0..3 {
+                let (dealer, solve) = (&dealer, &solve);
+                scope.spawn(move || dealer.work(solve));
+            }
+            for sum in 0..200 {
+                under_way.store(sum, SeqCst);
+                dealer.deal(sum);
+                while let Some((part, sum)) = dealer.take() {
+                    solve(part, sum);
+                    dealer.solved();
+                }
+                assert!(dealer.wait_solved());
+            }
+            dealer.stop();
+        });
+        assert!(counts.iter().all(|count| count.load(SeqCst) == 1));
     }
 }

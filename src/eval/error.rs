@@ -395,6 +395,19 @@ pub enum EvalError {
         #[label("solving this needs more positions")]
         span: SourceSpan,
     },
+
+    #[error(
+        "memory ran out after {} positions were solved",
+        grouped(*.solved as u64)
+    )]
+    #[diagnostic(code(sprague::eval::out_of_memory), help("{lower}"))]
+    OutOfMemory {
+        solved: usize,
+        /// A state limit that stops the search before memory runs out.
+        lower: String,
+        #[label("solving this needs more memory than there is")]
+        span: SourceSpan,
+    },
 }
 
 /// ` in `+``, naming the operation that overflowed, when it is known.
@@ -459,6 +472,7 @@ impl EvalError {
             | EvalError::AliasTooDeep { .. }
             | EvalError::TooManyMoves { .. }
             | EvalError::TooManyStates { .. }
+            | EvalError::OutOfMemory { .. }
             | EvalError::TooMuchWork { .. }
             | EvalError::Interrupted { .. }
             | EvalError::SearchTooLarge { .. }

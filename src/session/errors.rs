@@ -39,6 +39,14 @@ pub(super) fn engine_error(
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
             span,
         },
+        EngineError::OutOfMemory { solved } => EvalError::OutOfMemory {
+            solved,
+            lower: format!(
+                "run it on a machine with more memory, or set a lower state limit (`--max-states {}`) to stop at the limit instead; or ask about a smaller position",
+                underscored((solved / 2).max(1) as u64)
+            ),
+            span,
+        },
         EngineError::Interrupted => EvalError::Interrupted { span },
         EngineError::TooMuchWork {
             limit,
