@@ -625,3 +625,61 @@ fn the_manual_page_covers_every_command_and_the_language() {
         stderr(&output)
     );
 }
+
+/// Wythoff's losses `(⌊kφ⌋, ⌊kφ²⌋)` and their mirrors, both coordinates
+/// at most `last`: ⌊kφ⌋ = ⌊(k + √(5k²)) / 2⌋ in integers, ⌊kφ²⌋ = ⌊kφ⌋ + k.
+fn wythoff_losses(last: i64) -> std::collections::BTreeSet<(i64, i64)> {
+    let isqrt = |n: i64| (0..).take_while(|r: &i64| r * r <= n).last().unwrap_or(0);
+    (0..=last)
+        .map(|k| ((k + isqrt(5 * k * k)) / 2, k))
+        .map(|(low, k)| (low, low + k))
+        .take_while(|&(low, _)| low <= last)
+        .flat_map(|(low, high)| [(low, high), (high, low)])
+        .filter(|&(a, b)| a <= last && b <= last)
+        .collect()
+}
+
+#[test]
+fn diff_over_a_wide_range_flips_at_wythoffs_losses() {
+    let variants = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/variants/");
+    let (old, new) = (
+        format!("{variants}wythoff.game"),
+        format!("{variants}nim2.game"),
+    );
+    let output = sprague(&["diff", &old, &new, "--range", "0..=150", "--json"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(report["positions"], 151 * 151);
+    // Two-pile Nim loses where a = b; Wythoff's game where the pairs lie.
+    // The outcome flips where exactly one of them loses: the pairs but
+    // (0, 0), and the diagonal but (0, 0).
+    let wythoff = wythoff_losses(150);
+    // OEIS A000201 and A001950: the 34th pair is (55, 89), the 55th (88, 143).
+    for pair in [(3, 5), (89, 55), (88, 143), (143, 88)] {
+        assert!(wythoff.contains(&pair), "{pair:?}");
+    }
+    let flips: std::collections::BTreeSet<(i64, i64)> = (0..=150)
+        .flat_map(|a| (0..=150).map(move |b| (a, b)))
+        .filter(|&(a, b)| wythoff.contains(&(a, b)) != (a == b))
+        .collect();
+    let found: std::collections::BTreeSet<(i64, i64)> = report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|row| row["flip"] == true)
+        .map(|row| {
+            let at = |name: &str| row["bindings"][name].as_i64().unwrap();
+            (at("a"), at("b"))
+        })
+        .collect();
+    assert_eq!(found, flips);
+    assert_eq!(report["flips"], flips.len());
+    // Every flip is a row: a loss in one file is 0 there and not in the other.
+    for row in report["rows"].as_array().unwrap() {
+        let (a, b) = (
+            row["bindings"]["a"].as_i64().unwrap(),
+            row["bindings"]["b"].as_i64().unwrap(),
+        );
+        assert_eq!(row["b"], a ^ b, "Nim's value at ({a}, {b})");
+    }
+}

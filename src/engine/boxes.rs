@@ -65,6 +65,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let Some(largest) = self.dense.claim_box(corner) else {
             return Ok(());
         };
+        self.total_boxed = self.total_boxed.saturating_add(size.unwrap_or(0) as u64);
         let dims = self.dense.grid(corner.table as usize).dims;
         box_rules.set_dims(dims);
         // A thread for every so many positions of the box, each hyperplane

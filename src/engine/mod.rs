@@ -146,6 +146,9 @@ pub struct Engine<P> {
     max_work: u64,
     /// Options examined by every search so far.
     total_work: u64,
+    /// Positions of every box solved so far, those known before counted
+    /// again with each box that holds them.
+    total_boxed: u64,
     scratch: Options<P>,
     mex: Mex,
     missing: Vec<P>,
@@ -178,6 +181,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             work: 0,
             max_work: DEFAULT_MAX_WORK,
             total_work: 0,
+            total_boxed: 0,
             scratch: Options::new(max_states),
             mex: Mex::default(),
             missing: Vec::new(),
@@ -215,6 +219,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// (a query's table, a period looked for) is told by the difference.
     pub fn total_work(&self) -> u64 {
         self.total_work
+    }
+
+    /// Positions of every box solved so far (see `total_boxed`): a table
+    /// asked a row at a time should cost a few times its own size, not a
+    /// box for each row.
+    pub fn total_boxed(&self) -> u64 {
+        self.total_boxed
     }
 
     /// Sets (or clears) the function told of progress, which may stop a search.

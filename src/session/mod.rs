@@ -361,6 +361,13 @@ impl Session {
         self.engine.set_max_work(max_work);
     }
 
+    /// The positions of every box of a table the engine has solved whole
+    /// since the session began, those known before counted again with
+    /// each box that holds them: what asking a table costs.
+    pub fn boxed(&self) -> u64 {
+        self.engine.total_boxed()
+    }
+
     /// Sets the threads that fill a code's table and solve a box of a
     /// game of rules (`--threads`); every core unless set.
     pub fn set_threads(&mut self, threads: usize) {
