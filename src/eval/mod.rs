@@ -6,7 +6,7 @@
 
 mod bindings;
 mod error;
-pub mod value;
+pub(crate) mod value;
 
 use miette::SourceSpan;
 

@@ -237,7 +237,7 @@ pub fn each(collection: &Value, span: SourceSpan) -> Result<Elements<'_>, EvalEr
 }
 
 /// What [`each`] gives: the elements of a collection, with their count.
-pub struct Elements<'a>(SetIter<'a>);
+pub(crate) struct Elements<'a>(SetIter<'a>);
 
 impl Elements<'_> {
     /// The elements of a set inside `0..128`, given by its bits.
