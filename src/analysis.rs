@@ -17,7 +17,7 @@
 //! directly. A `!` digit (the two heaps differ) or a three-heap digit
 //! breaks the pairing, so such codes get no proof.
 
-use crate::lower::ir::TakeBreak;
+use crate::program::TakeBreak;
 
 /// Why a period holds, or how far it was seen to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

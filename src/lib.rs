@@ -3,8 +3,32 @@
 //!
 //! The pipeline is text → [`syntax`] → [`lower`] → [`interp`] (which lists
 //! a position's options) → [`engine`] (memoised mex, nim-sums, best moves)
-//! → [`session`] (answers) → [`output`]. A session is the whole library in
-//! one call:
+//! → [`session`] (answers) → [`output`].
+//!
+//! The modules stand in layers, each importing only from the layers beneath
+//! it (tests/architecture.rs keeps this; docs/ARCHITECTURE.md draws it),
+//! from the bottom:
+//!
+//! 1. Foundations, nothing of the language: [`sources`] (named source
+//!    texts), [`nimber`] (the nimber field), [`progress`] (progress lines).
+//! 2. [`values`]: sets, lists, regions and boards, and their operations.
+//! 3. [`syntax`]: text to syntax trees.
+//! 4. [`program`]: the lowered program, and the forms its rules compile to.
+//! 5. [`eval`]: the evaluator of the program's expressions.
+//! 6. [`engine`]: the memoised mex, sums, best moves, over any positions.
+//! 7. [`octal`] (take-and-break tables) and [`analysis`] (period proofs).
+//! 8. [`lower`]: syntax to program, names resolved, types checked,
+//!    constants folded through [`eval`].
+//! 9. [`interp`]: the program's positions and their options, for the
+//!    engine.
+//! 10. [`picture`]: move graphs and plots drawn.
+//! 11. [`session`]: queries answered.
+//! 12. [`output`]: answers written as text or JSON.
+//! 13. [`front`]: what the front ends share (reading files, exit codes).
+//! 14. The front ends: [`repl`], [`serve`], [`lsp`]; then [`cli`], which
+//!     starts them all.
+//!
+//! A session is the whole library in one call:
 //!
 //! ```
 //! use sprague::engine::DEFAULT_MAX_STATES;
@@ -37,6 +61,8 @@ macro_rules! say {
 pub mod analysis;
 pub mod cli;
 pub mod engine;
+pub mod eval;
+pub mod front;
 pub mod interp;
 pub mod lower;
 pub mod lsp;
@@ -44,9 +70,11 @@ pub mod nimber;
 pub mod octal;
 pub mod output;
 pub mod picture;
+pub mod program;
 mod progress;
 mod repl;
 pub mod serve;
 pub mod session;
 pub mod sources;
 pub mod syntax;
+pub mod values;

@@ -6,7 +6,7 @@ use serde_json::{Value as Json, json};
 
 use crate::analysis::{Period, Proof};
 use crate::engine::{Gamma, Grundy};
-use crate::lower::ir::Play;
+use crate::program::Play;
 use crate::session::why::{Reason, StrategyRow, Why};
 use crate::session::{Answer, Diff, MoveLine, Value};
 

@@ -8,8 +8,8 @@ use miette::{Diagnostic, Report};
 use thiserror::Error;
 
 use crate::engine::DEFAULT_MAX_STATES;
-use crate::lower::ir::QueryKind;
 use crate::output::{self, ErrorStyle};
+use crate::program::QueryKind;
 use crate::session::{Answer, Diff, DiffRow, Session, Value};
 
 /// The most positions one game's comparison may cover.
@@ -77,7 +77,7 @@ pub fn run(
     let json = shown.json;
     let mut sessions = Vec::new();
     for path in [old, new] {
-        let text = match super::read_all(std::slice::from_ref(path)) {
+        let text = match crate::front::read_all(std::slice::from_ref(path)) {
             Ok(mut sources) => sources.remove(0).1,
             Err(failure) => return failure.exit_with(style),
         };

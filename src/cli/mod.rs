@@ -3,15 +3,15 @@
 mod diff;
 mod man;
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use miette::{Diagnostic, Report};
-use thiserror::Error;
+use miette::Report;
 
 use crate::engine::{DEFAULT_MAX_STATES, DEFAULT_MAX_WORK};
+use crate::front::{INPUT_ERROR, INTERRUPTED, STACK_SIZE, USAGE_ERROR, error_style, read_all};
 use crate::output::{self, ErrorStyle};
 use crate::progress::Progress;
 use crate::session::{
@@ -250,28 +250,6 @@ impl Limits {
     }
 }
 
-#[derive(Debug, Error, Diagnostic)]
-#[error("cannot read `{path}`: {reason}")]
-#[diagnostic(
-    code(sprague::cli::unreadable),
-    help("check the path; `-` reads standard input")
-)]
-struct Unreadable {
-    path: String,
-    reason: String,
-}
-
-/// Exit codes: 0 success, 1 an error in the input, 2 a usage error, 130
-/// stopped by Ctrl-C.
-const INPUT_ERROR: u8 = 1;
-const USAGE_ERROR: u8 = 2;
-const INTERRUPTED: u8 = 130;
-
-/// The stack the evaluator runs on: deep nesting in a source recurses in
-/// the parser and in expression evaluation. It is address space reserved,
-/// not memory used: pages are touched only as deep as the recursion goes.
-pub(crate) const STACK_SIZE: usize = 1 << 30;
-
 pub fn main() -> ExitCode {
     // `sprague help language`: the language reference, for a user who has
     // the binary and not the checkout.
@@ -422,16 +400,6 @@ fn run(cli: Cli) -> ExitCode {
             crate::repl::run(files, limits.clamped().session(true))
         }
         None => crate::repl::run(Vec::new(), Session::interactive(DEFAULT_MAX_STATES)),
-    }
-}
-
-fn error_style(json: bool) -> ErrorStyle {
-    match json {
-        true => ErrorStyle::Json,
-        false => ErrorStyle::Graphical {
-            colour: std::io::stderr().is_terminal(),
-            width: 100,
-        },
     }
 }
 
@@ -749,105 +717,4 @@ fn print_fatal(report: &Report, style: ErrorStyle) -> ExitCode {
         eprintln!();
     }
     ExitCode::from(USAGE_ERROR)
-}
-
-/// Why the files could not be read: a path that cannot be read (a usage
-/// error) or a file that is not text (an error in the input).
-pub(crate) struct ReadFailure {
-    report: Report,
-    code: u8,
-}
-
-impl ReadFailure {
-    /// Prints the report and gives the exit code it calls for.
-    pub(crate) fn exit(&self) -> ExitCode {
-        eprint!("{}", output::error(&self.report, error_style(false)));
-        ExitCode::from(self.code)
-    }
-
-    pub(crate) fn exit_with(&self, style: ErrorStyle) -> ExitCode {
-        eprint!("{}", output::error(&self.report, style));
-        if matches!(style, ErrorStyle::Json) {
-            eprintln!();
-        }
-        ExitCode::from(self.code)
-    }
-}
-
-#[derive(Debug, Error, Diagnostic)]
-#[error("`{path}` is not UTF-8 text: byte 0x{byte:02x} at line {line}, column {column}")]
-#[diagnostic(
-    code(sprague::cli::not_utf8),
-    help("save the file as UTF-8; `.game` files are plain text")
-)]
-struct NotUtf8 {
-    path: String,
-    byte: u8,
-    line: usize,
-    column: usize,
-    #[source_code]
-    text: miette::NamedSource<String>,
-    #[label("the first byte that is not UTF-8")]
-    span: miette::SourceSpan,
-}
-
-/// Reads every file before evaluating any, so that a bad path fails fast.
-pub(crate) fn read_all(files: &[PathBuf]) -> Result<Vec<(String, String)>, ReadFailure> {
-    files
-        .iter()
-        .map(|path| {
-            let name = path.display().to_string();
-            let bytes = match name.as_str() {
-                "-" => {
-                    let mut bytes = Vec::new();
-                    std::io::stdin().read_to_end(&mut bytes).map(|_| bytes)
-                }
-                _ => std::fs::read(path),
-            };
-            let name = match name.as_str() {
-                "-" => "<stdin>".to_owned(),
-                _ => name,
-            };
-            let bytes = bytes.map_err(|error| ReadFailure {
-                report: Report::new(Unreadable {
-                    path: name.clone(),
-                    reason: error.to_string(),
-                }),
-                code: USAGE_ERROR,
-            })?;
-            let text = String::from_utf8(bytes).map_err(|error| ReadFailure {
-                report: Report::new(not_utf8(&name, error)),
-                code: INPUT_ERROR,
-            })?;
-            Ok((name, text))
-        })
-        .collect()
-}
-
-/// Where a file stops being UTF-8, shown in the text read up to there.
-fn not_utf8(path: &str, error: std::string::FromUtf8Error) -> NotUtf8 {
-    let at = error.utf8_error().valid_up_to();
-    let bytes = error.into_bytes();
-    let before = std::str::from_utf8(&bytes[..at]).expect("valid up to here");
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rsplit('\n')
-        .next()
-        .map_or(0, |last| last.chars().count())
-        + 1;
-    // The text shown is the valid part and the rest of the bad line, with
-    // the bad bytes replaced.
-    let line_end = bytes[at..]
-        .iter()
-        .position(|&byte| byte == b'\n')
-        .map_or(bytes.len(), |offset| at + offset);
-    let shown = format!("{before}{}", String::from_utf8_lossy(&bytes[at..line_end]));
-    NotUtf8 {
-        path: path.to_owned(),
-        byte: bytes[at],
-        line,
-        column,
-        text: miette::NamedSource::new(path, shown),
-        span: (at, 1).into(),
-    }
 }

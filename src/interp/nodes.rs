@@ -6,12 +6,13 @@
 
 use miette::SourceSpan;
 
-use super::SetOp;
-use super::evaluate::Bits;
 use super::sweep::Count;
-use super::{Budget, Component, EvalError, Interpreter};
+use super::{Component, Interpreter};
 use crate::engine::{Mex, Solved};
-use crate::lower::ir::{MAX_NODES, NodeRule, Order, Other, SetForm};
+use crate::eval::value::Bits;
+use crate::eval::{Budget, EvalError};
+use crate::program::{MAX_NODES, NodeRule, Order, Other, SetForm};
+use crate::values::SetOp;
 
 /// The position a compiled rule moves from, and the nodes of its
 /// bindings so far.

@@ -1,5 +1,5 @@
 //! Sweeps: the options of a rule's last binding read along lines of the
-//! engine's dense tables (see [`crate::lower::ir::Sweep`]). The arguments
+//! engine's dense tables (see [`crate::program::Sweep`]). The arguments
 //! are evaluated, checked, at the two ends of the binding's interval only;
 //! in between, each moving term steps along its table, and each option costs
 //! a few loads and XORs, as in a solver written by hand. An option with a
@@ -12,14 +12,16 @@
 use miette::SourceSpan;
 use smallvec::SmallVec;
 
-use super::{Budget, Component, EvalError, Interpreter, Value, assignments, eval, quick, set_int};
+use super::{Component, Interpreter};
 use crate::engine::{Address, BoxRules, Cell, CellSlice, Grundy, Mex, Solved};
-use crate::lower::ir::{self, Affine, Binding, Domain, Rule, Term};
+use crate::eval::{Budget, EvalError, assignments, eval, quick, set_int};
+use crate::program::{self, Affine, Binding, Domain, Rule, Term};
+use crate::values::Value;
 
 /// A rule with a sweep plan, and its last binding.
 pub(super) struct Sweep<'r> {
     pub rule: &'r Rule,
-    pub plan: &'r ir::Sweep,
+    pub plan: &'r program::Sweep,
     pub binding: &'r Binding,
 }
 
@@ -167,7 +169,7 @@ impl Interpreter<'_> {
         fold_cells(&lines, length, fixed, &mut slow, mex)
     }
 
-    /// Folds the options of a compiled rule (see [`ir::Compiled`]) of a
+    /// Folds the options of a compiled rule (see [`program::Compiled`]) of a
     /// position of parameters `params`, each below 2^32: the ends, the
     /// lines and the options not solved yet are found by arithmetic on
     /// them, with no environment. `false`, with nothing folded, where the
@@ -175,7 +177,7 @@ impl Interpreter<'_> {
     /// options are more than allowed.
     pub(super) fn compiled(
         &self,
-        (rule, compiled): (&Rule, &ir::Compiled),
+        (rule, compiled): (&Rule, &program::Compiled),
         params: &[i64; 4],
         budget: &Budget,
         count: &mut Count,
@@ -236,7 +238,7 @@ impl Interpreter<'_> {
         Ok(true)
     }
 
-    /// Folds the options of a gathered target (see [`ir::Sweep`]), a game
+    /// Folds the options of a gathered target (see [`program::Sweep`]), a game
     /// of one parameter: each option's argument evaluated, and its cell
     /// read from row 0 of the game's table. An option whose argument fails
     /// or leaves the table, or whose cell has no value yet, is folded the
@@ -296,7 +298,7 @@ impl Interpreter<'_> {
     fn lines<'a>(
         &self,
         rule: &Rule,
-        plan: &ir::Sweep,
+        plan: &program::Sweep,
         env: &mut [Value],
         (first, last, length): (i64, i64, usize),
         solved: &mut Solved<'a, Component>,
@@ -377,7 +379,7 @@ fn line_of(
 }
 
 /// A game's compiled rules, as the engine's threads read them to solve its
-/// table as a box (see [`crate::lower::ir::solves_as_box`]): each argument
+/// table as a box (see [`crate::program::solves_as_box`]): each argument
 /// of each term is its parameter plus a constant and a multiple of the
 /// binding, so a line is the position's cell plus an offset.
 pub(super) struct CompiledBox {
@@ -386,8 +388,8 @@ pub(super) struct CompiledBox {
 }
 
 struct BoxRule {
-    first: ir::End,
-    last: ir::End,
+    first: program::End,
+    last: program::End,
     terms: SmallVec<[BoxTerm; 2]>,
 }
 
@@ -402,7 +404,7 @@ struct BoxTerm {
 }
 
 impl CompiledBox {
-    pub fn new(rules: Vec<ir::Compiled>, arity: usize) -> Self {
+    pub fn new(rules: Vec<program::Compiled>, arity: usize) -> Self {
         let rules = rules.into_iter().map(|compiled| BoxRule {
             terms: compiled
                 .terms

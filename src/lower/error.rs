@@ -291,7 +291,7 @@ pub enum CheckError {
         name: String,
         #[source]
         #[diagnostic_source]
-        error: crate::interp::EvalError,
+        error: crate::eval::EvalError,
     },
 }
 
@@ -404,5 +404,38 @@ impl CheckErrors {
             }));
         }
         Reported { count, errors }
+    }
+}
+
+impl From<crate::program::code::Malformed> for CheckError {
+    fn from(malformed: crate::program::code::Malformed) -> Self {
+        CheckError::MalformedCode {
+            problem: malformed.problem,
+            span: malformed.span,
+            help: malformed.help,
+        }
+    }
+}
+
+pub(super) fn arity_error(
+    name: &str,
+    expected: usize,
+    found: usize,
+    span: SourceSpan,
+    declared: Option<SourceSpan>,
+) -> CheckError {
+    let expected_words = match expected {
+        0 => "no arguments".to_owned(),
+        1 => "1 argument".to_owned(),
+        n => format!("{n} arguments"),
+    };
+    CheckError::Arity {
+        name: name.to_owned(),
+        help: format!("write `{name}` with {expected_words}"),
+        expected: expected_words,
+        found,
+        were: if found == 1 { "was" } else { "were" },
+        span,
+        declared,
     }
 }

@@ -41,7 +41,7 @@ use lsp_types::{
 use miette::Report;
 use serde_json::{Value as Json, json};
 
-use crate::lower::ir::DeclarationKind;
+use crate::program::DeclarationKind;
 use crate::session::Session;
 use crate::syntax::ast::Statement;
 use transport::{Incoming, Reader};

@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use super::{Blocks, CHUNK, Rare, last_part, xor_parts};
-use crate::lower::ir::{Digit, TakeBreak};
+use crate::program::{Digit, TakeBreak};
 
 /// Heaps listed together.
 pub(super) const BATCH: usize = 32;

@@ -9,7 +9,7 @@
 
 use smallvec::SmallVec;
 
-use crate::lower::ir::{Digit, TakeBreak};
+use crate::program::{Digit, TakeBreak};
 
 #[derive(Debug, Clone)]
 pub(super) struct Prefix {

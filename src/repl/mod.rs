@@ -83,7 +83,7 @@ struct Repl {
 pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
     // Every file is read before anything starts: a bad path is a usage
     // error, as it is for `sprague run`.
-    let sources = match crate::cli::read_all(&files) {
+    let sources = match crate::front::read_all(&files) {
         Ok(sources) => sources,
         Err(failure) => return failure.exit(),
     };

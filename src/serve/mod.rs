@@ -217,7 +217,7 @@ impl Shared {
         let (jobs, queue) = std::sync::mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("sprague-evaluator".into())
-            .stack_size(crate::cli::STACK_SIZE)
+            .stack_size(crate::front::STACK_SIZE)
             .spawn(move || {
                 for job in queue {
                     job();

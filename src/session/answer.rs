@@ -2,21 +2,21 @@
 
 use miette::SourceSpan;
 
+use super::errors::engine_error;
+use super::moves::{Solved, listed_move_line, move_line, valued_moves};
 use super::picture::{finish, move_graph};
+use super::rows::each_row;
 use super::written::Written;
 use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Stage,
-    Value, WHOLE_SUM_PARTS, tell, why,
+    Value, tell, why,
 };
 use crate::analysis::{self, Proof};
-use crate::engine::{Engine, EngineError, Gamma, Grundy, Misere, Move, Outcome};
-use crate::interp::{
-    Budget, Component, EvalError, Interpreter, KnownPeriod, assignments, fixed_count,
-};
-use crate::lower::ir::{GameId, Moves, Play, Query, QueryKind, Target};
+use crate::engine::{Engine, EngineError, Gamma, Grundy, Misere, Outcome};
+use crate::eval::{Budget, EvalError};
+use crate::interp::{Component, Interpreter, KnownPeriod};
 use crate::picture::render_dot;
-
-pub(super) type Solved<T> = Result<T, EngineError<Component, EvalError>>;
+use crate::program::{GameId, Moves, Play, Query, QueryKind, Target};
 
 impl Session {
     /// Answers a query, one event per row of its table.
@@ -61,12 +61,12 @@ impl Session {
     fn nimber(
         &mut self,
         query: &Query,
-        expr: &crate::lower::ir::Expr,
+        expr: &crate::program::Expr,
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EvalError> {
         let text = self.sources.text(query.target_span).trim().to_owned();
         each_row(query, &Budget::rows(self.max_rows), &mut |env| {
-            let value = crate::interp::eval(expr, env)?;
+            let value = crate::eval::eval(expr, env)?;
             let value = u64::try_from(value).map_err(|_| EvalError::OutOfRange {
                 what: format!("{value} is not a nimber"),
                 help: "nimbers are the non-negative integers (`~a` is negative for every one of them)",
@@ -312,30 +312,10 @@ impl Session {
     }
 }
 
-/// Calls `each` with the values of the query's bindings, row by row (once,
-/// with none, for a query without `for`); at most `limit` rows are tried.
-pub(super) fn each_row(
-    query: &Query,
-    budget: &Budget,
-    each: &mut dyn FnMut(&[crate::interp::Value]) -> Result<(), EvalError>,
-) -> Result<(), EvalError> {
-    if let (Some(count), Some(first)) = (fixed_count(&query.bindings), query.bindings.first()) {
-        budget.afford(count, first.span)?;
-    }
-    let mut env = vec![crate::interp::Value::Int(0); query.slots.max(query.names.len())];
-    assignments(
-        &query.bindings,
-        query.guard.as_ref(),
-        &mut env,
-        budget,
-        &mut |env| each(env),
-    )
-}
-
 fn evaluate(
     interp: &Interpreter,
-    terms: &[crate::lower::ir::Term],
-    env: &[crate::interp::Value],
+    terms: &[crate::program::Term],
+    env: &[crate::values::Value],
 ) -> Result<Vec<Component>, EvalError> {
     let mut sum = Vec::new();
     interp.position(terms, env, &mut |component| sum.push(component))?;
@@ -366,7 +346,7 @@ fn substituted(text: &str, bindings: &[(String, i64)]) -> String {
     out
 }
 
-fn bindings(query: &Query, env: &[crate::interp::Value]) -> Vec<(String, i64)> {
+fn bindings(query: &Query, env: &[crate::values::Value]) -> Vec<(String, i64)> {
     match query.bindings.is_empty() {
         true => Vec::new(),
         false => query
@@ -451,28 +431,6 @@ fn solve(
     })
 }
 
-/// Every move of a sum, with the value it leaves and the longest play
-/// after it: by the XOR rule, or for a loopy sum from generalised values
-/// (with no longest play, 0, since play may not end).
-pub(super) fn valued_moves(
-    interp: &Interpreter,
-    engine: &mut Engine<Component>,
-    sum: &[Component],
-) -> Solved<Vec<(Move<Component>, Gamma, u64)>> {
-    match engine.moves(interp, sum) {
-        Ok(moves) => Ok(moves
-            .into_iter()
-            .map(|valued| (valued.r#move, Gamma::Finite(valued.grundy), valued.longest))
-            .collect()),
-        Err(EngineError::Loopy { .. }) => Ok(engine
-            .gamma_moves(interp, sum)?
-            .into_iter()
-            .map(|(r#move, value)| (r#move, value, 0))
-            .collect()),
-        Err(error) => Err(error),
-    }
-}
-
 /// The best move of a sum with loopy parts: one to a position of value 0
 /// when the player to move wins; else, in a draw, one that keeps it drawn.
 fn loopy_best_move(
@@ -534,168 +492,4 @@ fn solve_misere(
         }
         kind => unreachable!("the checker refuses `{}` under misère play", kind.keyword()),
     })
-}
-
-pub(super) fn move_line(
-    interp: &Interpreter,
-    sum: &[Component],
-    r#move: &Move<Component>,
-    grundy: Gamma,
-) -> MoveLine {
-    MoveLine {
-        result: Some(interp.show(&r#move.apply(sum)).to_string()),
-        ..listed_move_line(interp, sum, r#move, grundy)
-    }
-}
-
-/// A move as a list of a sum's moves shows it: with the sum it leaves
-/// only when the sum has at most [`WHOLE_SUM_PARTS`] parts, so that the
-/// list grows as the moves do, not as the moves times the sum.
-pub(super) fn listed_move_line(
-    interp: &Interpreter,
-    sum: &[Component],
-    r#move: &Move<Component>,
-    grundy: Gamma,
-) -> MoveLine {
-    MoveLine {
-        // A sum of 2^32 parts would not fit in memory.
-        part: u32::try_from(r#move.component).unwrap_or(u32::MAX),
-        from: interp
-            .show(&sum[r#move.component..=r#move.component])
-            .to_string(),
-        to: interp.show(&r#move.to).to_string(),
-        result: (sum.len() <= WHOLE_SUM_PARTS).then(|| interp.show(&r#move.apply(sum)).to_string()),
-        winning: grundy == Gamma::Finite(0),
-        drawing: grundy.outcome() == Outcome::Draw,
-        grundy,
-    }
-}
-
-/// Names the positions of an engine error in the language's own words.
-pub(super) fn engine_error(
-    interp: &Interpreter,
-    error: EngineError<Component, EvalError>,
-    span: SourceSpan,
-) -> EvalError {
-    match error {
-        // Stopped inside a rule: the query was interrupted, as below.
-        EngineError::Rules(EvalError::Interrupted { .. }) => EvalError::Interrupted { span },
-        EngineError::Rules(error) => error,
-        EngineError::Loopy { cycle } => EvalError::Loopy {
-            cycle: cycle
-                .iter()
-                .map(|position| interp.show(std::slice::from_ref(position)).to_string())
-                .collect::<Vec<_>>()
-                .join(" -> "),
-            span,
-        },
-        EngineError::TooManyStates { limit, expanding } => EvalError::TooManyStates {
-            limit,
-            raise: format!(
-                "raise the limit if memory allows: `--max-states {}` gives twice the room (each position costs memory); or ask about a smaller position",
-                underscored(limit.saturating_mul(2) as u64)
-            ),
-            game: match &expanding {
-                Component::Game(game, _) => interp.program.game(*game).name.clone(),
-                Component::Node(graph, _) => interp.program.graph(*graph).name.clone(),
-                Component::Heap(_) => "Nim".to_owned(),
-            },
-            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
-            span,
-        },
-        EngineError::OutOfMemory { solved } => EvalError::OutOfMemory {
-            solved,
-            lower: format!(
-                "run it on a machine with more memory, or set a lower state limit (`--max-states {}`) to stop at the limit instead; or ask about a smaller position",
-                underscored((solved / 2).max(1) as u64)
-            ),
-            span,
-        },
-        EngineError::Interrupted => EvalError::Interrupted { span },
-        EngineError::TooMuchWork {
-            limit,
-            examined,
-            solved,
-            expanding,
-        } => EvalError::TooMuchWork {
-            limit,
-            examined,
-            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
-            solved,
-            // How many options the query needs is not known until it is
-            // solved: the help offers a step, not a promise.
-            raise: format!(
-                "raise the limit if the wait is worth it: `--max-work {}` lets it examine ten times as many options; or ask about a smaller position",
-                underscored(limit.saturating_mul(10))
-            ),
-            span,
-        },
-        EngineError::TooManyMoves { limit, expanding } => EvalError::TooManyMoves {
-            limit,
-            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
-            span,
-        },
-        EngineError::RunsOff { start, deepest } => {
-            let falling = interp.falling_parameter(&deepest);
-            let rising = interp.rising_parameter(&deepest);
-            let (game, i) = falling
-                .or(rising)
-                .expect("the engine stops only where the rules saw a fall or a rise");
-            let shown: Vec<String> = start
-                .iter()
-                .map(|position| interp.show(std::slice::from_ref(position)).to_string())
-                .collect();
-            let last: Vec<String> = deepest
-                .iter()
-                .map(|position| interp.show(std::slice::from_ref(position)).to_string())
-                .collect();
-            let (name, parameter) = (
-                interp.program.game(game).name.clone(),
-                interp.program.game(game).params[i].clone(),
-            );
-            let chain = format!("{} -> … -> {}", shown.join(" -> "), last.join(" -> "));
-            let argument = interp.argument_moving(game, i);
-            match falling {
-                Some(_) => EvalError::RunsOff {
-                    game: name,
-                    parameter,
-                    chain,
-                    span,
-                    argument,
-                },
-                None => EvalError::GrowsForever {
-                    parameter,
-                    chain,
-                    span,
-                    argument,
-                },
-            }
-        }
-        EngineError::TooManyOptions {
-            limit,
-            count,
-            position,
-        } => EvalError::TooManyOptions {
-            limit,
-            what: "options",
-            span,
-            context: format!(
-                " while listing the options of {} ({count} of them)",
-                interp.show(std::slice::from_ref(&position))
-            ),
-        },
-        EngineError::SearchTooLarge { limit, needed } => EvalError::SearchTooLarge {
-            limit,
-            needed: match needed > limit as u128 + 1 {
-                true => format!("at least {needed}"),
-                false => format!("more than {limit}"),
-            },
-            span,
-        },
-    }
-}
-
-/// A count as `--max-work` and `--max-states` read it: `20_000_000`.
-fn underscored(count: u64) -> String {
-    crate::interp::grouped(count).replace(',', "_")
 }

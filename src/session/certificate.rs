@@ -27,7 +27,7 @@ use miette::{Diagnostic, Report};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::answer::engine_error;
+use super::errors::engine_error;
 use super::{Session, Stage, tell};
 use crate::engine::{EngineError, Gamma, Grundy, Options};
 use crate::interp::{Component, Interpreter, work_per_option};
@@ -547,7 +547,7 @@ impl Checker<'_, '_> {
         let work = (options.len() as u64).saturating_mul(each);
         self.examined.set(self.examined.get().saturating_add(work));
         let capped = (cap as u128) < MAX_OPTIONS as u128;
-        if capped && matches!(listed, Err(crate::interp::EvalError::TooManyOptions { .. })) {
+        if capped && matches!(listed, Err(crate::eval::EvalError::TooManyOptions { .. })) {
             // Stopped by what was left of the work limit: past it.
             self.examined.set(self.limit.saturating_add(1));
         }

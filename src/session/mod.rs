@@ -10,19 +10,23 @@ use miette::{Diagnostic, Report, SourceSpan};
 
 mod answer;
 pub mod certificate;
+mod errors;
+mod moves;
 mod picture;
+mod rows;
 pub mod why;
 mod written;
 
 pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
 
-use answer::{engine_error, listed_move_line, valued_moves};
+use errors::engine_error;
+use moves::{listed_move_line, valued_moves};
 
 use crate::analysis::Period;
 use crate::engine::{Engine, Gamma, Genus, Grundy, Misere, Move, Watcher};
 use crate::interp::{Component, Interpreter, Periods, Tables};
-use crate::lower::ir::{DeclarationKind, Play, Program, Query, QueryKind};
 use crate::lower::{self, CheckErrors};
+use crate::program::{DeclarationKind, Play, Program, Query, QueryKind};
 use crate::sources::Sources;
 use crate::syntax::{self, ast};
 
@@ -829,8 +833,8 @@ impl Session {
                     kind: "let",
                     name: name.clone(),
                     detail: match &self.program.constant(id).value.kind {
-                        crate::lower::ir::ExprKind::Const(value) => format!(" = {value}"),
-                        crate::lower::ir::ExprKind::Value(value) => format!(" = {value}"),
+                        crate::program::ExprKind::Const(value) => format!(" = {value}"),
+                        crate::program::ExprKind::Value(value) => format!(" = {value}"),
                         _ => String::new(),
                     },
                 },
@@ -881,7 +885,7 @@ impl Session {
     pub fn completions(&self) -> Vec<String> {
         let mut names: Vec<String> = self.program.names.keys().cloned().collect();
         names.extend(
-            crate::lower::ir::Builtin::ALL
+            crate::program::Builtin::ALL
                 .iter()
                 .map(|(name, ..)| name.to_string()),
         );

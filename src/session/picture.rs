@@ -5,12 +5,13 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use miette::SourceSpan;
 
-use super::answer::engine_error;
+use super::errors::engine_error;
 use super::{Answer, Picture, Session, Value};
 use crate::engine::{Engine, Gamma, Rules};
-use crate::interp::{Budget, Component, EvalError, Interpreter};
-use crate::lower::ir::{Destination, GameId, Moves, Query};
+use crate::eval::{Budget, EvalError};
+use crate::interp::{Component, Interpreter};
 use crate::picture::{self, Cluster, Edge, EdgeKind, MoveGraph, Node, Plot};
+use crate::program::{Destination, GameId, Moves, Query};
 
 /// The default bound on the nodes `draw` draws.
 pub const DEFAULT_MAX_DRAW: usize = 500;
@@ -264,7 +265,7 @@ impl Session {
             None => Budget::rows(MAX_PLOT_POINTS),
             Some(_) => Budget::rows(self.max_rows),
         };
-        let plotted = super::answer::each_row(query, &budget, &mut |env| {
+        let plotted = super::rows::each_row(query, &budget, &mut |env| {
             if points.len() == MAX_PLOT_POINTS {
                 return Err(EvalError::PlotTooLarge {
                     limit: MAX_PLOT_POINTS,
@@ -278,7 +279,7 @@ impl Session {
                 .map_err(|error| engine_error(&interp, error, span))?
             {
                 Gamma::Finite(value) => {
-                    let int = |value: &crate::interp::Value| value.int().unwrap_or_default();
+                    let int = |value: &crate::values::Value| value.int().unwrap_or_default();
                     points.push((int(&env[0]), env.get(1).map(int), value));
                     Ok(())
                 }
@@ -424,7 +425,7 @@ impl Session {
                     }
                 };
                 let params = match self.program.names.get(&name.name).map(|named| named.kind) {
-                    Some(crate::lower::ir::DeclarationKind::Game(id)) => {
+                    Some(crate::program::DeclarationKind::Game(id)) => {
                         self.program.game(id).params.clone()
                     }
                     _ => vec!["n".to_owned()],

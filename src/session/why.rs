@@ -13,7 +13,7 @@
 //! 3. he moves A to Aⱼ with nⱼ > n: Aⱼ has an option of value n, move there.
 
 use super::MoveLine;
-use super::answer::{Solved, move_line, valued_moves};
+use super::moves::{Solved, move_line, valued_moves};
 use crate::engine::{Engine, EngineError, Gamma, Genus, Grundy, Misere, Move, Outcome};
 use crate::interp::{Component, Interpreter};
 

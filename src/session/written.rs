@@ -10,12 +10,14 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use super::answer::Solved;
+use super::moves::Solved;
 use super::why::{Reason, Why};
 use super::{MoveLine, Value};
 use crate::engine::{Engine, Move};
-use crate::interp::{Component, EvalError, Interpreter, Region, Set, Value as Arg};
-use crate::lower::ir::Term;
+use crate::eval::EvalError;
+use crate::interp::{Component, Interpreter};
+use crate::program::Term;
+use crate::values::{Region, Set, Value as Arg};
 
 /// The most options of one part listed again to be shown as written.
 const MAX_SHOWN_OPTIONS: usize = 1 << 16;

@@ -6,10 +6,10 @@
 use miette::SourceSpan;
 use smallvec::SmallVec;
 
-use super::board::MAX_BOARD;
-use super::value::{Board, Region, Set, SetIter, SetOp, Value};
 use super::{Budget, EvalError, assignments, chain_value, eval, quick};
-use crate::lower::ir::{BinaryOp, Builtin, Comprehension, Expr, ExprKind};
+use crate::program::{BinaryOp, Builtin, Comprehension, Expr, ExprKind};
+use crate::values::board::MAX_BOARD;
+use crate::values::{Board, Region, Set, SetIter, SetOp, Value};
 
 /// The most elements a comprehension may list.
 pub const MAX_ELEMENTS: usize = 1 << 20;
@@ -237,7 +237,7 @@ pub fn each(collection: &Value, span: SourceSpan) -> Result<Elements<'_>, EvalEr
 }
 
 /// What [`each`] gives: the elements of a collection, with their count.
-pub struct Elements<'a>(SetIter<'a>);
+pub(crate) struct Elements<'a>(SetIter<'a>);
 
 impl Elements<'_> {
     /// The elements of a set inside `0..128`, given by its bits.

@@ -15,7 +15,7 @@
 
 use smallvec::SmallVec;
 
-use super::ir::{BinaryOp, Binding, Domain, Expr, ExprKind, GameId, Operand, Rule, Term};
+use super::{BinaryOp, Binding, Domain, Expr, ExprKind, GameId, Operand, Rule, Term};
 
 /// The most leaves (constants, parameters and bindings) a form is built
 /// from.
@@ -288,7 +288,7 @@ pub fn solves_as_box(rules: &[Rule], game: GameId, arity: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lower::ir::Moves;
+    use crate::program::Moves;
 
     /// Whether each rule of the one game `source` declares is compiled.
     fn compiled(source: &str) -> Vec<bool> {

@@ -6,25 +6,14 @@
 
 use miette::SourceSpan;
 
-use super::CheckError;
-use super::ir::{Digit, TakeBreak};
+use super::{Digit, TakeBreak};
 
 /// What is wrong with a code, and where.
 #[derive(Debug)]
 pub struct Malformed {
-    problem: String,
-    span: SourceSpan,
-    help: &'static str,
-}
-
-impl From<Malformed> for CheckError {
-    fn from(malformed: Malformed) -> Self {
-        CheckError::MalformedCode {
-            problem: malformed.problem,
-            span: malformed.span,
-            help: malformed.help,
-        }
-    }
+    pub problem: String,
+    pub span: SourceSpan,
+    pub help: &'static str,
 }
 
 /// Parses the text inside the quotes; `span` covers that text.

@@ -8,8 +8,11 @@ use std::hash::{Hash, Hasher};
 use std::ops::{BitAnd, BitOr, Not, Shl, Shr};
 use std::sync::Arc;
 
-use super::value::{Board, Region, Set, write_elements};
-use crate::lower::ir::GraphId;
+use super::{Board, Region, Set, write_elements};
+
+/// Which declared graph a board is: boards compare by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GraphId(pub u32);
 
 /// The most nodes a board may have.
 pub const MAX_BOARD: usize = 1 << 20;

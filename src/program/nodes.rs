@@ -16,8 +16,8 @@
 
 use smallvec::SmallVec;
 
-use super::ir::{BinaryOp, Binding, Builtin, Domain, Expr, ExprKind, GameId, Rule, Term};
-use crate::interp::SetOp;
+use super::{BinaryOp, Binding, Builtin, Domain, Expr, ExprKind, GameId, Rule, Term};
+use crate::values::SetOp;
 
 /// The most bindings a compiled rule has.
 pub const MAX_NODES: usize = 4;
@@ -268,7 +268,7 @@ fn comparison(conjunct: &Expr, bound: &[usize]) -> Option<(usize, (Order, Other)
 
 #[cfg(test)]
 mod tests {
-    use crate::lower::ir::Moves;
+    use crate::program::Moves;
 
     /// Whether each rule of the first game `source` declares is compiled
     /// to bit operations.

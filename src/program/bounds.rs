@@ -13,7 +13,7 @@ use miette::SourceSpan;
 
 use std::collections::BTreeMap;
 
-use super::ir::{BinaryOp, Binding, Chain, Domain, Expr, ExprKind, Operand, Term};
+use super::{BinaryOp, Binding, Chain, Domain, Expr, ExprKind, Operand, Term};
 
 /// Moves the conjuncts of `guard` that bound the last binding into its
 /// range; answers the guard that is left. Each binding's `while` gives up

@@ -6,7 +6,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::board::GraphBoard;
+pub mod board;
+
+pub use board::GraphBoard;
 
 /// What an argument, a `let` or an expression holds.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

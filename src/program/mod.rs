@@ -1,19 +1,28 @@
 //! The lowered program: names resolved to ids, variables to slots, types
-//! checked. This is what the interpreter runs.
+//! checked. It is the contract between lowering, which makes it, and the
+//! evaluator and interpreter, which run it. Besides the declarations it
+//! holds the forms rules are compiled to where they can be: ranges
+//! narrowed by their guards ([`bounds`]), arithmetic on the parameters
+//! ([`affine`]), bit operations on sets ([`nodes`]), and take-and-break
+//! codes ([`code`]).
+
+pub mod affine;
+pub mod bounds;
+pub mod code;
+mod nodes;
 
 use indexmap::{IndexMap, IndexSet};
 use miette::SourceSpan;
 
-pub use super::affine::{Affine, Compiled, End, solves_as_box};
-pub use super::nodes::{MAX_NODES, NodeBinding, NodeRule, NodeTerm, Order, Other, SetForm};
+pub use affine::{Affine, Compiled, End, solves_as_box};
+pub use nodes::{MAX_NODES, NodeBinding, NodeRule, NodeTerm, Order, Other, SetForm};
 
 pub use crate::syntax::ast::{BinaryOp, Destination, QueryKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameId(pub u32);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GraphId(pub u32);
+pub use crate::values::board::GraphId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub u32);
@@ -199,7 +208,7 @@ impl Rule {
         span: SourceSpan,
         arity: usize,
     ) -> Rule {
-        let guard = super::bounds::absorb(&mut bindings, guard);
+        let guard = bounds::absorb(&mut bindings, guard);
         let sweep = Sweep::plan(&target, &bindings, guard.as_ref());
         let mut rule = Rule {
             target,
@@ -297,7 +306,7 @@ pub struct Graph {
     /// The successors of each node, in the order written.
     pub moves: Vec<Vec<NodeId>>,
     /// The graph as a board, its edges undirected.
-    pub board: std::sync::Arc<crate::interp::GraphBoard>,
+    pub board: std::sync::Arc<crate::values::GraphBoard>,
     pub span: SourceSpan,
 }
 
@@ -494,7 +503,7 @@ pub enum ExprKind {
     Chain(Box<Chain>),
     /// A value known when the program is checked: a region of a declared
     /// graph, a set or list `let`.
-    Value(crate::interp::Value),
+    Value(crate::values::Value),
     /// `if c then a else b`.
     If(Box<[Expr; 3]>),
     /// `{a, b, …}`.
@@ -592,7 +601,7 @@ pub enum Operand {
 
 impl Operand {
     #[inline]
-    pub fn get(self, env: &[crate::interp::Value]) -> Option<i64> {
+    pub fn get(self, env: &[crate::values::Value]) -> Option<i64> {
         match self {
             Operand::Const(value) => Some(value),
             Operand::Slot(slot) => env[slot].int(),
@@ -755,7 +764,7 @@ mod tests {
         assert_eq!(whole.step(2), Some(-1));
         assert_eq!(whole.step(1), Some(-1));
         assert_eq!(whole.step(0), Some(1));
-        let env = [50, 2, 7].map(crate::interp::Value::Int);
-        assert_eq!(crate::interp::eval(&whole, &env).unwrap(), 41);
+        let env = [50, 2, 7].map(crate::values::Value::Int);
+        assert_eq!(crate::eval::eval(&whole, &env).unwrap(), 41);
     }
 }

@@ -1,0 +1,63 @@
+//! Why a search stopped: a limit, a cycle, an interruption, memory.
+
+/// Work stopped because the watcher asked it to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped;
+
+/// Why rules give no value they would know without search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unknown {
+    /// The watcher asked the work to stop.
+    Stopped,
+    /// The position is past what the rules keep (a table longer than the
+    /// engine's state limit), and a search would pass the limit too.
+    PastLimit,
+    /// Finding the value would examine more options than the work limit
+    /// allows; `examined` were, when the work stopped.
+    TooMuchWork { examined: u64 },
+}
+
+impl From<Stopped> for Unknown {
+    fn from(Stopped: Stopped) -> Self {
+        Unknown::Stopped
+    }
+}
+
+/// Why a value could not be found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineError<P, E> {
+    /// The rules failed while listing the options of a position.
+    Rules(E),
+    /// The move graph has a cycle: each position moves to the next, and the
+    /// last is the first again.
+    Loopy { cycle: Vec<P> },
+    /// More distinct positions than the engine's limit.
+    TooManyStates { limit: usize, expanding: P },
+    /// The watcher asked the search to stop.
+    Interrupted,
+    /// A search over a whole sum would need more positions than allowed.
+    SearchTooLarge { limit: usize, needed: u128 },
+    /// A position has more options than the engine lists (a huge Nim heap):
+    /// refused before any is built.
+    TooManyOptions {
+        limit: usize,
+        count: u64,
+        position: P,
+    },
+    /// Labelling a loopy game would look at more moves than the limit.
+    TooManyMoves { limit: usize, expanding: P },
+    /// A search examined more options than the work limit allows.
+    TooMuchWork {
+        limit: u64,
+        examined: u64,
+        solved: usize,
+        expanding: P,
+    },
+    /// Memory ran out (an allocation failed) with `solved` positions kept:
+    /// the search stops with this error instead of aborting.
+    OutOfMemory { solved: usize },
+    /// The positions run off without end (see [`Rules::runs_off`] and
+    /// [`Rules::grows_forever`]): the first positions of the chain and the
+    /// deepest ones.
+    RunsOff { start: Vec<P>, deepest: Vec<P> },
+}

@@ -1,0 +1,160 @@
+//! Sums and their moves: the nim-sum of a sum's parts, every move with the
+//! value it leaves, and the best move by the XOR rule.
+
+use super::*;
+
+impl<P: Clone + Eq + Hash + Ord> Engine<P> {
+    /// The Grundy value of a sum: the XOR (nim-sum) of its components'.
+    pub fn nim_sum<R>(&mut self, rules: &R, sum: &[P]) -> Result<Grundy, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        sum.iter()
+            .try_fold(0, |acc, component| Ok(acc ^ self.grundy(rules, component)?))
+    }
+
+    /// Every option of one component, in rule order.
+    pub fn options<R>(&mut self, rules: &R, position: &P) -> Result<Vec<Vec<P>>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        if let Some(n) = rules.as_heap(position) {
+            self.check_options(n, position)?;
+            return Ok((0..n).map(|k| vec![rules.heap(k)]).collect());
+        }
+        self.scratch.clear();
+        rules
+            .options(position, &mut self.scratch)
+            .map_err(EngineError::Rules)?;
+        Ok(self.scratch.iter().map(<[P]>::to_vec).collect())
+    }
+
+    /// Refuses, before anything is allocated, a position with `count`
+    /// options when that is past the options limit.
+    pub(crate) fn check_options<E>(&self, count: u64, position: &P) -> Result<(), P, E> {
+        match count > self.scratch.limit() as u64 {
+            true => Err(EngineError::TooManyOptions {
+                limit: self.scratch.limit(),
+                count,
+                position: position.clone(),
+            }),
+            false => Ok(()),
+        }
+    }
+
+    /// Every move of a sum, component by component in rule order, with the
+    /// value and the longest play of the sum each leaves.
+    pub fn moves<R>(&mut self, rules: &R, sum: &[P]) -> Result<Vec<ValuedMove<P>>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let x = self.nim_sum(rules, sum)?;
+        let mut total_longest = 0u64;
+        for component in sum {
+            total_longest = total_longest.saturating_add(self.longest(rules, component)?);
+        }
+        let mut moves = Vec::new();
+        for (component, position) in sum.iter().enumerate() {
+            let (g, own_longest) = (
+                self.grundy(rules, position)?,
+                self.longest(rules, position)?,
+            );
+            for to in self.options(rules, position)? {
+                let mut to_longest = 0u64;
+                for part in &to {
+                    to_longest = to_longest.saturating_add(self.longest(rules, part)?);
+                }
+                moves.push(ValuedMove {
+                    grundy: x ^ g ^ self.nim_sum(rules, &to)?,
+                    longest: total_longest - own_longest + to_longest,
+                    r#move: Move { component, to },
+                });
+            }
+        }
+        Ok(moves)
+    }
+
+    /// Every move of a sum, component by component in rule order, each
+    /// with `value` of the sum it leaves.
+    pub(super) fn valued_moves<R, V>(
+        &mut self,
+        rules: &R,
+        sum: &[P],
+        mut value: impl FnMut(&mut Self, &[P]) -> Result<V, P, R::Error>,
+    ) -> Result<MovesWith<P, V>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let mut moves = Vec::new();
+        for (component, position) in sum.iter().enumerate() {
+            for to in self.options(rules, position)? {
+                let r#move = Move { component, to };
+                let valued = value(self, &r#move.apply(sum))?;
+                moves.push((r#move, valued));
+            }
+        }
+        Ok(moves)
+    }
+
+    /// The winning move of a sum: in the first component (left to right)
+    /// whose value `g` exceeds `g ⊕ x` (x the nim-sum), the first option of
+    /// value `g ⊕ x`. `None` when the sum has value 0.
+    pub fn best_move<R>(&mut self, rules: &R, sum: &[P]) -> Result<Option<Move<P>>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let x = self.nim_sum(rules, sum)?;
+        if x == 0 {
+            return Ok(None);
+        }
+        for (component, position) in sum.iter().enumerate() {
+            let g = self.grundy(rules, position)?;
+            let target = g ^ x;
+            if target >= g {
+                continue;
+            }
+            if rules.as_heap(position).is_some() {
+                let to = vec![rules.heap(target)];
+                return Ok(Some(Move { component, to }));
+            }
+            for to in self.options(rules, position)? {
+                if self.nim_sum(rules, &to)? == target {
+                    return Ok(Some(Move { component, to }));
+                }
+            }
+        }
+        // By the mex rule a component with g ⊕ x < g has an option of value
+        // g ⊕ x, and one exists since x ≠ 0; so this is never reached.
+        Ok(None)
+    }
+}
+
+/// A move in a sum: the component moved in, and the sum it becomes there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Move<P> {
+    pub component: usize,
+    pub to: Vec<P>,
+}
+
+impl<P: Clone> Move<P> {
+    /// The sum after the move: the component replaced by its option.
+    pub fn apply(&self, sum: &[P]) -> Vec<P> {
+        let mut result = sum[..self.component].to_vec();
+        result.extend(self.to.iter().cloned());
+        result.extend(sum[self.component + 1..].iter().cloned());
+        result
+    }
+}
+
+/// The moves of a sum, each with something of the sum it leaves.
+pub(super) type MovesWith<P, V> = Vec<(Move<P>, V)>;
+
+/// A move of a sum with the value of the sum it leaves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValuedMove<P> {
+    pub r#move: Move<P>,
+    /// The value of the resulting sum; 0 means the move wins.
+    pub grundy: Grundy,
+    /// The longest play possible from the resulting sum.
+    pub longest: u64,
+}

@@ -1,0 +1,394 @@
+//! The assignments of a rule's bindings, left to right, and the budget
+//! that bounds how many are tried.
+
+use std::cell::Cell;
+
+use miette::SourceSpan;
+
+use super::{EvalError, eval, value};
+use crate::program::{Binding, Domain, Expr, ExprKind};
+use crate::values::{Set, Value};
+
+/// How many more binding assignments may be tried, out of how many.
+pub struct Budget {
+    left: Cell<usize>,
+    limit: usize,
+    /// What the assignments make, for the error past the limit.
+    kind: Spent,
+}
+
+/// What a budget's assignments make.
+#[derive(Clone, Copy)]
+enum Spent {
+    /// A rule's options (`--max-states`).
+    Options,
+    /// A query's rows (`--max-rows`).
+    Rows,
+    /// The components of a sum over bindings.
+    Sum,
+}
+
+impl Budget {
+    pub fn new(limit: usize) -> Self {
+        Budget {
+            left: Cell::new(limit),
+            limit,
+            kind: Spent::Options,
+        }
+    }
+
+    /// A budget for the components of a sum over bindings.
+    pub fn sum(limit: usize) -> Self {
+        Budget {
+            kind: Spent::Sum,
+            ..Budget::new(limit)
+        }
+    }
+
+    /// Makes the whole budget available again.
+    pub fn refill(&self) {
+        self.left.set(self.limit);
+    }
+
+    /// A budget for the rows of a query's table.
+    pub fn rows(limit: usize) -> Self {
+        Budget {
+            kind: Spent::Rows,
+            ..Budget::new(limit)
+        }
+    }
+
+    /// Refuses at once a domain of `count` values that the budget could
+    /// never pay for, before any of them is tried.
+    pub fn afford(&self, count: u128, span: SourceSpan) -> Result<(), EvalError> {
+        match count > self.left.get() as u128 {
+            true => Err(self.exhausted(span)),
+            false => Ok(()),
+        }
+    }
+
+    pub fn exhausted(&self, span: SourceSpan) -> EvalError {
+        match self.kind {
+            Spent::Rows => EvalError::TooManyRows {
+                limit: self.limit,
+                span,
+            },
+            Spent::Options => EvalError::TooManyOptions {
+                limit: self.limit,
+                what: "assignments of the bindings",
+                span,
+                context: String::new(),
+            },
+            Spent::Sum => EvalError::SumTooLarge {
+                limit: self.limit,
+                span,
+            },
+        }
+    }
+
+    pub fn spend(&self, span: SourceSpan) -> Result<(), EvalError> {
+        self.spend_many(1, span)
+    }
+
+    /// Whether `count` more assignments may be tried.
+    pub fn room(&self, count: usize) -> bool {
+        self.left.get() >= count
+    }
+
+    /// Spends `count` assignments at once, or none if fewer are left.
+    pub fn spend_many(&self, count: usize, span: SourceSpan) -> Result<(), EvalError> {
+        match self.left.get().checked_sub(count) {
+            Some(left) => {
+                self.left.set(left);
+                Ok(())
+            }
+            None => Err(self.exhausted(span)),
+        }
+    }
+}
+
+/// Calls `each` with every assignment of the bindings, left to right, for
+/// which the guard holds, trying no more assignments than the budget allows.
+///
+/// Generic in `each`, so that the search's inner loop is compiled with the
+/// fold of each option inline in the loop over the last binding.
+pub fn assignments<F>(
+    bindings: &[Binding],
+    guard: Option<&Expr>,
+    env: &mut [Value],
+    budget: &Budget,
+    each: &mut F,
+) -> Result<(), EvalError>
+where
+    F: FnMut(&mut [Value]) -> Result<(), EvalError> + ?Sized,
+{
+    let Some((binding, rest)) = bindings.split_first() else {
+        let holds = match guard {
+            Some(guard) => eval(guard, env)? != 0,
+            None => true,
+        };
+        return if holds { each(env) } else { Ok(()) };
+    };
+    // Each value is written into its slot before `assign` goes on.
+    let slot = binding.slot;
+    let mut assign = |env: &mut [Value]| {
+        budget.spend(binding.span)?;
+        match rest.is_empty() && guard.is_none() {
+            // The last binding with no guard: the option, at once.
+            true => each(env),
+            false => assignments(rest, guard, env, budget, each),
+        }
+    };
+    match &binding.domain {
+        Domain::Range {
+            start,
+            end,
+            inclusive,
+        } => {
+            let (start, end) = (eval(start, env)?, eval(end, env)?);
+            let last = if *inclusive {
+                Some(end)
+            } else {
+                end.checked_sub(1)
+            };
+            match (last, &binding.stop) {
+                (Some(last), None) if start <= last => {
+                    budget.afford((last as i128 - start as i128 + 1) as u128, binding.span)?;
+                    (start..=last).try_for_each(|value| {
+                        set_int(&mut env[slot], value);
+                        assign(env)
+                    })
+                }
+                (Some(last), Some(_)) if start <= last => until_stop(
+                    binding,
+                    env,
+                    start..=last,
+                    |value, env| {
+                        set_int(&mut env[slot], value);
+                        Ok(())
+                    },
+                    &mut assign,
+                ),
+                _ => Ok(()),
+            }
+        }
+        Domain::Divisors(n) => {
+            let n = eval(n, env)?;
+            // Finding them tries every number up to √n: that is the work.
+            if n > 0 {
+                budget.afford(u128::from((n as u64).isqrt()), binding.span)?;
+            }
+            until_stop(
+                binding,
+                env,
+                divisors(n),
+                |value, env| {
+                    set_int(&mut env[slot], value);
+                    Ok(())
+                },
+                &mut assign,
+            )
+        }
+        Domain::Set(elements) => {
+            // Elements are evaluated one by one, after the values before
+            // them are assigned: a `while` may stop before one that fails.
+            until_stop(
+                binding,
+                env,
+                elements,
+                |element, env| {
+                    let value = eval(element, env)?;
+                    set_int(&mut env[slot], value);
+                    Ok(())
+                },
+                &mut assign,
+            )
+        }
+        Domain::Each(collection) => {
+            // A small set or region: its bits, with no value built.
+            let bits = super::value::quick_bits(collection, env).map(|found| found.bits);
+            let held;
+            let values = match bits {
+                Some(bits) => super::value::Elements::bits(bits),
+                None => {
+                    held = value(collection, env)?;
+                    super::value::each(&held, collection.span)?
+                }
+            };
+            budget.afford(values.len() as u128, binding.span)?;
+            until_stop(
+                binding,
+                env,
+                values,
+                |value, env| {
+                    set_int(&mut env[slot], value);
+                    Ok(())
+                },
+                &mut assign,
+            )
+        }
+        Domain::Subsets(set, size) => {
+            let set = match value(set, env)? {
+                Value::Set(set) => set,
+                other => return Err(super::value::wrong_type("a set", &other, set.span)),
+            };
+            let elements: Vec<i64> = set.iter().collect();
+            let largest = match size {
+                Some(size) => usize::try_from(eval(size, env)?.max(0)).unwrap_or(usize::MAX),
+                None => elements.len(),
+            }
+            .min(elements.len());
+            budget.afford(subsets_count(elements.len(), largest), binding.span)?;
+            let subsets = (0..=largest).flat_map(|size| {
+                itertools::Itertools::combinations(elements.iter().copied(), size)
+            });
+            until_stop(
+                binding,
+                env,
+                subsets,
+                |subset, env| {
+                    env[slot] = Value::Set(Set::from_values(subset));
+                    Ok(())
+                },
+                &mut assign,
+            )
+        }
+        Domain::Under(list) => {
+            let list = match value(list, env)? {
+                Value::List(values) => values,
+                other => return Err(super::value::wrong_type("a list", &other, list.span)),
+            };
+            let count = list.iter().try_fold(1u128, |count, &bound| {
+                u128::try_from(bound.max(-1) + 1)
+                    .ok()
+                    .map(|choices| count.saturating_mul(choices))
+            });
+            budget.afford(count.unwrap_or(0), binding.span)?;
+            let bounds: Vec<i64> = list.to_vec();
+            let lists = bounds
+                .into_iter()
+                .map(|bound| 0..=bound)
+                .multi_cartesian_product_or_unit();
+            until_stop(
+                binding,
+                env,
+                lists,
+                |values, env| {
+                    env[slot] = Value::list(values);
+                    Ok(())
+                },
+                &mut assign,
+            )
+        }
+    }
+}
+
+/// How many subsets of at most `largest` elements a set of `n` has.
+fn subsets_count(n: usize, largest: usize) -> u128 {
+    let mut total = 0u128;
+    let mut choose = 1u128;
+    for size in 0..=largest {
+        total = total.saturating_add(choose);
+        choose = choose.saturating_mul((n - size) as u128) / (size as u128 + 1);
+    }
+    total
+}
+
+/// The cartesian product of ranges, in lexicographic order; for no ranges,
+/// the one empty list.
+trait Product {
+    fn multi_cartesian_product_or_unit(self) -> Box<dyn Iterator<Item = Vec<i64>>>;
+}
+
+impl<I> Product for I
+where
+    I: Iterator<Item = std::ops::RangeInclusive<i64>> + 'static,
+{
+    fn multi_cartesian_product_or_unit(self) -> Box<dyn Iterator<Item = Vec<i64>>> {
+        let ranges: Vec<_> = self.collect();
+        match ranges.is_empty() {
+            true => Box::new(std::iter::once(Vec::new())),
+            false => Box::new(itertools::Itertools::multi_cartesian_product(
+                ranges.into_iter(),
+            )),
+        }
+    }
+}
+
+/// Assigns the values of a domain in turn (each found by `value`), up to
+/// the first for which the binding's `while`, if it has one, fails.
+fn until_stop<T>(
+    binding: &Binding,
+    env: &mut [Value],
+    domain: impl IntoIterator<Item = T>,
+    set: impl Fn(T, &mut [Value]) -> Result<(), EvalError>,
+    assign: &mut impl FnMut(&mut [Value]) -> Result<(), EvalError>,
+) -> Result<(), EvalError> {
+    for item in domain {
+        set(item, env)?;
+        if let Some(stop) = &binding.stop
+            && eval(stop, env)? == 0
+        {
+            break;
+        }
+        assign(env)?;
+    }
+    Ok(())
+}
+
+/// Sets a slot to an integer; one that holds an integer is written in
+/// place (the search's bindings assign millions).
+#[inline(always)]
+pub fn set_int(slot: &mut Value, value: i64) {
+    match slot {
+        Value::Int(int) => *int = value,
+        other => *other = Value::Int(value),
+    }
+}
+
+/// How many assignments the bindings have at most, when every domain is
+/// fixed (its bounds are constants): the rows of `for n in 0..=10^18, m in
+/// 0..=10` are counted before one is tried.
+pub fn fixed_count(bindings: &[Binding]) -> Option<u128> {
+    bindings.iter().try_fold(1u128, |total, binding| {
+        if binding.stop.is_some() {
+            return None;
+        }
+        let count = match &binding.domain {
+            Domain::Range {
+                start,
+                end,
+                inclusive,
+            } => match (&start.kind, &end.kind) {
+                (ExprKind::Const(start), ExprKind::Const(end)) => {
+                    let end = *end as i128 + i128::from(*inclusive);
+                    (end - *start as i128).max(0) as u128
+                }
+                _ => return None,
+            },
+            Domain::Set(elements) => elements.len() as u128,
+            Domain::Divisors(_) | Domain::Each(_) | Domain::Subsets(..) | Domain::Under(_) => {
+                return None;
+            }
+        };
+        Some(total.saturating_mul(count))
+    })
+}
+
+/// The positive divisors of n in increasing order, found up to √n; none
+/// for n of 0 or less.
+fn divisors(n: i64) -> Vec<i64> {
+    let (mut small, mut large) = (Vec::new(), Vec::new());
+    let mut d = 1;
+    while n > 0 && d <= n / d {
+        if n % d == 0 {
+            small.push(d);
+            if d != n / d {
+                large.push(n / d);
+            }
+        }
+        d += 1;
+    }
+    small.extend(large.into_iter().rev());
+    small
+}

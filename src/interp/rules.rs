@@ -1,0 +1,276 @@
+//! The engine's questions answered: a position's options, its packed key,
+//! its address in a dense table.
+
+use super::*;
+
+impl Rules for Interpreter<'_> {
+    type Position = Component;
+    type Error = EvalError;
+
+    fn options(
+        &self,
+        position: &Component,
+        options: &mut Options<Component>,
+    ) -> Result<(), EvalError> {
+        let listed = match position {
+            Component::Heap(n) => {
+                (0..*n).try_for_each(|k| push_option(options, [Component::Heap(k)], None))
+            }
+            Component::Node(graph, node) => self.program.graph(*graph).moves[node.0 as usize]
+                .iter()
+                .try_for_each(|to| push_option(options, [Component::Node(*graph, *to)], None)),
+            Component::Game(game, args) => self.game_options(*game, args, options),
+        };
+        listed.map_err(|error| {
+            error.while_expanding(&self.show(std::slice::from_ref(position)).to_string())
+        })
+    }
+
+    fn fold_options(
+        &self,
+        position: &Component,
+        solved: &mut Solved<'_, Component>,
+        mex: &mut Mex,
+        limit: usize,
+    ) -> Result<(), EvalError> {
+        let folded = match position {
+            Component::Game(game, args) => match &self.program.game(*game).moves {
+                Moves::Rules(rules) => self.fold_rules(
+                    rules,
+                    self.program.game(*game).slots,
+                    args,
+                    solved,
+                    mex,
+                    limit,
+                ),
+                Moves::Code(_) | Moves::Alias(_) | Moves::Product(..) => {
+                    self.fold_listed(position, solved, mex, limit)
+                }
+            },
+            Component::Heap(_) | Component::Node(..) => {
+                self.fold_listed(position, solved, mex, limit)
+            }
+        };
+        folded.map_err(|error| {
+            error.while_expanding(&self.show(std::slice::from_ref(position)).to_string())
+        })
+    }
+
+    fn factors(&self, position: &Component) -> Option<(Component, Component)> {
+        let Component::Game(game, args) = position else {
+            return None;
+        };
+        let Moves::Product(a, b) = self.program.game(*game).moves else {
+            return None;
+        };
+        let coin =
+            |game: GameId, arg: &Value| Component::Game(game, smallvec::smallvec![arg.clone()]);
+        Some((coin(a, &args[0]), coin(b, &args[1])))
+    }
+
+    /// A head of a coin-turning game, or of a product of two: a coin.
+    fn cancels_in_pairs(&self, position: &Component) -> bool {
+        let Component::Game(game, args) = position else {
+            return false;
+        };
+        let game = self.program.game(*game);
+        let coin = game.coins.is_some() || matches!(game.moves, Moves::Product(..));
+        coin && args.iter().all(|arg| matches!(arg, Value::Int(_)))
+    }
+
+    fn runs_off(&self, chain: &[Component]) -> bool {
+        self.falling_parameter(chain).is_some()
+    }
+
+    fn grows_forever(&self, chain: &[Component]) -> bool {
+        self.rising_parameter(chain).is_some()
+    }
+
+    fn as_heap(&self, position: &Component) -> Option<u64> {
+        match position {
+            Component::Heap(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    fn heap(&self, n: u64) -> Component {
+        Component::Heap(n)
+    }
+
+    /// Positions of games of one to four parameters with non-negative
+    /// arguments are addressed by the game and the arguments: the last is
+    /// the column, the one before the row, then the plane and the volume
+    /// (0 where there is none).
+    fn dense(&self, position: &Component) -> Option<Address> {
+        let Component::Game(game, args) = position else {
+            return None;
+        };
+        if args.len() > 4 {
+            return None;
+        }
+        let mut ints = [0i64; 4];
+        for (int, arg) in ints.iter_mut().zip(args) {
+            *int = arg.int()?;
+        }
+        Address::of(game.0, &ints[..args.len()])
+    }
+
+    /// Folds a position of a game of rules from its address: its
+    /// parameters are the address's last coordinates, with no position
+    /// built.
+    fn fold_at(
+        &self,
+        address: Address,
+        solved: &mut Solved<'_, Component>,
+        mex: &mut Mex,
+        limit: usize,
+    ) -> Result<(), EvalError> {
+        let game = self.program.games.get(address.table as usize);
+        let Some((game, Moves::Rules(rules))) = game.map(|game| (game, &game.moves)) else {
+            return self.fold_options(&self.at_address(address), solved, mex, limit);
+        };
+        let args: SmallVec<[Value; 4]> = self.address_args(address);
+        self.fold_rules(rules, game.slots, &args, solved, mex, limit)
+            .map_err(|error| {
+                error.while_expanding(&self.show(&[self.at_address(address)]).to_string())
+            })
+    }
+
+    fn box_rules(&self, position: &Component) -> Option<Box<dyn BoxRules>> {
+        let Component::Game(game, _) = position else {
+            return None;
+        };
+        let game = self.program.games.get(game.0 as usize)?;
+        let (true, Moves::Rules(rules)) = (game.solves_as_box, &game.moves) else {
+            return None;
+        };
+        let rules = rules.iter().map(|rule| rule.compiled.clone());
+        let rules = rules.collect::<Option<Vec<_>>>()?;
+        Some(Box::new(sweep::CompiledBox::new(rules, game.params.len())))
+    }
+
+    /// (A table outlives its game when a redeclaration drops the game: its
+    /// positions are then rebuilt, with row 0 read as one parameter, only to
+    /// be forgotten.)
+    fn at_address(&self, address: Address) -> Component {
+        Component::Game(GameId(address.table), self.address_args(address))
+    }
+
+    /// A position of a game of one parameter whose argument is a set
+    /// inside `0..128`, or a region of a grid, a path or a cycle of at most
+    /// 255 rows and columns whose nodes are so: the board's shape and the
+    /// game in the first word, the bits in the other two.
+    #[inline]
+    fn packed(&self, position: &Component) -> Option<Packed> {
+        let Component::Game(game, args) = position else {
+            return None;
+        };
+        let [arg] = args.as_slice() else {
+            return None;
+        };
+        let (shape, nodes) = match arg {
+            Value::Set(set) => (Shape::Set, set),
+            Value::Region(region) => (Shape::of(&region.board)?, &region.nodes),
+            Value::Int(_) | Value::List(_) => return None,
+        };
+        let bits = nodes.bits()?;
+        Some(pack(*game, shape, bits))
+    }
+
+    fn unpacked(&self, key: Packed) -> Component {
+        let [head, low, high] = key.0;
+        let nodes = Set::from_bits(u128::from(low) | u128::from(high) << 64);
+        let (a, b) = ((head >> 2) as u32 & 0xff, (head >> 10) as u32 & 0xff);
+        let game = GameId((head >> 18) as u32);
+        let board = match head & 3 {
+            0 => Board::Grid { rows: a, cols: b },
+            1 => Board::Path(a),
+            2 => Board::Cycle(a),
+            _ => {
+                let args = smallvec::smallvec![Value::Set(nodes)];
+                return Component::Game(game, args);
+            }
+        };
+        let region = Region { board, nodes };
+        Component::Game(game, smallvec::smallvec![Value::Region(region)])
+    }
+
+    /// A heap of a game with a proven period, or of a game given by a code.
+    fn known_grundy(
+        &self,
+        position: &Component,
+        limit: usize,
+        max_work: u64,
+        watch: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Option<Grundy>, Unknown> {
+        match self.by_period(position) {
+            Some(value) => Ok(Some(value)),
+            None => self.by_table(position, (limit, max_work), watch),
+        }
+    }
+}
+
+/// What a packed key says of a position besides its bits.
+#[derive(Clone, Copy)]
+pub(super) enum Shape {
+    Grid { rows: u32, cols: u32 },
+    Path(u32),
+    Cycle(u32),
+    Set,
+}
+
+impl Shape {
+    /// The shape of a board that packs: no side longer than 255.
+    #[inline]
+    pub(super) fn of(board: &Board) -> Option<Shape> {
+        let fits = |side: u32| side < 1 << 8;
+        match *board {
+            Board::Grid { rows, cols } if fits(rows) && fits(cols) => {
+                Some(Shape::Grid { rows, cols })
+            }
+            Board::Path(n) if fits(n) => Some(Shape::Path(n)),
+            Board::Cycle(n) if fits(n) => Some(Shape::Cycle(n)),
+            _ => None,
+        }
+    }
+}
+
+/// The packed key of a game's position of one argument (see
+/// [`Interpreter::packed`]).
+#[inline]
+pub(super) fn pack(game: GameId, shape: Shape, bits: u128) -> Packed {
+    let (kind, a, b) = match shape {
+        Shape::Grid { rows, cols } => (0, rows, cols),
+        Shape::Path(n) => (1, n, 0),
+        Shape::Cycle(n) => (2, n, 0),
+        Shape::Set => (3, 0, 0),
+    };
+    // The game last, so that the first word of most keys is small (the
+    // engine keeps small keys in fewer words).
+    let head = kind | u64::from(a) << 2 | u64::from(b) << 10 | u64::from(game.0) << 18;
+    Packed([head, bits as u64, (bits >> 64) as u64])
+}
+
+/// The XOR of the values of some parts, and whether every part had one.
+pub(super) type Partial = (Grundy, bool);
+
+/// A part's value as a [`Partial`]: one with none yet adds nothing.
+#[inline(always)]
+pub(super) fn partial(value: Option<Grundy>) -> Partial {
+    (value.unwrap_or(0), value.is_some())
+}
+
+pub(super) fn push_option(
+    options: &mut Options<Component>,
+    option: impl IntoIterator<Item = Component>,
+    span: Option<SourceSpan>,
+) -> Result<(), EvalError> {
+    options
+        .push(option)
+        .map_err(|too_many| EvalError::TooManyOptions {
+            limit: too_many.limit,
+            what: "options",
+            span: span.unwrap_or_else(|| SourceSpan::new(0.into(), 0)),
+            context: String::new(),
+        })
+}
