@@ -13,6 +13,8 @@
 //! forgiving reader ([`transport`]): a frame it cannot read is answered
 //! with a JSON-RPC error, and the server goes on.
 
+mod positions;
+mod reports;
 mod transport;
 pub mod worker;
 
@@ -44,6 +46,8 @@ use serde_json::{Value as Json, json};
 use crate::program::DeclarationKind;
 use crate::session::Session;
 use crate::syntax::ast::Statement;
+use positions::{offset, range, word_at, word_start};
+use reports::{diagnostics, errors, primary, publish, run_diagnostics};
 use transport::{Incoming, Reader};
 use worker::{End, Job, Outcome, Progress, Work};
 
@@ -728,187 +732,9 @@ fn answer_text(outcome: Outcome) -> Option<String> {
     }
 }
 
-/// The diagnostics of a save's run: its evaluation errors, and, when it
-/// did not finish, a word on the query it was answering.
-fn run_diagnostics(outcome: Outcome, text: &str) -> Vec<Diagnostic> {
-    let mut found = Vec::new();
-    let mut query = None;
-    let mut panicked = None;
-    for progress in outcome.progress {
-        match progress {
-            Progress::Query { offset, len } => query = Some((offset, len)),
-            Progress::Diagnostics(diagnostics) => found.extend(diagnostics),
-            Progress::Panicked(message) => panicked = Some(message),
-            Progress::Answer(_) | Progress::Done => {}
-        }
-    }
-    let (severity, message) = match (outcome.end, panicked) {
-        (_, Some(message)) => (
-            DiagnosticSeverity::ERROR,
-            format!(
-                "sprague failed while answering this query, a bug: {message}\nhelp: please report it; the queries after it were not run"
-            ),
-        ),
-        (End::Finished | End::Cancelled, None) => return found,
-        (End::OutOfTime, None) => (
-            DiagnosticSeverity::WARNING,
-            format!(
-                "not answered within the {} s a save may take; the queries after it were not run\nhelp: `sprague run` answers it without this bound",
-                RUN_BUDGET.as_secs()
-            ),
-        ),
-        (End::Failed(why), None) => (
-            DiagnosticSeverity::ERROR,
-            format!(
-                "{why} while answering this query: a bug in sprague\nhelp: please report it; the queries after it were not run"
-            ),
-        ),
-    };
-    let (offset, len) = query.unwrap_or((0, 0));
-    found.push(Diagnostic {
-        range: range(text, offset, len),
-        severity: Some(severity),
-        source: Some("sprague".into()),
-        message,
-        ..Default::default()
-    });
-    found
-}
-
-fn publish(uri: Uri, diagnostics: Vec<Diagnostic>) -> Notification {
-    let params = PublishDiagnosticsParams {
-        uri,
-        diagnostics,
-        version: None,
-    };
-    Notification::new(PublishDiagnostics::METHOD.into(), params)
-}
-
-/// The name (letters, digits, `_`, `.`, `?`) around a byte offset, with
-/// where it starts.
-fn word_at(text: &str, at: usize) -> Option<(usize, &str)> {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
-    let start = word_start(&text[..at], is_word);
-    let end = text[at..]
-        .find(|c| !is_word(c))
-        .map_or(text.len(), |i| at + i);
-    let word = text[start..end].trim_end_matches('.');
-    (!word.is_empty()).then_some((start, word))
-}
-
-/// Where the word that ends `before` starts (a byte offset into it).
-fn word_start(before: &str, is_word: impl Fn(char) -> bool) -> usize {
-    before
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| !is_word(c))
-        .map_or(0, |(at, c)| at + c.len_utf8())
-}
-
-/// The diagnostics of a report: one per error (a report of several
-/// checking errors has them as related diagnostics).
-fn diagnostics(report: &Report, uri: &Uri, text: &str) -> Vec<Diagnostic> {
-    let mut found = Vec::new();
-    let add = |diagnostic: &dyn miette::Diagnostic| {
-        let labels: Vec<miette::LabeledSpan> = diagnostic
-            .labels()
-            .map(Iterator::collect)
-            .unwrap_or_default();
-        let at = primary(diagnostic).map_or(Range::default(), |label| {
-            range(text, label.offset(), label.len())
-        });
-        let mut message = diagnostic.to_string();
-        if let Some(help) = diagnostic.help() {
-            message += &format!("\nhelp: {help}");
-        }
-        let related = labels
-            .iter()
-            .filter(|label| label.label().is_some())
-            .map(|label| DiagnosticRelatedInformation {
-                location: Location {
-                    uri: uri.clone(),
-                    range: range(text, label.offset(), label.len()),
-                },
-                message: label.label().unwrap_or_default().to_owned(),
-            })
-            .collect::<Vec<_>>();
-        found.push(Diagnostic {
-            range: at,
-            severity: Some(DiagnosticSeverity::ERROR),
-            code: diagnostic
-                .code()
-                .map(|code| NumberOrString::String(code.to_string())),
-            source: Some("sprague".into()),
-            message,
-            related_information: (!related.is_empty()).then_some(related),
-            ..Default::default()
-        });
-    };
-    errors(report).into_iter().for_each(add);
-    found
-}
-
-/// The errors of a report: itself, or the checking errors it groups as
-/// related diagnostics.
-fn errors(report: &Report) -> Vec<&dyn miette::Diagnostic> {
-    let related: Vec<_> = report.related().into_iter().flatten().collect();
-    match related.is_empty() {
-        true => vec![report.as_ref()],
-        false => related,
-    }
-}
-
-/// Where an error is: its primary label, or its first.
-fn primary(diagnostic: &dyn miette::Diagnostic) -> Option<miette::LabeledSpan> {
-    let mut labels = diagnostic.labels()?.peekable();
-    let first = labels.peek().cloned();
-    labels.find(|label| label.primary()).or(first)
-}
-
-/// The byte offset of an LSP position (a line, and UTF-16 units into it).
-fn offset(text: &str, position: Position) -> usize {
-    let mut line_start = 0;
-    for _ in 0..position.line {
-        match text[line_start..].find('\n') {
-            Some(i) => line_start += i + 1,
-            None => return text.len(),
-        }
-    }
-    let line = &text[line_start..];
-    let mut units = 0;
-    for (i, c) in line.char_indices() {
-        if units >= position.character as usize || c == '\n' {
-            return line_start + i;
-        }
-        units += c.len_utf16();
-    }
-    text.len()
-}
-
-/// The LSP range of `len` bytes from `offset`.
-fn range(text: &str, offset: usize, len: usize) -> Range {
-    Range {
-        start: position(text, offset),
-        end: position(text, offset + len),
-    }
-}
-
-/// The LSP position (a line, and UTF-16 units into it) of a byte offset;
-/// one inside a character counts from that character's start.
-fn position(text: &str, offset: usize) -> Position {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() as u32;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let character = before[line_start..].encode_utf16().count() as u32;
-    Position { line, character }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::positions::position;
     use super::*;
 
     #[test]

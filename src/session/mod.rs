@@ -11,12 +11,18 @@ use miette::{Diagnostic, Report, SourceSpan};
 mod answer;
 pub mod certificate;
 mod errors;
+mod events;
 mod moves;
 mod picture;
 mod rows;
 pub mod why;
 mod written;
 
+use events::tell;
+pub use events::{
+    Answer, Crosscheck, Diff, DiffRow, Event, Listing, MoveLine, Picture, PlayMove, PlayRequest,
+    Remoteness, Stage, Stages, Value, WHOLE_SUM_PARTS,
+};
 pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
 
 use errors::engine_error;
@@ -29,233 +35,6 @@ use crate::lower::{self, CheckErrors};
 use crate::program::{DeclarationKind, Play, Program, Query, QueryKind};
 use crate::sources::Sources;
 use crate::syntax::{self, ast};
-
-/// The answer to one query, or one row of a query's table, ready to print.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
-    pub query: QueryKind,
-    /// The position asked about, or for `period` and `diff` the games.
-    pub position: String,
-    /// The values of the query's bindings, for a table row.
-    pub bindings: Vec<(String, i64)>,
-    pub value: Value,
-    /// The play convention, for the queries that may be asked under either.
-    pub play: Option<Play>,
-    /// How the answer was found, when not by search: `"period"`.
-    pub by: Option<&'static str>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Value {
-    Grundy(Grundy),
-    /// The value ∞(K) of a loopy position: K, the finite values it reaches.
-    Infinite(Vec<Grundy>),
-    Wins(bool),
-    /// `wins?` of a position that neither player can win: play goes on
-    /// forever.
-    Draw,
-    /// The winning move, or `None` when the position has value 0.
-    BestMove(Option<MoveLine>),
-    /// Every move, in order.
-    Moves(Vec<MoveLine>),
-    /// Whether the position equals `other` as a game.
-    Equal {
-        other: String,
-        equal: bool,
-    },
-    /// A search of the whole sum against the XOR rule.
-    Crosscheck(Crosscheck),
-    Remoteness(Remoteness),
-    Genus(Genus),
-    /// A move graph, from `draw`.
-    Graph(Picture),
-    /// A scatter plot of values, from `plot`.
-    Plot(Picture),
-    /// The period of a game, or `None` when none was found.
-    Period {
-        period: Option<Period>,
-        checked_to: usize,
-    },
-    Diff(Diff),
-    /// The proof of a value, from `why`.
-    Why(why::Why),
-    /// The second player's replies in A + *n, n the value of A.
-    Strategy {
-        n: Grundy,
-        rows: Vec<why::StrategyRow>,
-    },
-}
-
-/// A picture: its text (DOT or SVG), the file it was written to, and how
-/// many nodes (`draw`) or points (`plot`) it has.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Picture {
-    pub format: &'static str,
-    pub content: String,
-    pub file: Option<String>,
-    pub size: usize,
-}
-
-/// The theory's answer beside a search of the whole sum: under normal play
-/// the XOR rule's value, under misère play the misère Grundy value genus
-/// theory gives.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Crosscheck {
-    pub grundy: Grundy,
-    pub search_wins: bool,
-    pub positions: usize,
-    /// Whether the search met two heads on one coin and turned them to
-    /// tails: it searched boards of coins, not sums of heads.
-    pub boards: bool,
-}
-
-impl Crosscheck {
-    pub fn agree(&self) -> bool {
-        (self.grundy != 0) == self.search_wins
-    }
-}
-
-/// Moves to the end when the winner hurries and the loser delays.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Remoteness {
-    pub remoteness: u64,
-    pub wins: bool,
-    /// The move that achieves it.
-    pub best: Option<MoveLine>,
-    pub positions: usize,
-}
-
-/// Two games compared position by position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diff {
-    /// The game compared, when `a` and `b` are the files that declare it.
-    pub game: Option<String>,
-    pub a: String,
-    pub b: String,
-    pub positions: usize,
-    pub flips: usize,
-    /// The positions whose values differ, in order.
-    pub rows: Vec<DiffRow>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DiffRow {
-    pub bindings: Vec<(String, i64)>,
-    pub a: Grundy,
-    pub b: Grundy,
-    /// Whether the outcome (win or loss for the player to move) differs.
-    pub flip: bool,
-}
-
-/// A move: component `part` of the sum (counted from 0), `from`, becomes
-/// `to`, leaving `result` of value `grundy`; it is `winning` when that value
-/// is 0, and `drawing` when it leaves a draw (a loopy position the next
-/// player cannot win). In a list of the moves of a sum of more than
-/// [`WHOLE_SUM_PARTS`] parts, `result` is left out: written on every line,
-/// the whole sum would make the list grow as the square of the sum.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MoveLine {
-    pub part: u32,
-    pub from: String,
-    pub to: String,
-    pub result: Option<String>,
-    pub grundy: Gamma,
-    pub winning: bool,
-    pub drawing: bool,
-}
-
-/// The most parts a sum may have for each of its listed moves to repeat
-/// the whole sum it leaves.
-pub const WHOLE_SUM_PARTS: usize = 16;
-
-/// A position and its moves, for a game played against the engine.
-#[derive(Debug, Clone)]
-pub struct PlayMove {
-    pub line: MoveLine,
-    /// The move: which part becomes what (see [`PlayMove::result`]).
-    pub r#move: Move<Component>,
-    /// The position the move leaves, as written (see
-    /// [`Session::written_moves`]).
-    pub leaves: Vec<Component>,
-    /// The longest play possible after the move.
-    pub longest: u64,
-}
-
-impl PlayMove {
-    /// The sum the move leaves, of the sum it was listed from.
-    pub fn result(&self, sum: &[Component]) -> Vec<Component> {
-        self.r#move.apply(sum)
-    }
-
-    /// The engine's move: the first winning one, else one that keeps a
-    /// loopy game drawn, else the one leaving the longest play.
-    pub fn reply(moves: &[PlayMove]) -> Option<&PlayMove> {
-        moves
-            .iter()
-            .find(|choice| choice.line.winning)
-            .or_else(|| moves.iter().find(|choice| choice.line.drawing))
-            .or_else(|| moves.iter().rev().max_by_key(|choice| choice.longest))
-    }
-}
-
-/// A request to play a position against the engine, from a `play` query.
-#[derive(Debug, Clone)]
-pub struct PlayRequest {
-    /// The position as written: a game on a board kept whole.
-    pub position: Vec<Component>,
-    pub span: SourceSpan,
-}
-
-/// What running a source yields, in order.
-#[derive(Debug)]
-pub enum Event {
-    Answer(Answer),
-    /// Something the user should know that is neither answer nor error.
-    Note(String),
-    /// A `play` query, in an interactive session.
-    Play(PlayRequest),
-    Error(Report),
-}
-
-/// How far a long query of the session's own went, for a front end to
-/// show beside the engine's progress (see [`Session::set_stages`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Stage {
-    /// `period G`: `values` computed, and no period up to `largest` (half
-    /// of them) proven from them.
-    Period {
-        game: String,
-        values: usize,
-        largest: usize,
-    },
-    /// `sprague certify`: the positions found so far, the work of listing
-    /// their options (`--max-work`'s count), and the claims made.
-    Certify {
-        parts: usize,
-        listed: u64,
-        claimed: usize,
-    },
-    /// `sprague verify`: the claims checked so far, of all.
-    Verify { checked: usize, claims: usize },
-}
-
-/// Told of each [`Stage`] a long query reaches.
-pub type Stages = Box<dyn FnMut(&Stage) + Send>;
-
-/// Tells the front end, if it listens, how far a long query went.
-fn tell(stages: &mut Option<Stages>, stage: Stage) {
-    if let Some(stages) = stages.as_mut() {
-        stages(&stage);
-    }
-}
-
-/// A declaration as it is listed by `:games`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Listing {
-    pub kind: &'static str,
-    pub name: String,
-    pub detail: String,
-}
 
 /// The default bound on the rows of a query's table.
 pub const DEFAULT_MAX_ROWS: usize = 1_000_000;
