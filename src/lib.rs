@@ -10,7 +10,7 @@
 //! from the bottom:
 //!
 //! 1. Foundations, nothing of the language: [`sources`] (named source
-//!    texts), [`nimber`] (the nimber field), [`progress`] (progress lines).
+//!    texts), [`nimber`] (the nimber field).
 //! 2. [`values`]: sets, lists, regions and boards, and their operations.
 //! 3. [`syntax`]: text to syntax trees.
 //! 4. [`program`]: the lowered program, and the forms its rules compile to.
@@ -24,7 +24,8 @@
 //! 10. [`picture`]: move graphs and plots drawn.
 //! 11. [`session`]: queries answered.
 //! 12. [`output`]: answers written as text or JSON.
-//! 13. [`front`]: what the front ends share (reading files, exit codes).
+//! 13. [`front`]: what the front ends share (reading files, exit codes,
+//!     progress lines and Ctrl-C).
 //! 14. The front ends: [`repl`], [`serve`], [`lsp`]; then [`cli`], which
 //!     starts them all.
 //!
@@ -71,7 +72,6 @@ pub mod octal;
 pub mod output;
 pub mod picture;
 pub mod program;
-mod progress;
 mod repl;
 pub mod serve;
 pub mod session;

@@ -14,7 +14,7 @@ use std::path::Path;
 /// The top-level modules of src/, bottom layer first.
 const LAYERS: &[&[&str]] = &[
     // Foundations: nothing of the language.
-    &["sources", "nimber", "progress"],
+    &["sources", "nimber"],
     // Sets, lists, regions, boards.
     &["values"],
     // Text to syntax trees.

@@ -11,9 +11,9 @@ use clap::{Parser, Subcommand};
 use miette::Report;
 
 use crate::engine::{DEFAULT_MAX_STATES, DEFAULT_MAX_WORK};
+use crate::front::progress::Progress;
 use crate::front::{INPUT_ERROR, INTERRUPTED, STACK_SIZE, USAGE_ERROR, error_style, read_all};
 use crate::output::{self, ErrorStyle};
-use crate::progress::Progress;
 use crate::session::{
     DEFAULT_MAX_DRAW, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH, DEFAULT_MAX_SOURCE, Event,
     PictureRequest, Session,
@@ -412,7 +412,7 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session) -> ExitCode {
     for (name, text) in &sources {
         failed |= !print_run(&mut session, name, text, json);
         // Ctrl-C stops the whole run, not only the query it stopped.
-        if crate::progress::interrupted() {
+        if crate::front::progress::interrupted() {
             break;
         }
     }
@@ -638,7 +638,7 @@ fn print_events(
 /// Ctrl-C stop it with the interrupted error (see [`unwatched`]).
 fn watched(session: &mut Session) -> Progress {
     let progress = Progress::default();
-    crate::progress::hear_ctrl_c();
+    crate::front::progress::hear_ctrl_c();
     session.set_watcher(Some(progress.watcher()));
     session.set_stages(Some(progress.stages()));
     session.set_stop(Some(progress.stop_flag()));
@@ -705,7 +705,7 @@ fn summary(session: &Session, file: &str, queries: usize) -> String {
 /// when Ctrl-C stopped it.
 fn exit_code(failed: bool) -> ExitCode {
     match failed {
-        _ if crate::progress::interrupted() => ExitCode::from(INTERRUPTED),
+        _ if crate::front::progress::interrupted() => ExitCode::from(INTERRUPTED),
         true => ExitCode::from(INPUT_ERROR),
         false => ExitCode::SUCCESS,
     }

@@ -1,7 +1,9 @@
 //! What the front ends (`sprague run` and the other commands, the REPL,
 //! the server, the language server) share, beneath all of them: reading
-//! source files, exit codes, the stack the evaluator runs on, and how
-//! errors are styled on a terminal.
+//! source files, exit codes, the stack the evaluator runs on, how errors
+//! are styled on a terminal, and progress lines and Ctrl-C ([`progress`]).
+
+pub(crate) mod progress;
 
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;

@@ -16,8 +16,8 @@ use std::time::Instant;
 use miette::{Diagnostic, Report};
 use thiserror::Error;
 
+use crate::front::progress::Progress;
 use crate::output::{self, ErrorStyle};
-use crate::progress::Progress;
 use crate::session::{Event, PlayRequest, Session};
 use input::{Input, Reader};
 
@@ -101,7 +101,7 @@ pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
     };
     // Ctrl-C stops a running query; otherwise it ends the program, as it
     // would without a handler (at a terminal prompt the editor reads it).
-    crate::progress::hear_ctrl_c();
+    crate::front::progress::hear_ctrl_c();
     let progress = Progress::default();
     session.set_watcher(Some(progress.watcher()));
     session.set_stages(Some(progress.stages()));
