@@ -39,8 +39,14 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 
 /// Certifies `position`, and answers the certificate as JSON.
 fn certify(dir: &Path, games: &str, position: &str) -> Json {
-    let file = write(dir, "games.game", games);
     let out = dir.join("cert.json");
+    certify_into(dir, games, position, &out);
+    serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
+}
+
+/// Certifies `position` into `out`, which must succeed.
+fn certify_into(dir: &Path, games: &str, position: &str, out: &Path) {
+    let file = write(dir, "games.game", games);
     let output = sprague(
         &["certify", &file, position, "-o", &out.to_string_lossy()],
         "",
@@ -50,7 +56,6 @@ fn certify(dir: &Path, games: &str, position: &str) -> Json {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
 }
 
 /// Verifies a certificate: the exit code, and what was printed.
@@ -443,7 +448,6 @@ fn certify_needs_memory_linear_in_its_positions_and_keeps_to_the_work_limit() {
 fn certify_writes_into_a_pipe_or_through_a_link_and_leaves_them_in_place() {
     use std::os::unix::fs::FileTypeExt;
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "games.game", GAMES);
     let pipe = dir.path().join("pipe");
     let name = std::ffi::CString::new(pipe.to_string_lossy().as_bytes()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
@@ -451,15 +455,7 @@ fn certify_writes_into_a_pipe_or_through_a_link_and_leaves_them_in_place() {
         let pipe = pipe.clone();
         std::thread::spawn(move || std::fs::read_to_string(pipe).unwrap())
     };
-    let output = sprague(
-        &["certify", &file, "Kayles(6)", "-o", &pipe.to_string_lossy()],
-        "",
-    );
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    certify_into(dir.path(), GAMES, "Kayles(6)", &pipe);
     // Checked before the reader is waited for: had the pipe been replaced,
     // its reader would wait forever.
     assert!(
@@ -475,15 +471,7 @@ fn certify_writes_into_a_pipe_or_through_a_link_and_leaves_them_in_place() {
     let target = dir.path().join("target.json");
     let link = dir.path().join("link.json");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let output = sprague(
-        &["certify", &file, "Kayles(6)", "-o", &link.to_string_lossy()],
-        "",
-    );
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    certify_into(dir.path(), GAMES, "Kayles(6)", &link);
     assert!(
         std::fs::symlink_metadata(&link)
             .unwrap()
