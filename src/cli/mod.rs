@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use miette::Report;
 
-use crate::engine::{DEFAULT_MAX_STATES, DEFAULT_MAX_WORK};
+use crate::engine::{DEFAULT_MAX_STATES, DEFAULT_MAX_WORK, Method};
 use crate::front::progress::Progress;
 use crate::front::{INPUT_ERROR, INTERRUPTED, STACK_SIZE, USAGE_ERROR, error_style, read_all};
 use crate::output::{self, ErrorStyle};
@@ -194,6 +194,29 @@ struct Limits {
     /// [default: every core; more than the cores is lowered to them, with a note].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
+    /// How a component's value is found: `search` looks for the value of the one
+    /// position asked, pruning what it need not value (large boards); `memo` values
+    /// every position reached; `auto` searches large regions of games that split.
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto, value_name = "METHOD")]
+    method: MethodArg,
+}
+
+/// `--method`: the engine's [`Method`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum MethodArg {
+    Auto,
+    Search,
+    Memo,
+}
+
+impl From<MethodArg> for Method {
+    fn from(method: MethodArg) -> Method {
+        match method {
+            MethodArg::Auto => Method::Auto,
+            MethodArg::Search => Method::Search,
+            MethodArg::Memo => Method::Memo,
+        }
+    }
 }
 
 /// A count as README writes them: `10000000`, `10_000_000` or `10,000,000`.
@@ -243,6 +266,7 @@ impl Limits {
         session.set_max_draw(self.max_draw);
         session.set_max_rows(self.max_rows);
         session.set_max_source(self.max_source);
+        session.set_method(self.method.into());
         if let Some(threads) = self.threads {
             session.set_threads(usize::from(threads));
         }

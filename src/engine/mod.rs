@@ -25,6 +25,7 @@ mod misere;
 mod moves;
 mod options;
 mod packed;
+mod pruned;
 mod rules;
 mod search;
 mod solved;
@@ -49,6 +50,7 @@ pub use moves::{Move, ValuedMove};
 pub use options::{Options, TooManyOptions};
 pub use packed::Packed;
 use packed::PackedValues;
+pub use pruned::Method;
 pub use rules::{Rules, fold_listed};
 pub use search::SumSearch;
 pub use solved::{Deferred, Solved};
@@ -164,6 +166,13 @@ pub struct Engine<P> {
     /// The corner of the last box solved in each dense table: a box asked
     /// next to it is grown to take it in (see [`Engine::grown_corner`]).
     boxes: HashMap<u32, [u32; 4]>,
+    /// How components are valued: by the memo or the pruned search.
+    method: Method,
+    /// The components the pruned search is expanding, outermost first.
+    path: Vec<Key>,
+    /// Values the pruned search ruled out for components it did not
+    /// value, as bits (values below 64).
+    ruled_out: HashMap<Key, u64>,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -192,6 +201,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             steps_since_watch: 0,
             threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
             boxes: HashMap::default(),
+            method: Method::default(),
+            path: Vec::new(),
+            ruled_out: HashMap::default(),
         }
     }
 
@@ -281,6 +293,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
         }
         self.loopy.retain(|position, _| !depends(position));
+        self.ruled_out.clear();
         self.positions = kept;
         self.values = values;
         self.longest = longest;
@@ -464,7 +477,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 LOOPY => Err(EngineError::Loopy {
                     cycle: vec![position.clone()],
                 }),
-                value if value >= EXPANDING => self.solve(rules, key).map(|()| key),
+                value if value >= EXPANDING => {
+                    self.solve_component(rules, key, position).map(|()| key)
+                }
                 _ => Ok(key),
             });
         match solved {
@@ -488,6 +503,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 self.dense.roll_back();
                 self.packed.roll_back();
                 self.lines.clear();
+                self.ruled_out.clear();
                 // Memory run out is given back, for the queries to come.
                 if let Err(EngineError::OutOfMemory { .. }) = solved {
                     self.positions.shrink_to_fit();

@@ -64,6 +64,20 @@ pub trait Rules {
         unreachable!("rules that pack no position are never asked to unpack one")
     }
 
+    /// Whether the value of `position` is better found by pruned search
+    /// than by the memo (see [`super::Method`]): a large region of a game
+    /// that splits, whose reachable parts are far more than a search
+    /// visits.
+    fn search_pays(&self, _position: &Self::Position) -> bool {
+        false
+    }
+
+    /// How hard a position looks to value, for the pruned search's move
+    /// ordering: the nodes of a region, say. Only the order matters.
+    fn weight(&self, _position: &Self::Position) -> u64 {
+        0
+    }
+
     /// A value known without search, such as one read off a proven period
     /// or a table of its own, kept to `limit` positions and `max_work`
     /// options examined. Long work calls `watch` now and then with how much

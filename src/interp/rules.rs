@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// The most nodes of a region the memo values, in a game that splits,
+/// when the method is left to the engine: above, the pruned search.
+const SEARCHED_NODES: u64 = 14;
+
 impl Rules for Interpreter<'_> {
     type Position = Component;
     type Error = EvalError;
@@ -84,6 +88,31 @@ impl Rules for Interpreter<'_> {
 
     fn grows_forever(&self, chain: &[Component]) -> bool {
         self.rising_parameter(chain).is_some()
+    }
+
+    /// A region or set of more than [`SEARCHED_NODES`] nodes of a game
+    /// that splits: its connected parts are many more than a search
+    /// visits. Smaller parts are valued by the memo, which keeps them all.
+    fn search_pays(&self, position: &Component) -> bool {
+        let Component::Game(game, _) = position else {
+            return false;
+        };
+        self.program.game(*game).splits.is_some() && self.weight(position) > SEARCHED_NODES
+    }
+
+    /// The nodes of a position's first argument, a region or a set; the
+    /// argument itself, an integer; the length of a list.
+    fn weight(&self, position: &Component) -> u64 {
+        let Component::Game(_, args) = position else {
+            return 0;
+        };
+        match args.first() {
+            Some(Value::Region(region)) => region.nodes.len() as u64,
+            Some(Value::Set(set)) => set.len() as u64,
+            Some(Value::List(list)) => list.len() as u64,
+            Some(Value::Int(n)) => n.unsigned_abs(),
+            None => 0,
+        }
     }
 
     fn as_heap(&self, position: &Component) -> Option<u64> {

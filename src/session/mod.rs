@@ -29,7 +29,7 @@ use errors::engine_error;
 use moves::{listed_move_line, valued_moves};
 
 use crate::analysis::Period;
-use crate::engine::{Engine, Gamma, Genus, Grundy, Misere, Move, Watcher};
+use crate::engine::{Engine, Gamma, Genus, Grundy, Method, Misere, Move, Watcher};
 use crate::interp::{Component, Interpreter, Periods, Tables};
 use crate::lower::{self, CheckErrors};
 use crate::program::{DeclarationKind, Play, Program, Query, QueryKind};
@@ -155,6 +155,12 @@ impl Session {
     pub fn set_threads(&mut self, threads: usize) {
         self.tables.set_threads(threads);
         self.engine.set_threads(threads);
+    }
+
+    /// Sets how components are valued (`--method`): by the pruned search
+    /// or the memo, or each where it pays.
+    pub fn set_method(&mut self, method: Method) {
+        self.engine.set_method(method);
     }
 
     /// Sets the most rows a query's table may have.

@@ -615,31 +615,78 @@ fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
         }),
     }
     .wide();
-    let at = |symmetry: Symmetry| {
-        let (rows, cols) = symmetry.shape(height, width);
-        let nodes = match symmetry.is_identity() {
-            true => packed,
-            false => {
-                let (mut image, mut rest) = (0u128, packed);
-                while rest != 0 {
-                    let v = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    let (r, c) = symmetry.apply(v / width, v % width, height, width);
-                    image |= 1 << (r * cols + c);
-                }
-                image
-            }
-        };
-        Region {
-            board: Board::Grid { rows, cols },
-            nodes: Set::from_bits(nodes),
-        }
+    let least = match symmetric {
+        true => least_image(packed, height, width),
+        false => (height, width, packed),
     };
-    match symmetric {
-        true => Symmetry::ALL.into_iter().map(at).min(),
-        false => None,
+    let (rows, cols, nodes) = least;
+    Region {
+        board: Board::Grid { rows, cols },
+        nodes: Set::from_bits(nodes),
     }
-    .unwrap_or_else(|| at(Symmetry::ALL[0]))
+}
+
+/// The least of the eight images of a `height` × `width` box's cells
+/// (row by row, `width` bits a row) under the box's symmetries, as
+/// regions order: by shape, then by the set's low word and high word.
+/// The four that keep the shape are row reversals and mirrored rows; the
+/// four others the same of the transpose: one pass over the cells in all.
+#[inline(always)]
+fn least_image(cells: u128, height: u32, width: u32) -> (u32, u32, u128) {
+    let order =
+        |&(rows, cols, nodes): &(u32, u32, u128)| (rows, cols, nodes as u64, (nodes >> 64) as u64);
+    let transposed = transpose(cells, height, width);
+    [(height, width, cells), (width, height, transposed)]
+        .into_iter()
+        .flat_map(|(rows, cols, nodes)| {
+            let mirrored = mirror(nodes, rows, cols);
+            [
+                nodes,
+                mirrored,
+                upside_down(nodes, rows, cols),
+                upside_down(mirrored, rows, cols),
+            ]
+            .map(|nodes| (rows, cols, nodes))
+        })
+        .min_by_key(order)
+        .unwrap_or((height, width, cells))
+}
+
+/// The row `r` of a box `width` bits wide.
+#[inline(always)]
+fn box_row(cells: u128, r: u32, width: u32) -> u128 {
+    (cells >> (r * width)) & (u128::MAX >> (128 - width))
+}
+
+/// Each row of the box reversed: the box seen in a mirror.
+#[inline(always)]
+fn mirror(cells: u128, height: u32, width: u32) -> u128 {
+    (0..height).fold(0, |image, r| {
+        image | (box_row(cells, r, width).reverse_bits() >> (128 - width)) << (r * width)
+    })
+}
+
+/// The rows of the box in the other order.
+#[inline(always)]
+fn upside_down(cells: u128, height: u32, width: u32) -> u128 {
+    (0..height).fold(0, |image, r| {
+        image | box_row(cells, r, width) << ((height - 1 - r) * width)
+    })
+}
+
+/// The box's columns as rows.
+#[inline(always)]
+fn transpose(cells: u128, height: u32, width: u32) -> u128 {
+    let mut image = 0;
+    for r in 0..height {
+        let mut row = box_row(cells, r, width);
+        while row != 0 {
+            let c = row.trailing_zeros();
+            row &= row - 1;
+            image |= 1 << (c * height + r);
+        }
+    }
+    image
 }
 
 /// The rows of a grid of at most 128 nodes, told from a node's number by
@@ -785,6 +832,69 @@ mod tests {
             let rows = Rows::of(cols);
             for v in 0..128 {
                 assert_eq!(rows.of_node(v), v / cols, "node {v} of {cols} columns");
+            }
+        }
+    }
+
+    /// The least image of a box's cells, by moving each cell under each
+    /// of the eight symmetries one at a time, as regions order.
+    fn least_image_cell_by_cell(cells: u128, height: u32, width: u32) -> Region {
+        let image = |symmetry: Symmetry| {
+            let (rows, cols) = symmetry.shape(height, width);
+            let mut nodes = 0u128;
+            for v in (0..height * width).filter(|&v| cells >> v & 1 == 1) {
+                let (r, c) = symmetry.apply(v / width, v % width, height, width);
+                nodes |= 1 << (r * cols + c);
+            }
+            Region {
+                board: Board::Grid { rows, cols },
+                nodes: Set::from_bits(nodes),
+            }
+        };
+        Symmetry::ALL.into_iter().map(image).min().unwrap()
+    }
+
+    #[test]
+    fn the_least_image_by_rows_is_the_least_image_cell_by_cell() {
+        let boxes = [
+            (1, 1),
+            (1, 7),
+            (2, 5),
+            (3, 3),
+            (3, 4),
+            (4, 3),
+            (4, 4),
+            (2, 8),
+            (5, 3),
+        ];
+        for (height, width) in boxes {
+            for cells in 1u128..1 << (height * width) {
+                let (rows, cols, nodes) = least_image(cells, height, width);
+                let found = Region {
+                    board: Board::Grid { rows, cols },
+                    nodes: Set::from_bits(nodes),
+                };
+                let expected = least_image_cell_by_cell(cells, height, width);
+                assert_eq!(
+                    found, expected,
+                    "cells {cells:b} of a {height} × {width} box"
+                );
+            }
+        }
+        // Boxes as large as the bits allow, with a few cells each.
+        for (height, width) in [(8, 16), (16, 8), (1, 128), (128, 1), (11, 11)] {
+            for seed in 0..200u128 {
+                let cells = (seed.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) >> 7)
+                    & (u128::MAX >> (128 - height * width));
+                if cells == 0 {
+                    continue;
+                }
+                let (rows, cols, nodes) = least_image(cells, height, width);
+                let found = Region {
+                    board: Board::Grid { rows, cols },
+                    nodes: Set::from_bits(nodes),
+                };
+                assert_eq!(found, least_image_cell_by_cell(cells, height, width));
             }
         }
     }
