@@ -482,16 +482,23 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 }
                 _ => Ok(key),
             });
-        match solved {
+        self.settle(mark, solved.as_ref().err());
+        solved
+    }
+
+    /// Ends a search begun with `mark` positions interned, which failed
+    /// with `error` if it did.
+    fn settle<E>(&mut self, mark: usize, error: Option<&EngineError<P, E>>) {
+        match error {
             // Positions found to reach a cycle stay marked, and those solved
             // on the way keep their values: they are right whatever lies
             // beyond. So do those solved before an interruption, so that
             // asking again goes on from them.
-            Ok(_) | Err(EngineError::Loopy { .. } | EngineError::Interrupted) => {
+            None | Some(EngineError::Loopy { .. } | EngineError::Interrupted) => {
                 self.dense.keep();
                 self.packed.keep();
             }
-            Err(_) => {
+            Some(error) => {
                 // Forget what this search stored, so that a failed query
                 // leaves the engine as it found it (and its room for states).
                 self.positions.truncate(mark);
@@ -505,13 +512,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 self.lines.clear();
                 self.ruled_out.clear();
                 // Memory run out is given back, for the queries to come.
-                if let Err(EngineError::OutOfMemory { .. }) = solved {
+                if let EngineError::OutOfMemory { .. } = error {
                     self.positions.shrink_to_fit();
                     self.values.shrink_to_fit();
                 }
             }
         }
-        solved
     }
 
     /// Counts `work` options examined in the search under way; whether

@@ -118,7 +118,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 return Ok(Some(Move { component, to }));
             }
             for to in self.options(rules, position)? {
-                if self.nim_sum(rules, &to)? == target {
+                if self.sum_is(rules, &to, target)? {
                     return Ok(Some(Move { component, to }));
                 }
             }

@@ -153,25 +153,82 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return self.solve(rules, key);
         }
         let searched = self.search_value(rules, position, key, 0);
-        // Positions the search left halfway are unsolved again.
-        for key in std::mem::take(&mut self.path) {
-            if self.value(key) == EXPANDING {
-                self.set_value(key, QUEUED);
-            }
-        }
+        self.unwind();
         match searched {
-            Ok(_) => {
-                if std::env::var_os("SPRAGUE_DEBUG_SEARCH").is_some() {
-                    eprintln!("search: work {} states {}", self.work, self.states());
-                }
-                Ok(())
-            }
+            Ok(_) => Ok(()),
             Err(Stop::Failed(error)) => Err(error),
             Err(Stop::ToMemo) if self.value(key) < LOOPY => Ok(()),
             Err(Stop::ToMemo) => {
                 self.set_value(key, QUEUED);
                 self.solve(rules, key)
             }
+        }
+    }
+
+    /// Marks the positions the search left halfway unsolved again.
+    fn unwind(&mut self) {
+        for key in std::mem::take(&mut self.path) {
+            if self.value(key) == EXPANDING {
+                self.set_value(key, QUEUED);
+            }
+        }
+    }
+
+    /// Whether a sum's value is `value`. Where the search pays for one of
+    /// its parts, the other parts are valued and the hardest asked whether
+    /// it makes up the rest: only one value is tested, the cheapest
+    /// question there is (`wins?` asks it of 0, a winning move of each
+    /// option). Elsewhere the sum is valued.
+    pub fn sum_is<R>(&mut self, rules: &R, sum: &[P], value: Grundy) -> Result<bool, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let hardest = (0..sum.len())
+            .filter(|&i| self.searches(rules, &sum[i]) && self.kept(rules, &sum[i]) >= LOOPY)
+            .max_by_key(|&i| rules.weight(&sum[i]));
+        let Some(hardest) = hardest else {
+            return Ok(self.nim_sum(rules, sum)? == value);
+        };
+        let mut rest = value;
+        for (i, part) in sum.iter().enumerate() {
+            if i != hardest {
+                rest ^= self.grundy(rules, part)?;
+            }
+        }
+        let position = &sum[hardest];
+        let mark = self.positions.len();
+        self.work = 0;
+        self.dense.keep();
+        self.packed.keep();
+        let asked = self.has_value(rules, position, rest, 0);
+        self.unwind();
+        match asked {
+            Ok(is) => {
+                self.settle::<R::Error>(mark, None);
+                Ok(is)
+            }
+            Err(Stop::ToMemo) => {
+                self.settle::<R::Error>(mark, None);
+                Ok(self.grundy(rules, position)? == rest)
+            }
+            Err(Stop::Failed(error)) => {
+                self.settle(mark, Some(&error));
+                Err(error)
+            }
+        }
+    }
+
+    /// Whether the player to move wins a sum (see [`Engine::sum_is`]);
+    /// a sum that reaches a cycle is valued by the loopy solver.
+    pub fn outcome<R>(&mut self, rules: &R, sum: &[P]) -> Result<Outcome, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        match self.sum_is(rules, sum, 0) {
+            Ok(true) => Ok(Outcome::Loss),
+            Ok(false) => Ok(Outcome::Win),
+            Err(EngineError::Loopy { .. }) => Ok(self.gamma_sum(rules, sum)?.outcome()),
+            Err(error) => Err(error),
         }
     }
 

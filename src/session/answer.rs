@@ -371,7 +371,7 @@ fn solve(
             Gamma::Finite(value) => Value::Grundy(value),
             Gamma::Infinite(reaches) => Value::Infinite(reaches),
         },
-        QueryKind::Wins => match engine.gamma_sum(interp, sum)?.outcome() {
+        QueryKind::Wins => match engine.outcome(interp, sum)? {
             Outcome::Win => Value::Wins(true),
             Outcome::Loss => Value::Wins(false),
             Outcome::Draw => Value::Draw,

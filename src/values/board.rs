@@ -761,10 +761,6 @@ impl Symmetry {
         },
     ];
 
-    fn is_identity(self) -> bool {
-        !self.flip && self.quarter == 0
-    }
-
     /// The rows and columns of the image of a `height` × `width` box.
     fn shape(self, height: u32, width: u32) -> (u32, u32) {
         match self.quarter % 2 {
