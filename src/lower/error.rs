@@ -213,7 +213,7 @@ pub enum CheckError {
     #[diagnostic(
         code(sprague::check::no_misere),
         help(
-            "misère play is asked with `wins? misere P`, `best_move misere P`, `moves misere P` or `crosscheck misere P`; `genus P` gives a position's misère values"
+            "misère play is asked with `grundy misere P`, `wins? misere P`, `best_move misere P`, `moves misere P` or `crosscheck misere P`; `genus P` gives a position's misère values"
         )
     )]
     NoMisere {

@@ -151,6 +151,7 @@ impl Session {
                     .map_err(|error| engine_error(&interp, error, span))?;
             }
             let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
+                && query.play == Play::Normal
                 && sum
                     .iter()
                     .any(|component| interp.by_period(component).is_some()))
@@ -163,7 +164,11 @@ impl Session {
                 },
                 bindings: bindings(query, env),
                 value,
-                play: query.kind.has_misere().then_some(query.play),
+                // `grundy` names its play only when it is misère, as
+                // answers did before it had a misère form.
+                play: (query.kind.has_misere()
+                    && (query.kind != QueryKind::Grundy || query.play == Play::Misere))
+                    .then_some(query.play),
                 by,
             }));
             Ok(())
@@ -469,6 +474,13 @@ fn solve_misere(
             .collect())
     };
     Ok(match kind {
+        // γ: 1 for a terminal position, else the mex of the options' γ.
+        QueryKind::Grundy => Value::Grundy(
+            engine
+                .genus(interp, misere, sum, true, max_search)?
+                .genus
+                .misere[0],
+        ),
         QueryKind::Wins => Value::Wins(
             engine
                 .genus(interp, misere, sum, true, max_search)?

@@ -215,7 +215,8 @@ impl QueryKind {
     pub fn has_misere(self) -> bool {
         matches!(
             self,
-            QueryKind::Wins
+            QueryKind::Grundy
+                | QueryKind::Wins
                 | QueryKind::BestMove
                 | QueryKind::Moves
                 | QueryKind::Crosscheck
