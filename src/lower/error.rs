@@ -222,6 +222,18 @@ pub enum CheckError {
         span: SourceSpan,
     },
 
+    #[error("heap {up_to} is past the largest heap a quotient may reach, {limit}")]
+    #[diagnostic(
+        code(sprague::check::quotient_too_far),
+        help("a quotient is grown heap by heap; ask for one up to at most {limit}")
+    )]
+    QuotientTooFar {
+        up_to: u64,
+        limit: u64,
+        #[label("this heap")]
+        span: SourceSpan,
+    },
+
     #[error("expected {expected}, found {found}")]
     #[diagnostic(code(sprague::check::type_mismatch), help("{help}"))]
     TypeMismatch {

@@ -33,7 +33,7 @@ mod tests;
 use rustc_hash::FxHashMap as HashMap;
 
 pub use monoid::Monoid;
-pub use presentation::Presentation;
+pub use presentation::{Presentation, letter};
 
 use monoid::reduce;
 
