@@ -236,7 +236,15 @@ fn rows_gamma(rows: &[u32], take: &[u32], memo: &mut HashMap<Vec<u32>, u64>) -> 
 /// and their sums the definition computed here.
 #[test]
 fn grundy_misere_is_the_misere_grundy_value() {
-    let nim = [vec![], vec![1], vec![1, 1], vec![2], vec![3, 1], vec![2, 3], vec![5, 1, 1]];
+    let nim = [
+        vec![],
+        vec![1],
+        vec![1, 1],
+        vec![2],
+        vec![3, 1],
+        vec![2, 3],
+        vec![5, 1, 1],
+    ];
     let mut source = String::new();
     let mut expected = Vec::new();
     for heaps in &nim {
@@ -246,7 +254,11 @@ fn grundy_misere_is_the_misere_grundy_value() {
             false => xor ^ 1,
         });
         let terms: Vec<String> = heaps.iter().map(|heap| format!("*{heap}")).collect();
-        let terms = if terms.is_empty() { vec!["*0".to_owned()] } else { terms };
+        let terms = if terms.is_empty() {
+            vec!["*0".to_owned()]
+        } else {
+            terms
+        };
         source += &format!("grundy misere {}\n", terms.join(" + "));
     }
     let mut memo = HashMap::new();

@@ -106,7 +106,10 @@ moves misere K(2) + K(3)",
     );
     let mut memo = HashMap::new();
     assert_eq!(found[1].by, None);
-    assert_eq!(found[1].value, Value::Wins(wins(&[3, 9], "0.77", &mut memo)));
+    assert_eq!(
+        found[1].value,
+        Value::Wins(wins(&[3, 9], "0.77", &mut memo))
+    );
     assert_eq!(found[2].by, Some("quotient"));
     let Value::BestMove(best) = &found[2].value else {
         panic!("expected a best move");
@@ -127,7 +130,6 @@ moves misere K(2) + K(3)",
     expected.sort();
     marked.sort();
     assert_eq!(marked, expected);
-}
 }
 
 /// Misère Nim to heap 2 is the tame quotient T2 of order 6:
@@ -207,13 +209,15 @@ fn bad_quotients_are_refused_with_their_reasons() {
     );
 }
 
-/// 20 Kayles heaps up to 30 under misère play, from the quotient.
+/// 20 Kayles heaps up to 12 under misère play, from the quotient.
 #[test]
 fn a_long_sum_of_kayles_heaps_is_answered_by_the_quotient() {
-    let heaps = [30, 29, 28, 27, 25, 24, 22, 21, 20, 19, 17, 16, 14, 13, 11, 10, 8, 7, 5, 3];
+    let heaps = [
+        12, 12, 11, 11, 10, 9, 9, 8, 7, 7, 6, 5, 5, 4, 3, 3, 2, 2, 1, 1,
+    ];
     let terms: Vec<String> = heaps.iter().map(|heap| format!("K({heap})")).collect();
     let found = answers(&format!(
-        "game K = octal \"0.77\"\nquotient K up to 30\nwins? misere {}\nbest_move misere {}",
+        "game K = octal \"0.77\"\nquotient K up to 12\nwins? misere {}\nbest_move misere {}",
         terms.join(" + "),
         terms.join(" + ")
     ));
@@ -223,8 +227,11 @@ fn a_long_sum_of_kayles_heaps_is_answered_by_the_quotient() {
     let Value::BestMove(best) = &found[2].value else {
         panic!("expected a best move");
     };
-    assert_eq!(Some(best.is_some()), match found[1].value {
-        Value::Wins(wins) => Some(wins),
-        _ => None,
-    });
+    assert_eq!(
+        Some(best.is_some()),
+        match found[1].value {
+            Value::Wins(wins) => Some(wins),
+            _ => None,
+        }
+    );
 }

@@ -15,8 +15,8 @@ use crate::front::progress::Progress;
 use crate::front::{INPUT_ERROR, INTERRUPTED, STACK_SIZE, USAGE_ERROR, error_style, read_all};
 use crate::output::{self, ErrorStyle};
 use crate::session::{
-    DEFAULT_MAX_DRAW, DEFAULT_MAX_QUOTIENT, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH, DEFAULT_MAX_SOURCE, Event,
-    PictureRequest, Session,
+    DEFAULT_MAX_DRAW, DEFAULT_MAX_QUOTIENT, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH,
+    DEFAULT_MAX_SOURCE, Event, PictureRequest, Session,
 };
 
 /// Sprague–Grundy values, outcomes and winning moves of impartial games

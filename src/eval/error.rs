@@ -256,10 +256,14 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("no quotient was found for heap {heap}: no refinement of the trials answered every sum")]
+    #[error(
+        "no quotient was found for heap {heap}: no refinement of the trials answered every sum"
+    )]
     #[diagnostic(
         code(sprague::eval::quotient_unresolved),
-        help("the quotients up to heap {heap} minus one are kept; misère sums with larger heaps are searched")
+        help(
+            "the quotients up to heap {heap} minus one are kept; misère sums with larger heaps are searched"
+        )
     )]
     QuotientUnresolved {
         heap: u32,
@@ -270,7 +274,9 @@ pub enum EvalError {
     #[error("{heap} moves to {option}, which is not a sum of smaller heaps of its game")]
     #[diagnostic(
         code(sprague::eval::quotient_not_heaps),
-        help("a quotient is of a game of one parameter whose moves leave sums of its own smaller heaps")
+        help(
+            "a quotient is of a game of one parameter whose moves leave sums of its own smaller heaps"
+        )
     )]
     QuotientNotHeaps {
         heap: String,

@@ -390,7 +390,10 @@ impl Lowerer {
                         span: *up_to_span,
                     });
                 }
-                Target::Quotient(id.unwrap_or(GameId(0)), (*up_to).min(MAX_QUOTIENT_HEAP) as u32)
+                Target::Quotient(
+                    id.unwrap_or(GameId(0)),
+                    (*up_to).min(MAX_QUOTIENT_HEAP) as u32,
+                )
             }
             ast::Target::Games(a, b) => {
                 let (first, second) = (self.any_game(a), self.any_game(b));

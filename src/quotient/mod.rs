@@ -47,14 +47,25 @@ pub type Word = Vec<Heap>;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QuotientError {
     /// A trial monoid would have more than `limit` elements.
-    TooLarge { heap: Heap, limit: usize },
+    TooLarge {
+        heap: Heap,
+        limit: usize,
+    },
     /// A search of sums (exact, or over the states of the check) would
     /// hold more than `limit` of them.
-    SearchTooLarge { heap: Heap, limit: usize },
+    SearchTooLarge {
+        heap: Heap,
+        limit: usize,
+    },
     /// An option of `heap` holds a heap not smaller than it.
-    NotSmaller { heap: Heap, option: Word },
+    NotSmaller {
+        heap: Heap,
+        option: Word,
+    },
     /// The trials ran out: no refinement answered the sum that failed.
-    Unresolved { heap: Heap },
+    Unresolved {
+        heap: Heap,
+    },
     Interrupted,
 }
 

@@ -74,7 +74,10 @@ fn wins(sum: &[Heap], options: &[Vec<Word>], memo: &mut HashMap<Word, bool>) -> 
     result
 }
 
-fn control<'a>(stop: &'a dyn Fn() -> bool, progress: &'a mut dyn FnMut(Heap, usize)) -> Control<'a> {
+fn control<'a>(
+    stop: &'a dyn Fn() -> bool,
+    progress: &'a mut dyn FnMut(Heap, usize),
+) -> Control<'a> {
     Control {
         max_order: 1 << 14,
         max_search: 1 << 22,
@@ -160,7 +163,11 @@ fn misere_nim_to_heap_2_is_t2() {
         .map(|(left, right)| format!("{} = {}", presentation.word(left), presentation.word(right)))
         .collect();
     assert_eq!(relations, ["a^2 = 1", "b^3 = b"]);
-    let p: Vec<&str> = presentation.p_portion.iter().map(|&x| words[x].as_str()).collect();
+    let p: Vec<&str> = presentation
+        .p_portion
+        .iter()
+        .map(|&x| words[x].as_str())
+        .collect();
     assert_eq!(p, ["a", "b^2"]);
     assert_eq!(presentation.generators, [1, 2]);
 }

@@ -109,7 +109,9 @@ fn as_heap(component: &Component, game: GameId) -> Option<Heap> {
 
 fn quotient_error(error: QuotientError, span: SourceSpan) -> EvalError {
     match error {
-        QuotientError::TooLarge { heap, limit } => EvalError::QuotientTooLarge { heap, limit, span },
+        QuotientError::TooLarge { heap, limit } => {
+            EvalError::QuotientTooLarge { heap, limit, span }
+        }
         QuotientError::SearchTooLarge { limit, .. } => EvalError::SearchTooLarge {
             limit,
             needed: format!("more than {limit}"),
@@ -164,7 +166,10 @@ pub(super) fn solve_by_quotient(
     kind: QueryKind,
     sum: &[Component],
 ) -> Option<Solved<Value>> {
-    if !matches!(kind, QueryKind::Wins | QueryKind::BestMove | QueryKind::Moves) {
+    if !matches!(
+        kind,
+        QueryKind::Wins | QueryKind::BestMove | QueryKind::Moves
+    ) {
         return None;
     }
     let Some(Component::Game(game, _)) = sum.first() else {
