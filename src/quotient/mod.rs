@@ -454,7 +454,7 @@ impl Quotient {
                                 limit: control.max_search,
                             });
                         }
-                        if self.memo.len() % 4096 == 0 && (control.stop)() {
+                        if self.memo.len().is_multiple_of(4096) && (control.stop)() {
                             return Err(QuotientError::Interrupted);
                         }
                         let children = self.children(&child);
@@ -609,7 +609,7 @@ impl Quotient {
             }
             // Every option answered rightly and the sum too: the state
             // cannot have failed.
-            return next.ok_or(QuotientError::Unresolved { heap: n });
+            next.ok_or(QuotientError::Unresolved { heap: n })
         }
     }
 }

@@ -59,7 +59,7 @@ impl Presentation {
                     next.push((longer, monoid.product(*x, image)));
                 }
             }
-            next.sort_by(|a, b| spelled(&a.0).cmp(&spelled(&b.0)));
+            next.sort_by_key(|a| spelled(&a.0));
             next.dedup_by(|a, b| a.0 == b.0);
             let mut kept = Vec::new();
             for (word, x) in next {
