@@ -16,7 +16,8 @@
 //! 4. [`program`]: the lowered program, and the forms its rules compile to.
 //! 5. [`eval`]: the evaluator of the program's expressions.
 //! 6. [`engine`]: the memoised mex, sums, best moves, over any positions.
-//! 7. [`octal`] (take-and-break tables) and [`analysis`] (period proofs).
+//! 7. [`octal`] (take-and-break tables), [`analysis`] (period proofs) and
+//!    [`quotient`] (misère quotients).
 //! 8. [`lower`]: syntax to program, names resolved, types checked,
 //!    constants folded through [`eval`].
 //! 9. [`interp`]: the program's positions and their options, for the
@@ -72,6 +73,7 @@ pub mod octal;
 pub mod output;
 pub mod picture;
 pub mod program;
+pub mod quotient;
 mod repl;
 pub mod serve;
 pub mod session;

@@ -8,7 +8,7 @@ use crate::analysis::{Period, Proof};
 use crate::engine::{Gamma, Grundy};
 use crate::program::Play;
 use crate::session::why::{Reason, StrategyRow, Why};
-use crate::session::{Answer, Diff, MoveLine, Value};
+use crate::session::{Answer, Diff, MoveLine, QuotientReport, Value};
 
 /// The answer as text: the query as asked, then its answer; lists (of
 /// moves, of differences) follow on indented lines.
@@ -49,6 +49,7 @@ pub fn text(answer: &Answer) -> String {
             }
             for (number, line) in moves.iter().enumerate() {
                 let line = match answer.play {
+                    Some(Play::Misere) if answer.by == Some("quotient") => quotient_move_text(line),
                     Some(Play::Misere) => misere_move_text(line),
                     _ => valued_move_text(line),
                 };
@@ -112,7 +113,44 @@ pub fn text(answer: &Answer) -> String {
             ..
         } => period_text(&question, period),
         Value::Diff(diff) => diff_text(&question, diff, None),
+        Value::Quotient(report) => quotient_text(report),
     }
+}
+
+/// A quotient as the papers print it: order, presentation, P-portion and
+/// the pretending function.
+fn quotient_text(report: &QuotientReport) -> String {
+    let generators: Vec<String> = report
+        .generators
+        .iter()
+        .map(|(letter, heap)| format!("{letter} = {}({heap})", report.game))
+        .collect();
+    let relations: Vec<String> = report
+        .relations
+        .iter()
+        .map(|(left, right)| format!("{left} = {right}"))
+        .collect();
+    let none = |list: Vec<String>| match list.is_empty() {
+        true => "none".to_owned(),
+        false => list.join(", "),
+    };
+    let pretending: Vec<String> = report
+        .pretending
+        .iter()
+        .enumerate()
+        .map(|(heap, element)| format!("{heap}:{element}"))
+        .collect();
+    format!(
+        "quotient {} up to {} = order {}\n  generators: {}\n  relations: {}\n  elements: {}\n  P-portion: {}\n  heaps: {}",
+        report.game,
+        report.up_to,
+        report.order,
+        none(generators),
+        none(relations),
+        report.elements.join(", "),
+        none(report.p_portion.clone()),
+        pretending.join(" "),
+    )
 }
 
 /// The query as asked: `grundy Kayles(3)`, `wins? misere *1 + *1`.
@@ -451,6 +489,15 @@ fn misere_move_text(line: &MoveLine) -> String {
     format!("{}: misère grundy {}{mark}", move_text(line), line.grundy)
 }
 
+/// A move under misère play, from a quotient: the outcome it leaves
+/// (the quotient gives outcomes, not misère Grundy values).
+fn quotient_move_text(line: &MoveLine) -> String {
+    match line.winning {
+        true => format!("{}: leaves a P-position, winning", move_text(line)),
+        false => format!("{}: leaves an N-position", move_text(line)),
+    }
+}
+
 /// A move with the value it leaves, marked when it wins.
 pub fn valued_move_text(line: &MoveLine) -> String {
     let mark = match (line.winning, line.drawing) {
@@ -495,6 +542,25 @@ pub fn json(answer: &Answer) -> Json {
                 "checked_to": checked_to,
             })
         }
+        Value::Quotient(report) => json!({
+            "query": query,
+            "game": report.game,
+            "up_to": report.up_to,
+            "order": report.order,
+            "generators": report
+                .generators
+                .iter()
+                .map(|(letter, heap)| json!({"name": letter, "heap": heap}))
+                .collect::<Vec<Json>>(),
+            "relations": report
+                .relations
+                .iter()
+                .map(|(left, right)| json!([left, right]))
+                .collect::<Vec<Json>>(),
+            "elements": report.elements,
+            "p_portion": report.p_portion,
+            "pretending": report.pretending,
+        }),
         Value::Diff(diff) => {
             let mut object = json!({ "query": query });
             if let Some(game) = &diff.game {
@@ -511,6 +577,16 @@ pub fn json(answer: &Answer) -> Json {
         }
     };
     let fields = object.as_object_mut().expect("built as an object");
+    if answer.by == Some("quotient")
+        && let Some(Json::Array(options)) = fields.get_mut("options")
+    {
+        // A quotient gives each move's outcome, not a misère Grundy value.
+        for option in options.iter_mut().filter_map(Json::as_object_mut) {
+            option.remove("grundy");
+            let winning = option.get("winning") == Some(&json!(true));
+            option.insert("outcome".into(), json!(if winning { "P" } else { "N" }));
+        }
+    }
     if let Some(play) = answer.play {
         fields.insert("play".into(), json!(play.name()));
     }
@@ -627,7 +703,7 @@ fn position_fields(fields: &mut serde_json::Map<String, Json>, value: &Value) {
                 fields.insert("content".into(), json!(picture.content));
             }
         }
-        Value::Period { .. } | Value::Diff(_) => {
+        Value::Period { .. } | Value::Diff(_) | Value::Quotient(_) => {
             unreachable!("answers about games are built apart")
         }
     }

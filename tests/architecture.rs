@@ -24,8 +24,8 @@ const LAYERS: &[&[&str]] = &[
     &["eval"],
     // The memoised mex over any positions.
     &["engine"],
-    // Take-and-break tables and period proofs.
-    &["octal", "analysis"],
+    // Take-and-break tables, period proofs and misère quotients.
+    &["octal", "analysis", "quotient"],
     // Syntax to program; the program's positions for the engine.
     &["lower"],
     &["interp"],

@@ -202,3 +202,85 @@ wins? misere Dawson(7) + Dawson(4)
         .collect();
     assert_eq!(found, expected);
 }
+
+/// The misère Grundy value γ by its definition (1 for a terminal position,
+/// else the mex of the options' γ) over rows of pins, written here.
+fn rows_gamma(rows: &[u32], take: &[u32], memo: &mut HashMap<Vec<u32>, u64>) -> u64 {
+    let mut key: Vec<u32> = rows.iter().copied().filter(|&row| row > 0).collect();
+    key.sort();
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let mut seen = Vec::new();
+    for (i, &row) in key.iter().enumerate() {
+        for &k in take.iter().filter(|&&k| k <= row) {
+            for a in 0..=row - k {
+                let mut next = key.clone();
+                next[i] = a;
+                next.push(row - k - a);
+                seen.push(rows_gamma(&next, take, memo));
+            }
+        }
+    }
+    let gamma = match seen.is_empty() {
+        true => 1,
+        false => (0..).find(|value| !seen.contains(value)).expect("a mex"),
+    };
+    memo.insert(key, gamma);
+    gamma
+}
+
+/// `grundy misere P` is γ: for misère Nim it is the XOR, toggled in its
+/// last bit when no heap exceeds 1 (Winning Ways ch. 13, the genera
+/// 0^120 and 1^031 of `*0` and `*1`, n^(n, n⊕2) above); for Kayles rows
+/// and their sums the definition computed here.
+#[test]
+fn grundy_misere_is_the_misere_grundy_value() {
+    let nim = [
+        vec![],
+        vec![1],
+        vec![1, 1],
+        vec![2],
+        vec![3, 1],
+        vec![2, 3],
+        vec![5, 1, 1],
+    ];
+    let mut source = String::new();
+    let mut expected = Vec::new();
+    for heaps in &nim {
+        let xor = heaps.iter().fold(0, |acc, heap| acc ^ heap);
+        expected.push(match heaps.iter().any(|&heap| heap > 1) {
+            true => xor,
+            false => xor ^ 1,
+        });
+        let terms: Vec<String> = heaps.iter().map(|heap| format!("*{heap}")).collect();
+        let terms = if terms.is_empty() {
+            vec!["*0".to_owned()]
+        } else {
+            terms
+        };
+        source += &format!("grundy misere {}\n", terms.join(" + "));
+    }
+    let mut memo = HashMap::new();
+    let rows: Vec<Vec<u32>> = (0..=14)
+        .map(|n| vec![n])
+        .chain([vec![2, 3], vec![4, 4], vec![1, 6, 7]])
+        .collect();
+    for row in &rows {
+        let terms: Vec<String> = row.iter().map(|n| format!("Kayles({n})")).collect();
+        source += &format!("grundy misere {}\n", terms.join(" + "));
+        expected.push(rows_gamma(row, &[1, 2], &mut memo));
+    }
+    let found: Vec<u64> = answers(&format!("{GAMES}{source}"))
+        .into_iter()
+        .map(|answer| {
+            assert_eq!(answer.play, Some(sprague::program::Play::Misere));
+            assert_eq!(answer.by, None);
+            match answer.value {
+                Value::Grundy(value) => value,
+                other => panic!("expected a value, got {other:?}"),
+            }
+        })
+        .collect();
+    assert_eq!(found, expected);
+}

@@ -15,8 +15,8 @@ use crate::front::progress::Progress;
 use crate::front::{INPUT_ERROR, INTERRUPTED, STACK_SIZE, USAGE_ERROR, error_style, read_all};
 use crate::output::{self, ErrorStyle};
 use crate::session::{
-    DEFAULT_MAX_DRAW, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH, DEFAULT_MAX_SOURCE, Event,
-    PictureRequest, Session,
+    DEFAULT_MAX_DRAW, DEFAULT_MAX_QUOTIENT, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH,
+    DEFAULT_MAX_SOURCE, Event, PictureRequest, Session,
 };
 
 /// Sprague–Grundy values, outcomes and winning moves of impartial games
@@ -181,6 +181,9 @@ struct Limits {
     /// The most sums `crosscheck`, `remoteness` and misère play may search for one row of a query.
     #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N", value_parser = count)]
     max_search: usize,
+    /// The most elements a trial monoid of `quotient G up to N` may have.
+    #[arg(long, default_value_t = DEFAULT_MAX_QUOTIENT, value_name = "N", value_parser = count)]
+    max_quotient: usize,
     /// The most nodes `draw` draws.
     #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N", value_parser = count)]
     max_draw: usize,
@@ -262,6 +265,7 @@ impl Limits {
             false => Session::new(self.max_states),
         };
         session.set_max_search(self.max_search);
+        session.set_max_quotient(self.max_quotient);
         session.set_max_work(self.max_work);
         session.set_max_draw(self.max_draw);
         session.set_max_rows(self.max_rows);

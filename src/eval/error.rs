@@ -244,6 +244,47 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error("the quotient's trial monoid at heap {heap} would pass {limit} elements")]
+    #[diagnostic(
+        code(sprague::eval::quotient_too_large),
+        help("ask for the quotient of fewer heaps, or raise the limit with `--max-quotient N`")
+    )]
+    QuotientTooLarge {
+        heap: u32,
+        limit: usize,
+        #[label("this quotient")]
+        span: SourceSpan,
+    },
+
+    #[error(
+        "no quotient was found for heap {heap}: no refinement of the trials answered every sum"
+    )]
+    #[diagnostic(
+        code(sprague::eval::quotient_unresolved),
+        help(
+            "the quotients up to heap {heap} minus one are kept; misère sums with larger heaps are searched"
+        )
+    )]
+    QuotientUnresolved {
+        heap: u32,
+        #[label("this quotient")]
+        span: SourceSpan,
+    },
+
+    #[error("{heap} moves to {option}, which is not a sum of smaller heaps of its game")]
+    #[diagnostic(
+        code(sprague::eval::quotient_not_heaps),
+        help(
+            "a quotient is of a game of one parameter whose moves leave sums of its own smaller heaps"
+        )
+    )]
+    QuotientNotHeaps {
+        heap: String,
+        option: String,
+        #[label("this game's quotient")]
+        span: SourceSpan,
+    },
+
     #[error("the move graph has {count}, over the limit of {limit} nodes")]
     #[diagnostic(
         code(sprague::eval::draw_too_large),
@@ -476,6 +517,9 @@ impl EvalError {
             | EvalError::TooMuchWork { .. }
             | EvalError::Interrupted { .. }
             | EvalError::SearchTooLarge { .. }
+            | EvalError::QuotientTooLarge { .. }
+            | EvalError::QuotientUnresolved { .. }
+            | EvalError::QuotientNotHeaps { .. }
             | EvalError::DrawTooLarge { .. }
             | EvalError::PlotInfinite { .. }
             | EvalError::PlotTooLarge { .. }

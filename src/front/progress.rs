@@ -165,6 +165,9 @@ fn message(stage: Option<&Stage>, states: usize, solved: usize, seconds: f64) ->
         Some(Stage::Certify { parts, claimed, .. }) => {
             format!("certifying: {claimed} of {parts} positions claimed; {solving}")
         }
+        Some(Stage::Quotient { game, heap, order }) => {
+            format!("quotient {game}: heaps to {heap}, order {order}; {solving}")
+        }
         Some(Stage::Verify { checked, claims }) => format!(
             "verifying: {checked} of {claims} claims checked ({:.0}/s)",
             rate(*checked as f64)

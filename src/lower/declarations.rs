@@ -367,6 +367,34 @@ impl Lowerer {
                 }
                 Target::Game(id.unwrap_or(GameId(0)))
             }
+            ast::Target::Quotient {
+                game,
+                up_to,
+                up_to_span,
+            } => {
+                let id = self.any_game(game);
+                if let Some(id) = id
+                    && self.program.game(id).params.len() != 1
+                {
+                    self.errors.push(CheckError::NotOneParameter {
+                        name: game.name.clone(),
+                        params: self.program.game(id).params.len(),
+                        query: "`quotient`",
+                        span: game.span,
+                    });
+                }
+                if *up_to > MAX_QUOTIENT_HEAP {
+                    self.errors.push(CheckError::QuotientTooFar {
+                        up_to: *up_to,
+                        limit: MAX_QUOTIENT_HEAP,
+                        span: *up_to_span,
+                    });
+                }
+                Target::Quotient(
+                    id.unwrap_or(GameId(0)),
+                    (*up_to).min(MAX_QUOTIENT_HEAP) as u32,
+                )
+            }
             ast::Target::Games(a, b) => {
                 let (first, second) = (self.any_game(a), self.any_game(b));
                 if let (Some(first), Some(second)) = (first, second) {
@@ -517,3 +545,7 @@ pub(super) fn node_id(graph: &mut Graph, name: &str) -> NodeId {
     }
     NodeId(index as u32)
 }
+
+/// The largest heap a quotient may be grown to: past it, listing each
+/// heap's options alone outgrows any quotient worth computing.
+pub const MAX_QUOTIENT_HEAP: u64 = 100_000;

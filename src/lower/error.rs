@@ -213,12 +213,24 @@ pub enum CheckError {
     #[diagnostic(
         code(sprague::check::no_misere),
         help(
-            "misère play is asked with `wins? misere P`, `best_move misere P`, `moves misere P` or `crosscheck misere P`; `genus P` gives a position's misère values"
+            "misère play is asked with `grundy misere P`, `wins? misere P`, `best_move misere P`, `moves misere P` or `crosscheck misere P`; `genus P` gives a position's misère values"
         )
     )]
     NoMisere {
         query: &'static str,
         #[label("not with `{query}`")]
+        span: SourceSpan,
+    },
+
+    #[error("heap {up_to} is past the largest heap a quotient may reach, {limit}")]
+    #[diagnostic(
+        code(sprague::check::quotient_too_far),
+        help("a quotient is grown heap by heap; ask for one up to at most {limit}")
+    )]
+    QuotientTooFar {
+        up_to: u64,
+        limit: u64,
+        #[label("this heap")]
         span: SourceSpan,
     },
 

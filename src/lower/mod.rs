@@ -187,7 +187,7 @@ pub fn references(statement: &ast::Statement) -> Vec<&str> {
                 walk(a, &mut names);
                 walk(b, &mut names);
             }
-            ast::Target::Game(game) => names.push(&game.name),
+            ast::Target::Game(game) | ast::Target::Quotient { game, .. } => names.push(&game.name),
             ast::Target::Games(a, b) => names.extend([a.name.as_str(), b.name.as_str()]),
             ast::Target::Nimber(value) => {
                 expr(value, &mut names);

@@ -378,6 +378,8 @@ pub enum Target {
     Games(GameId, GameId),
     /// `nim 3 * 5`, its operators read in nimbers.
     Nimber(Expr),
+    /// `quotient G up to N`.
+    Quotient(GameId, u32),
 }
 
 /// A variable, the slot it is stored in, and the values it ranges over.

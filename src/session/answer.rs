@@ -5,6 +5,7 @@ use miette::SourceSpan;
 use super::errors::engine_error;
 use super::moves::{Solved, listed_move_line, move_line, valued_moves};
 use super::picture::{finish, move_graph};
+use super::quotient::solve_by_quotient;
 use super::rows::each_row;
 use super::written::Written;
 use super::{
@@ -52,6 +53,7 @@ impl Session {
                 Ok(())
             }
             Target::Nimber(expr) => self.nimber(query, expr, sink),
+            Target::Quotient(game, up_to) => self.quotient(*game, *up_to, query.target_span, sink),
             Target::Position(_) | Target::Positions(..) => self.answer_positions(query, sink),
         }
     }
@@ -92,7 +94,8 @@ impl Session {
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EvalError> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let (engine, misere) = (&mut self.engine, &mut self.misere);
+        let (engine, misere, quotients) = (&mut self.engine, &mut self.misere, &self.quotients);
+        let mut by_quotient = false;
         let (interactive, max_search, max_draw) =
             (self.interactive, self.max_search, self.max_draw);
         let span = query.target_span;
@@ -100,7 +103,7 @@ impl Session {
             let (terms, other) = match &query.target {
                 Target::Position(terms) => (terms, None),
                 Target::Positions(a, b) => (a, Some(b)),
-                Target::Game(_) | Target::Games(..) | Target::Nimber(_) => {
+                Target::Game(_) | Target::Games(..) | Target::Nimber(_) | Target::Quotient(..) => {
                     unreachable!("answered by `answer`")
                 }
             };
@@ -141,7 +144,14 @@ impl Session {
                 }
                 (kind, _) => match query.play {
                     Play::Normal => solve(&interp, engine, misere, kind, &sum, max_search),
-                    Play::Misere => solve_misere(&interp, engine, misere, kind, &sum, max_search),
+                    Play::Misere => {
+                        let found = solve_by_quotient(&interp, engine, quotients, kind, &sum);
+                        by_quotient = found.is_some();
+                        match found {
+                            Some(found) => found,
+                            None => solve_misere(&interp, engine, misere, kind, &sum, max_search),
+                        }
+                    }
                 }
                 .map_err(|error| engine_error(&interp, error, span))?,
             };
@@ -151,10 +161,12 @@ impl Session {
                     .map_err(|error| engine_error(&interp, error, span))?;
             }
             let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
+                && query.play == Play::Normal
                 && sum
                     .iter()
                     .any(|component| interp.by_period(component).is_some()))
-            .then_some("period");
+            .then_some("period")
+            .or(by_quotient.then_some("quotient"));
             sink(Event::Answer(Answer {
                 query: query.kind,
                 position: match &written {
@@ -163,7 +175,11 @@ impl Session {
                 },
                 bindings: bindings(query, env),
                 value,
-                play: query.kind.has_misere().then_some(query.play),
+                // `grundy` names its play only when it is misère, as
+                // answers did before it had a misère form.
+                play: (query.kind.has_misere()
+                    && (query.kind != QueryKind::Grundy || query.play == Play::Misere))
+                    .then_some(query.play),
                 by,
             }));
             Ok(())
@@ -422,6 +438,7 @@ fn solve(
         | QueryKind::Draw
         | QueryKind::Plot
         | QueryKind::Nim
+        | QueryKind::Quotient
         | QueryKind::Diff => Value::Moves(
             valued_moves(interp, engine, sum)?
                 .into_iter()
@@ -469,6 +486,13 @@ fn solve_misere(
             .collect())
     };
     Ok(match kind {
+        // γ: 1 for a terminal position, else the mex of the options' γ.
+        QueryKind::Grundy => Value::Grundy(
+            engine
+                .genus(interp, misere, sum, true, max_search)?
+                .genus
+                .misere[0],
+        ),
         QueryKind::Wins => Value::Wins(
             engine
                 .genus(interp, misere, sum, true, max_search)?

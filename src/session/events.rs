@@ -15,7 +15,8 @@ pub struct Answer {
     pub value: Value,
     /// The play convention, for the queries that may be asked under either.
     pub play: Option<Play>,
-    /// How the answer was found, when not by search: `"period"`.
+    /// How the answer was found, when not by search: `"period"`,
+    /// `"quotient"`.
     pub by: Option<&'static str>,
 }
 
@@ -58,6 +59,26 @@ pub enum Value {
         n: Grundy,
         rows: Vec<why::StrategyRow>,
     },
+    /// A misère quotient, from `quotient G up to N`.
+    Quotient(QuotientReport),
+}
+
+/// A misère quotient as the papers print it: every element a word in the
+/// generators, each the least word of its element.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuotientReport {
+    pub game: String,
+    pub up_to: u32,
+    pub order: usize,
+    /// Each generator's letter and the heap it is.
+    pub generators: Vec<(String, u32)>,
+    /// `left = right`.
+    pub relations: Vec<(String, String)>,
+    pub elements: Vec<String>,
+    /// The elements whose sums the player to move loses.
+    pub p_portion: Vec<String>,
+    /// The element of each heap 0..=up_to.
+    pub pretending: Vec<String>,
 }
 
 /// A picture: its text (DOT or SVG), the file it was written to, and how
@@ -211,6 +232,13 @@ pub enum Stage {
     },
     /// `sprague verify`: the claims checked so far, of all.
     Verify { checked: usize, claims: usize },
+    /// `quotient G up to N`: heaps 0..=`heap` done, the quotient of order
+    /// `order`.
+    Quotient {
+        game: String,
+        heap: usize,
+        order: usize,
+    },
 }
 
 /// Told of each [`Stage`] a long query reaches.

@@ -14,6 +14,7 @@ mod errors;
 mod events;
 mod moves;
 mod picture;
+mod quotient;
 mod rows;
 pub mod why;
 mod written;
@@ -21,9 +22,10 @@ mod written;
 use events::tell;
 pub use events::{
     Answer, Crosscheck, Diff, DiffRow, Event, Listing, MoveLine, Picture, PlayMove, PlayRequest,
-    Remoteness, Stage, Stages, Value, WHOLE_SUM_PARTS,
+    QuotientReport, Remoteness, Stage, Stages, Value, WHOLE_SUM_PARTS,
 };
 pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
+pub use quotient::DEFAULT_MAX_QUOTIENT;
 
 use errors::engine_error;
 use moves::{listed_move_line, valued_moves};
@@ -92,6 +94,11 @@ pub struct Session {
     writes_files: bool,
     /// Told how far a long query went (see [`Stage`]).
     stages: Option<Stages>,
+    /// The misère quotients computed, by game; misère sums of their heaps
+    /// are answered from them.
+    quotients: rustc_hash::FxHashMap<crate::program::GameId, crate::quotient::Quotient>,
+    /// The most elements a trial monoid of a quotient may have.
+    max_quotient: usize,
 }
 
 impl Session {
@@ -111,6 +118,8 @@ impl Session {
             interactive: false,
             writes_files: true,
             stages: None,
+            quotients: Default::default(),
+            max_quotient: quotient::DEFAULT_MAX_QUOTIENT,
         }
     }
 
@@ -136,6 +145,12 @@ impl Session {
     /// Sets the most sums `crosscheck` and `remoteness` may search.
     pub fn set_max_search(&mut self, max_search: usize) {
         self.max_search = max_search;
+    }
+
+    /// Sets the most elements a quotient's trial monoid may have
+    /// (`--max-quotient`).
+    pub fn set_max_quotient(&mut self, max_quotient: usize) {
+        self.max_quotient = max_quotient;
     }
 
     /// Sets the most options one search may examine (`--max-work`).
@@ -364,6 +379,7 @@ impl Session {
         self.periods.clear();
         self.tables.clear();
         self.misere.clear();
+        self.quotients.clear();
         let forgotten = match kinds_kept {
             true => {
                 let (games, graphs) = ids_of(&self.program, &affected);

@@ -184,6 +184,7 @@ pub enum QueryKind {
     Nim,
     Why,
     Strategy,
+    Quotient,
 }
 
 impl QueryKind {
@@ -206,6 +207,7 @@ impl QueryKind {
             QueryKind::Nim => "nim",
             QueryKind::Why => "why",
             QueryKind::Strategy => "strategy",
+            QueryKind::Quotient => "quotient",
         }
     }
 }
@@ -215,7 +217,8 @@ impl QueryKind {
     pub fn has_misere(self) -> bool {
         matches!(
             self,
-            QueryKind::Wins
+            QueryKind::Grundy
+                | QueryKind::Wins
                 | QueryKind::BestMove
                 | QueryKind::Moves
                 | QueryKind::Crosscheck
@@ -257,6 +260,12 @@ pub enum Target {
     Games(Ident, Ident),
     /// `nim 3 * 5`: an expression in nimbers.
     Nimber(Expr),
+    /// `quotient G up to N`.
+    Quotient {
+        game: Ident,
+        up_to: u64,
+        up_to_span: SourceSpan,
+    },
 }
 
 impl Target {
@@ -268,6 +277,7 @@ impl Target {
             Target::Game(game) => game.span,
             Target::Games(a, b) => join(a.span, b.span),
             Target::Nimber(expr) => expr.span,
+            Target::Quotient { game, .. } => game.span,
         }
     }
 }

@@ -314,6 +314,22 @@ impl Builder {
                 QueryKind::Period,
                 Target::Game(self.ident(inner.next().expect("a period query names a game"))),
             ),
+            Rule::quotient_query => {
+                let game = self.ident(inner.next().expect("a quotient names a game"));
+                let up_to = inner
+                    .find(|pair| pair.as_rule() == Rule::integer)
+                    .expect("a quotient has its largest heap");
+                let up_to_span = self.span(&up_to);
+                let up_to = self.integer(&up_to)? as u64;
+                (
+                    QueryKind::Quotient,
+                    Target::Quotient {
+                        game,
+                        up_to,
+                        up_to_span,
+                    },
+                )
+            }
             Rule::diff_query => {
                 let a = self.ident(inner.next().expect("a diff names two games"));
                 let b = self.ident(inner.next().expect("a diff names two games"));

@@ -23,6 +23,7 @@ pub(super) fn meaningful_token(rule: Rule) -> bool {
             | Rule::game_times
             | Rule::kw_remoteness
             | Rule::kw_period
+            | Rule::kw_quotient
             | Rule::kw_diff
             | Rule::kw_equal
             | Rule::kw_all_but
@@ -63,6 +64,7 @@ pub(super) fn name(rule: Rule) -> Name {
         Rule::let_decl => Phrase("a `let` declaration"),
         Rule::query | Rule::query_kind => Phrase("a query"),
         Rule::period_query => Phrase("a `period` query"),
+        Rule::quotient_query => Phrase("a `quotient` query"),
         Rule::diff_query => Phrase("a `diff` query"),
         Rule::equal_query => Phrase("an `equal?` query"),
         Rule::code => Phrase("a game code"),
@@ -166,6 +168,8 @@ pub(super) fn name(rule: Rule) -> Name {
         Rule::kw_to => Token("to"),
         Rule::kw_misere => Token("misere"),
         Rule::kw_period => Token("period"),
+        Rule::kw_quotient => Token("quotient"),
+        Rule::kw_up => Token("up"),
         Rule::kw_diff => Token("diff"),
         Rule::kw_equal => Token("equal?"),
         Rule::kw_octal => Token("octal"),
