@@ -70,6 +70,33 @@ impl Mex {
         self.words.len()
     }
 
+    /// How many values are noted.
+    pub fn count(&self) -> usize {
+        self.words
+            .iter()
+            .map(|word| word.count_ones() as usize)
+            .sum()
+    }
+
+    /// Calls `each` with every value noted.
+    pub fn for_each(&self, mut each: impl FnMut(Grundy)) {
+        for (i, &word) in self.words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                each(64 * i as Grundy + Grundy::from(bits.trailing_zeros()));
+                bits &= bits - 1;
+            }
+        }
+    }
+
+    /// Whether `value` is noted.
+    #[inline]
+    pub fn contains(&self, value: Grundy) -> bool {
+        self.words
+            .get((value / 64) as usize)
+            .is_some_and(|word| word & 1 << (value % 64) != 0)
+    }
+
     /// The least value not noted.
     pub fn mex(&self) -> Grundy {
         let word = self

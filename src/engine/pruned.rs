@@ -88,31 +88,93 @@ struct Candidate {
 struct Candidates<P> {
     parts: Vec<P>,
     candidates: Vec<Candidate>,
-    known: KnownValues,
-    /// How many options the position has: its value is at most that.
-    count: usize,
+    known: Mex,
 }
 
-/// A set of option values: bits for small values, a list for the rest.
-#[derive(Default)]
-struct KnownValues {
-    low: u128,
-    high: Vec<Grundy>,
-}
+/// A set of values below 256, as bits: the values a search asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Values([u64; 4]);
 
-impl KnownValues {
-    fn insert(&mut self, value: Grundy) {
-        match value < 128 {
-            true => self.low |= 1 << value,
-            false => self.high.push(value),
+impl Values {
+    const LIMIT: usize = 256;
+
+    /// `{value}`, if it is below 256.
+    fn one(value: Grundy) -> Option<Values> {
+        let mut values = Values::default();
+        (value < Values::LIMIT as Grundy).then(|| {
+            values.0[(value / 64) as usize] |= 1 << (value % 64);
+            values
+        })
+    }
+
+    /// The values below `n`, if `n` is at most 256.
+    fn below(n: usize) -> Option<Values> {
+        (n <= Values::LIMIT).then(|| {
+            let mut values = Values::default();
+            for (i, word) in values.0.iter_mut().enumerate() {
+                let bits = n.saturating_sub(64 * i).min(64);
+                *word = if bits == 64 {
+                    u64::MAX
+                } else {
+                    (1 << bits) - 1
+                };
+            }
+            values
+        })
+    }
+
+    fn contains(self, value: Grundy) -> bool {
+        value < Values::LIMIT as Grundy && self.0[(value / 64) as usize] & 1 << (value % 64) != 0
+    }
+
+    fn is_empty(self) -> bool {
+        self.0.iter().all(|&word| word == 0)
+    }
+
+    fn intersection(self, other: Values) -> Values {
+        Values(std::array::from_fn(|i| self.0[i] & other.0[i]))
+    }
+
+    fn strike(&mut self, value: Grundy) {
+        if value < Values::LIMIT as Grundy {
+            self.0[(value / 64) as usize] &= !(1 << (value % 64));
         }
     }
 
-    fn contains(&self, value: Grundy) -> bool {
-        match value < 128 {
-            true => self.low & 1 << value != 0,
-            false => self.high.contains(&value),
+    fn min(self) -> Option<Grundy> {
+        let i = self.0.iter().position(|&word| word != 0)?;
+        Some(64 * i as Grundy + Grundy::from(self.0[i].trailing_zeros()))
+    }
+
+    fn max(self) -> Option<Grundy> {
+        let i = self.0.iter().rposition(|&word| word != 0)?;
+        Some(64 * i as Grundy + 63 - Grundy::from(self.0[i].leading_zeros()))
+    }
+
+    fn strike_max(&mut self) {
+        if let Some(max) = self.max() {
+            self.strike(max);
         }
+    }
+
+    fn without_max(mut self) -> Values {
+        self.strike_max();
+        self
+    }
+
+    /// Each value XORed with `x`; `None` when one would pass 255.
+    fn xored(self, x: Grundy) -> Option<Values> {
+        if x == 0 {
+            return Some(self);
+        }
+        let mut xored = Values::default();
+        let mut bits = self;
+        while let Some(value) = bits.min() {
+            bits.strike(value);
+            let moved = Values::one(value ^ x)?;
+            xored = Values(std::array::from_fn(|i| xored.0[i] | moved.0[i]));
+        }
+        Some(xored)
     }
 }
 
@@ -153,6 +215,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return self.solve(rules, key);
         }
         let searched = self.search_value(rules, position, key, 0);
+            eprintln!(
+                "work {} states {} ruled {}",
+                self.work,
+                self.states(),
+                self.ruled_out.len()
+            );
+        }
         self.unwind();
         match searched {
             Ok(_) => Ok(()),
@@ -266,15 +335,42 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         let mut options = self.candidates(rules, position, key)?;
+        // Each value in turn (Beling and Rogalski's aspiration by single
+        // values): an option found to have another value is set aside
+        // with it, as it has no other.
         let mut value = 0;
-        loop {
-            if !options.known.contains(value) {
-                match self.find_option(rules, &mut options, value, depth)? {
-                    Some(found) => _ = options.candidates.remove(found),
-                    None => break,
+        'values: loop {
+            if options.known.contains(value) {
+                value += 1;
+                continue;
+            }
+            let mut index = 0;
+            while index < options.candidates.len() {
+                let mut candidate = options.candidates[index];
+                while candidate.len > 1 {
+                    let part = &options.parts[candidate.start + candidate.len - 1];
+                    candidate.x ^= self.part_value(rules, part, depth + 1)?;
+                    candidate.len -= 1;
+                }
+                options.candidates[index] = candidate;
+                let hardest = &options.parts[candidate.start];
+                let found = match Values::one(value ^ candidate.x) {
+                    Some(asked) => self.value_in(rules, hardest, asked, depth + 1)?,
+                    None => Some(self.part_value(rules, hardest, depth + 1)?),
+                };
+                match found {
+                    Some(found) => {
+                        options.known.add(found ^ candidate.x);
+                        options.candidates.remove(index);
+                        if found ^ candidate.x == value {
+                            value += 1;
+                            continue 'values;
+                        }
+                    }
+                    None => index += 1,
                 }
             }
-            value += 1;
+            break;
         }
         self.leave(key, Some(value));
         Ok(value)
@@ -291,84 +387,109 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
+        match Values::one(value) {
+            Some(wanted) => Ok(self.value_in(rules, position, wanted, depth)? == Some(value)),
+            None => Ok(self.part_value(rules, position, depth)? == value),
+        }
+    }
+
+    /// A component's value if it is one of `wanted`, else `None`
+    /// (Beling and Rogalski's search with a set of values asked for).
+    ///
+    /// The value is the least value no option has. Of the values from 0
+    /// to the number of options, those options show are struck out; with
+    /// `k` options still to read, the value is among the `k + 1` least
+    /// values left, so the rest are struck out too. Each option is asked
+    /// its value only if it is among the values left but the largest, and
+    /// no more than the largest wanted: an option of any other value
+    /// strikes out the largest left, as it cannot cover any of the others.
+    /// The values up to the largest wanted are then struck out exactly;
+    /// once none wanted is left, the answer is `None`.
+    fn value_in<R>(
+        &mut self,
+        rules: &R,
+        position: &P,
+        wanted: Values,
+        depth: usize,
+    ) -> Searched<Option<Grundy>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let kept = |value: Grundy| Ok(wanted.contains(value).then_some(value));
         if let Some(n) = rules.as_heap(position) {
-            return Ok(n == value);
+            return kept(n);
         }
         match self.kept(rules, position) {
-            kept if kept < LOOPY => return Ok(kept == value),
+            value if value < LOOPY => return kept(value),
             LOOPY | EXPANDING => return Err(Stop::ToMemo),
             _ => {}
         }
         if !self.searches(rules, position) || depth >= DEEPEST {
-            return Ok(self.part_value(rules, position, depth)? == value);
+            return kept(self.part_value(rules, position, depth)?);
         }
         let key = self.intern(rules, position, position)?;
-        if self.ruled_out(key, value) {
-            return Ok(false);
+        if self.ruled_out_all(key, wanted) {
+            return Ok(None);
         }
-        let mut options = self.candidates(rules, position, key)?;
-        if (options.count as u64) < value || options.known.contains(value) {
+        let options = self.candidates(rules, position, key)?;
+        let count = options.known.count() + options.candidates.len();
+        let Some(mut left) = Values::below(count + 1) else {
             self.leave(key, None);
-            self.rule_out(key, value);
-            return Ok(false);
-        }
-        // Every smaller value must be found among the options, each in an
-        // option of its own; the first missing is the position's value.
-        for smaller in 0..value {
-            if options.known.contains(smaller) {
-                continue;
-            }
-            match self.find_option(rules, &mut options, smaller, depth)? {
-                Some(found) => _ = options.candidates.remove(found),
-                None => {
-                    self.leave(key, Some(smaller));
-                    return Ok(false);
-                }
-            }
-        }
-        if self
-            .find_option(rules, &mut options, value, depth)?
-            .is_some()
-        {
+            return kept(self.part_value(rules, position, depth)?);
+        };
+        let top = wanted.intersection(left).max();
+        let Some(top) = top else {
             self.leave(key, None);
-            self.rule_out(key, value);
-            return Ok(false);
-        }
-        self.leave(key, Some(value));
-        Ok(true)
-    }
-
-    /// The first candidate option of value `value`, if any: the parts of
-    /// each but its hardest are valued in full (once), and the hardest
-    /// asked whether it makes up the rest.
-    fn find_option<R>(
-        &mut self,
-        rules: &R,
-        options: &mut Candidates<P>,
-        value: Grundy,
-        depth: usize,
-    ) -> Searched<Option<usize>, P, R::Error>
-    where
-        R: Rules<Position = P>,
-    {
+            return Ok(None);
+        };
+        let upto = Values::below(top as usize + 1).unwrap_or(left);
+        options.known.for_each(|value| left.strike(value));
+        let mut exact = true;
         for index in 0..options.candidates.len() {
+            if wanted.intersection(left).is_empty() {
+                exact = false;
+                left = Values::default();
+                break;
+            }
             let mut candidate = options.candidates[index];
             while candidate.len > 1 {
                 let part = &options.parts[candidate.start + candidate.len - 1];
                 candidate.x ^= self.part_value(rules, part, depth + 1)?;
                 candidate.len -= 1;
             }
-            options.candidates[index] = candidate;
             let hardest = &options.parts[candidate.start];
-            if self.has_value(rules, hardest, value ^ candidate.x, depth + 1)? {
-                return Ok(Some(index));
+            let asked = left.without_max().intersection(upto).xored(candidate.x);
+            let found = match asked {
+                Some(asked) => self.value_in(rules, hardest, asked, depth + 1)?,
+                None => Some(self.part_value(rules, hardest, depth + 1)?),
+            };
+            match found {
+                Some(value) => left.strike(value ^ candidate.x),
+                None => {
+                    left.strike_max();
+                    exact = false;
+                }
             }
         }
-        Ok(None)
+        let least = left.min();
+        match least {
+            Some(value) if exact || value <= top => {
+                self.leave(key, Some(value));
+                kept(value)
+            }
+            _ => {
+                self.leave(key, None);
+                self.rule_out_all(key, wanted);
+                Ok(None)
+            }
+        }
     }
 
-    /// Lists the options of the component at `key`, which is then being
-    /// expanded (a cycle back to it is seen).
+    /// The options of the component at `key`, which is then being
+    /// expanded (a cycle back to it is seen): folded as the memo folds
+    /// them, the values of those with every part known gathered, the
+    /// others deferred with the parts they wait on. Where the rules do
+    /// not defer every such option, the options are listed instead.
     fn candidates<R>(
         &mut self,
         rules: &R,
@@ -379,6 +500,54 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         self.watch()?;
+        self.fold(rules, position)?;
+        let all_deferred =
+            self.deferred.last().map(|option| option.end) == Some(self.missing.len());
+        let mut options = match self.missing.is_empty() || all_deferred {
+            true => Candidates {
+                parts: std::mem::take(&mut self.missing),
+                candidates: self
+                    .deferred
+                    .iter()
+                    .scan(0, |start, option| {
+                        let candidate = Candidate {
+                            start: *start,
+                            len: option.end - *start,
+                            x: option.partial,
+                            weight: 0,
+                        };
+                        *start = option.end;
+                        Some(candidate)
+                    })
+                    .collect(),
+                known: std::mem::take(&mut self.mex),
+            },
+            false => self.listed(rules, position)?,
+        };
+        room(&mut self.path, 1).map_err(|_| self.out_of_memory())?;
+        self.set_value(key, EXPANDING);
+        self.path.push(key);
+        // The hardest part of each option first: it alone is asked of a
+        // value. The options from the easiest.
+        let mut weights = Vec::new();
+        for candidate in &mut options.candidates {
+            let parts = &mut options.parts[candidate.start..candidate.start + candidate.len];
+            weights.clear();
+            weights.extend(parts.iter().map(|part| rules.weight(part)));
+            let hardest = (0..parts.len()).max_by_key(|&i| weights[i]).unwrap_or(0);
+            parts.swap(0, hardest);
+            candidate.weight = weights.iter().map(|w| w.saturating_mul(*w)).sum();
+        }
+        options.candidates.sort_by_key(|candidate| candidate.weight);
+        Ok(options)
+    }
+
+    /// The options of a position as the rules list them, for
+    /// [`Engine::candidates`].
+    fn listed<R>(&mut self, rules: &R, position: &P) -> Searched<Candidates<P>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
         let mut listed = Options::new(self.scratch.limit());
         rules
             .options(position, &mut listed)
@@ -386,16 +555,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if self.count_work(listed.len() as u64 + 1) {
             return Err(self.too_much_work(position.clone()).into());
         }
-        room(&mut self.path, 1).map_err(|_| self.out_of_memory())?;
-        self.set_value(key, EXPANDING);
-        self.path.push(key);
         let mut options = Candidates {
             parts: Vec::new(),
             candidates: Vec::new(),
-            known: KnownValues::default(),
-            count: listed.len(),
+            known: Mex::default(),
         };
-        let mut weights = Vec::new();
         for option in listed.iter() {
             let (start, mut x) = (options.parts.len(), 0);
             for part in option {
@@ -407,26 +571,16 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     },
                 }
             }
-            let len = options.parts.len() - start;
-            if len == 0 {
-                options.known.insert(x);
-                continue;
+            match options.parts.len() - start {
+                0 => options.known.add(x),
+                len => options.candidates.push(Candidate {
+                    start,
+                    len,
+                    x,
+                    weight: 0,
+                }),
             }
-            // The hardest part first: it alone is asked of a value.
-            let parts = &mut options.parts[start..];
-            weights.clear();
-            weights.extend(parts.iter().map(|part| rules.weight(part)));
-            let hardest = (0..len).max_by_key(|&i| weights[i]).unwrap_or(0);
-            parts.swap(0, hardest);
-            let weight = weights.iter().map(|w| w.saturating_mul(*w)).sum();
-            options.candidates.push(Candidate {
-                start,
-                len,
-                x,
-                weight,
-            });
         }
-        options.candidates.sort_by_key(|candidate| candidate.weight);
         Ok(options)
     }
 
@@ -442,17 +596,18 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
     }
 
-    fn ruled_out(&self, key: Key, value: Grundy) -> bool {
-        value < 64
-            && self
-                .ruled_out
-                .get(&key)
-                .is_some_and(|bits| bits & 1 << value != 0)
+    /// Whether every value of `wanted` is known not to be the value of
+    /// the component at `key`.
+    fn ruled_out_all(&self, key: Key, wanted: Values) -> bool {
+        let bits = self.ruled_out.get(&key).copied().unwrap_or(0);
+        wanted.0[1..].iter().all(|&word| word == 0) && wanted.0[0] & !bits == 0
     }
 
-    fn rule_out(&mut self, key: Key, value: Grundy) {
-        if value < 64 {
-            *self.ruled_out.entry(key).or_default() |= 1 << value;
+    /// Notes that no value of `wanted` below 64 is the value of the
+    /// component at `key`.
+    fn rule_out_all(&mut self, key: Key, wanted: Values) {
+        if wanted.0[0] != 0 {
+            *self.ruled_out.entry(key).or_default() |= wanted.0[0];
         }
     }
 }

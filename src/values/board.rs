@@ -3,6 +3,7 @@
 //! board's symmetries), so that equal parts are one position. Regions of up
 //! to 128 nodes are bitsets, flooded a word at a time.
 
+use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::{BitAnd, BitOr, Not, Shl, Shr};
@@ -628,28 +629,37 @@ fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
 
 /// The least of the eight images of a `height` × `width` box's cells
 /// (row by row, `width` bits a row) under the box's symmetries, as
-/// regions order: by shape, then by the set's low word and high word.
-/// The four that keep the shape are row reversals and mirrored rows; the
-/// four others the same of the transpose: one pass over the cells in all.
+/// regions order: by shape (fewer rows first), then by the set's low word
+/// and high word. A box taller than wide is transposed first (one pass
+/// over its cells), since its images with fewer rows are the least; the
+/// four images of one shape are its row reversals and mirrored rows; a
+/// square box has both shapes' four.
 #[inline(always)]
 fn least_image(cells: u128, height: u32, width: u32) -> (u32, u32, u128) {
-    let order =
-        |&(rows, cols, nodes): &(u32, u32, u128)| (rows, cols, nodes as u64, (nodes >> 64) as u64);
-    let transposed = transpose(cells, height, width);
-    [(height, width, cells), (width, height, transposed)]
-        .into_iter()
-        .flat_map(|(rows, cols, nodes)| {
-            let mirrored = mirror(nodes, rows, cols);
-            [
-                nodes,
-                mirrored,
-                upside_down(nodes, rows, cols),
-                upside_down(mirrored, rows, cols),
-            ]
-            .map(|nodes| (rows, cols, nodes))
-        })
-        .min_by_key(order)
-        .unwrap_or((height, width, cells))
+    let four = |rows: u32, cols: u32, nodes: u128| {
+        let mirrored = mirror(nodes, rows, cols);
+        let images = [
+            nodes,
+            mirrored,
+            upside_down(nodes, rows, cols),
+            upside_down(mirrored, rows, cols),
+        ];
+        let order = |&nodes: &u128| (nodes as u64, (nodes >> 64) as u64);
+        images.into_iter().min_by_key(order).unwrap_or(nodes)
+    };
+    let least = match height.cmp(&width) {
+        Ordering::Less => four(height, width, cells),
+        Ordering::Greater => four(width, height, transpose(cells, height, width)),
+        Ordering::Equal => {
+            let (a, b) = (
+                four(height, width, cells),
+                four(width, height, transpose(cells, height, width)),
+            );
+            let order = |nodes: u128| (nodes as u64, (nodes >> 64) as u64);
+            if order(a) <= order(b) { a } else { b }
+        }
+    };
+    (height.min(width), height.max(width), least)
 }
 
 /// The row `r` of a box `width` bits wide.
