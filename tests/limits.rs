@@ -246,3 +246,33 @@ fn an_interned_chain_fits_in_4_gb_or_says_memory_ran_out() {
         assert!(stderr.contains("more memory"), "{stderr}");
     }
 }
+
+/// The work limit's error counts the positions solved in English: "1
+/// position", "2 positions". With a limit of one option, Kayles stops
+/// after its first positions.
+#[test]
+fn the_work_limit_counts_positions_solved_in_the_singular_for_one() {
+    let kayles =
+        "game Kayles(n) { move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k }\n";
+    for work in [1, 2, 5, 20] {
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        session.set_max_work(work);
+        let mut events = Vec::new();
+        let source = format!("{kayles}grundy Kayles(12)\n");
+        session.run("test.game", &source, &mut |event| events.push(event));
+        let [Event::Error(report)] = events.as_slice() else {
+            panic!("expected the work limit's error, got {events:?}");
+        };
+        let message = report.to_string();
+        let tail = message
+            .rsplit_once(" (")
+            .and_then(|(_, tail)| tail.strip_suffix(" solved so far)"))
+            .unwrap_or_else(|| panic!("{message}"));
+        let (solved, noun) = tail.split_once(' ').unwrap();
+        let expected = match solved {
+            "1" => "position",
+            _ => "positions",
+        };
+        assert_eq!(noun, expected, "{message}");
+    }
+}

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 use miette::Report;
 
 use crate::engine::{DEFAULT_MAX_STATES, DEFAULT_MAX_WORK};
+
 use crate::front::progress::Progress;
 use crate::front::{INPUT_ERROR, INTERRUPTED, STACK_SIZE, USAGE_ERROR, error_style, read_all};
 use crate::output::{self, ErrorStyle};
@@ -492,10 +493,10 @@ fn certify(
                 return ExitCode::from(2);
             }
             say!(
-                "certified: {} = {} ({} positions), written to {}",
+                "certified: {} = {} ({}), written to {}",
                 certificate.position,
                 certificate.value,
-                certificate.claims.len(),
+                crate::eval::count(certificate.claims.len(), "position", "positions"),
                 path.display()
             );
         }
@@ -578,8 +579,9 @@ fn verify(file: &std::path::Path, path: &std::path::Path, session: Session) -> E
     match verified {
         Ok((value, positions)) => {
             say!(
-                "verified: {} = {value} ({positions} positions)",
-                certificate.position
+                "verified: {} = {value} ({})",
+                certificate.position,
+                crate::eval::count(positions, "position", "positions")
             );
             ExitCode::SUCCESS
         }
