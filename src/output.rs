@@ -6,6 +6,7 @@ use serde_json::{Value as Json, json};
 
 use crate::analysis::{Period, Proof};
 use crate::engine::{Gamma, Grundy};
+use crate::eval::count;
 use crate::program::Play;
 use crate::session::why::{Reason, StrategyRow, Why};
 use crate::session::{Answer, Diff, MoveLine, QuotientReport, Value};
@@ -158,13 +159,6 @@ fn question_text(answer: &Answer) -> String {
     match answer.play {
         Some(Play::Misere) => format!("{} misere {}", answer.query.keyword(), answer.position),
         _ => format!("{} {}", answer.query.keyword(), answer.position),
-    }
-}
-
-fn count(n: usize, one: &str, many: &str) -> String {
-    match n {
-        1 => format!("1 {one}"),
-        n => format!("{n} {many}"),
     }
 }
 

@@ -543,6 +543,13 @@ fn splitting_rules_that_read_node_numbers_or_reach_past_one_part_are_refused() {
         ("move G(s - {v}) for v in s if 2 in s", "2"),
         ("move G(s - {min(s)})", "s"),
         ("move G(s - {[v for v in s][0]})", "[v for v in s][0]"),
+        // An order of nodes written with `min`: their numbers as integers,
+        // not a reach past one part.
+        (
+            "move G(s - {a, b}) for a in s, b in neighbours(s, a) if min(a, b) == a",
+            "node_numbering",
+        ),
+        ("move G(s - {v}) + *max(v, 1) for v in s", "node_numbering"),
         // Moves that may reach two parts, or read the whole region.
         ("move G(s - {a, b}) for a in s, b in s - {a}", "not_local"),
         ("move G(s - {a, b}) for a in s, b in s", "not_local"),

@@ -482,3 +482,51 @@ fn certify_writes_into_a_pipe_or_through_a_link_and_leaves_them_in_place() {
         serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
     assert_eq!(certificate["value"], 3);
 }
+
+/// Counts read as English: a certificate of one position says "1
+/// position", and so does a limit of one.
+#[test]
+fn one_position_is_counted_in_the_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "games.game", GAMES);
+    let out = dir.path().join("one.json");
+    // Kayles(0) has no options: its certificate claims it alone.
+    let output = sprague(
+        &["certify", &file, "Kayles(0)", "-o", &out.to_string_lossy()],
+        "",
+    );
+    let said = String::from_utf8_lossy(&output.stderr).into_owned()
+        + &String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.starts_with("certified: Kayles(0) = 0 (1 position), written to"),
+        "{said}"
+    );
+    let certificate: Json = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let (ok, text) = verify(dir.path(), GAMES, &certificate);
+    assert!(ok, "{text}");
+    assert!(
+        text.starts_with("verified: Kayles(0) = 0 (1 position)\n"),
+        "{text}"
+    );
+    // A limit of one position: the chain C(3), C(2), C(1), C(0) has four.
+    let chain = write(
+        dir.path(),
+        "chain.game",
+        "game C(n) { move C(n - 1) if n > 0 }\n",
+    );
+    let output = sprague(
+        &[
+            "certify",
+            "--max-states",
+            "1",
+            &chain,
+            "C(3)",
+            "-o",
+            &out.to_string_lossy(),
+        ],
+        "",
+    );
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("claim more than 1 position"), "{said}");
+    assert!(!said.contains("1 positions"), "{said}");
+}

@@ -246,3 +246,59 @@ fn an_interned_chain_fits_in_4_gb_or_says_memory_ran_out() {
         assert!(stderr.contains("more memory"), "{stderr}");
     }
 }
+
+/// The work limit's error counts the positions solved in English: "1
+/// position", "2 positions". With a limit of one option, Kayles stops
+/// after its first positions.
+#[test]
+fn the_work_limit_counts_positions_solved_in_the_singular_for_one() {
+    let kayles =
+        "game Kayles(n) { move Kayles(a) + Kayles(n - k - a) for k in 1..=2, a in 0..=n - k }\n";
+    for work in [1, 2, 5, 20] {
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        session.set_max_work(work);
+        let mut events = Vec::new();
+        let source = format!("{kayles}grundy Kayles(12)\n");
+        session.run("test.game", &source, &mut |event| events.push(event));
+        let [Event::Error(report)] = events.as_slice() else {
+            panic!("expected the work limit's error, got {events:?}");
+        };
+        let message = report.to_string();
+        let tail = message
+            .rsplit_once(" (")
+            .and_then(|(_, tail)| tail.strip_suffix(" solved so far)"))
+            .unwrap_or_else(|| panic!("{message}"));
+        let (solved, noun) = tail.split_once(' ').unwrap();
+        let expected = match solved {
+            "1" => "position",
+            _ => "positions",
+        };
+        assert_eq!(noun, expected, "{message}");
+    }
+}
+
+/// A code's table counts the splits it examines against `--max-work`:
+/// octal 0.004 (take three, leave two heaps) finds a heap's value only
+/// among all its splits, about n/2 of them for heap n, so its table to
+/// 100,000 heaps examines some 2.5 × 10^9; a limit of 10^6 stops it early,
+/// with the work limit's error naming the heap it was reaching for.
+#[test]
+fn a_code_table_keeps_to_the_work_limit() {
+    let mut session = Session::new(100_000);
+    session.set_max_work(1_000_000);
+    let mut events = Vec::new();
+    let source = "game X = octal \"0.004\"\nperiod X\n";
+    session.run("test.game", source, &mut |event| events.push(event));
+    let [Event::Error(report)] = events.as_slice() else {
+        panic!("expected the work limit's error, got {events:?}");
+    };
+    let code = report.code().map(|code| code.to_string());
+    assert_eq!(
+        code.as_deref(),
+        Some("sprague::eval::too_much_work"),
+        "{report}"
+    );
+    let message = report.to_string();
+    assert!(message.contains("past the limit of 1,000,000"), "{message}");
+    assert!(message.contains("while expanding X("), "{message}");
+}

@@ -233,6 +233,56 @@ async fn moves_and_play_restore_xor_zero() {
     );
 }
 
+/// `/api/moves` and `/api/play` show a board as written, as `moves` and the
+/// REPL's `play` do: each domino of Cram on a 2 × 3 grid by the cells it
+/// takes (seven moves, seven different lines, where the search's parts
+/// make four), and the position after a move on the grid asked.
+#[tokio::test]
+async fn play_shows_boards_as_written() {
+    let shared = shared();
+    let cram = "game Cram(s) splits up to symmetry {\n  move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b\n}\n";
+    let (status, _) = post(&shared, "/api/run", json!({ "source": cram })).await;
+    assert_eq!(status, StatusCode::OK);
+    let board = "Cram(Grid(2, 3))";
+    let (status, body) = post(&shared, "/api/moves", json!({ "position": board })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["position"], board);
+    // The dominoes of 2 × 3: two flat in each row, three upright.
+    let mut dominoes: Vec<String> = [(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (1, 4), (2, 5)]
+        .iter()
+        .map(|(a, b)| format!("Cram(Grid(2, 3) - {{{a}, {b}}})"))
+        .collect();
+    dominoes.sort();
+    let mut leaves: Vec<String> = body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|choice| choice["leaves"].as_str().unwrap().to_string())
+        .collect();
+    leaves.sort();
+    assert_eq!(leaves, dominoes, "{body}");
+    // The left column leaves a 2 × 2 square, worth 0 (each of its moves
+    // leaves one domino): a winning move, sent as the square it leaves.
+    let (status, body) = post(
+        &shared,
+        "/api/play",
+        json!({ "position": board, "to": "Cram(Grid(2, 2))" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let square = ["Cram(Grid(2, 3) - {0, 3})", "Cram(Grid(2, 3) - {2, 5})"];
+    let you = body["you"]["leaves"].as_str().unwrap();
+    assert!(square.contains(&you), "{body}");
+    assert_eq!(body["you"]["winning"], true);
+    // sprague, facing value 0, takes a domino of the square: one domino
+    // is left on the grid as written, and the user takes it.
+    let left = body["position"].as_str().unwrap();
+    assert!(left.starts_with("Cram(Grid(2, 3) & {"), "{body}");
+    assert_eq!(body["reply"]["leaves"], left, "{body}");
+    assert_eq!(body["grundy"], 1);
+    assert_eq!(body["moves"].as_array().unwrap().len(), 1, "{body}");
+}
+
 /// Starts a run that takes minutes, and gives it half a second to begin.
 async fn start_a_long_run(shared: &Arc<Shared>) -> tokio::task::JoinHandle<(StatusCode, Value)> {
     let long = "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)";

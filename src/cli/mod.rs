@@ -520,10 +520,10 @@ fn certify(
                 return ExitCode::from(2);
             }
             say!(
-                "certified: {} = {} ({} positions), written to {}",
+                "certified: {} = {} ({}), written to {}",
                 certificate.position,
                 certificate.value,
-                certificate.claims.len(),
+                crate::eval::count(certificate.claims.len(), "position", "positions"),
                 path.display()
             );
         }
@@ -606,8 +606,9 @@ fn verify(file: &std::path::Path, path: &std::path::Path, session: Session) -> E
     match verified {
         Ok((value, positions)) => {
             say!(
-                "verified: {} = {value} ({positions} positions)",
-                certificate.position
+                "verified: {} = {value} ({})",
+                certificate.position,
+                crate::eval::count(positions, "position", "positions")
             );
             ExitCode::SUCCESS
         }

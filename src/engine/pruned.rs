@@ -215,13 +215,6 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return self.solve(rules, key);
         }
         let searched = self.search_value(rules, position, key, 0);
-            eprintln!(
-                "work {} states {} ruled {}",
-                self.work,
-                self.states(),
-                self.ruled_out.len()
-            );
-        }
         self.unwind();
         match searched {
             Ok(_) => Ok(()),

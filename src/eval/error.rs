@@ -406,8 +406,9 @@ pub enum EvalError {
     },
 
     #[error(
-        "stopped after examining {} options, past the limit of {}, while expanding {position} ({} positions solved so far)",
-        grouped(*.examined), grouped(*.limit), grouped(*.solved as u64)
+        "stopped after examining {} options, past the limit of {}, while expanding {position} ({} {} solved so far)",
+        grouped(*.examined), grouped(*.limit), grouped(*.solved as u64),
+        noun(*.solved as u64, "position", "positions")
     )]
     #[diagnostic(code(sprague::eval::too_much_work), help("{raise}"))]
     TooMuchWork {
@@ -423,8 +424,8 @@ pub enum EvalError {
     },
 
     #[error(
-        "stopped at the limit of {} distinct positions while expanding {position} of game `{game}`",
-        grouped(*.limit as u64)
+        "stopped at the limit of {} distinct {} while expanding {position} of game `{game}`",
+        grouped(*.limit as u64), noun(*.limit as u64, "position", "positions")
     )]
     #[diagnostic(code(sprague::eval::too_many_states), help("{raise}"))]
     TooManyStates {
@@ -438,8 +439,8 @@ pub enum EvalError {
     },
 
     #[error(
-        "memory ran out after {} positions were solved",
-        grouped(*.solved as u64)
+        "memory ran out after {} {} solved",
+        grouped(*.solved as u64), noun(*.solved as u64, "position was", "positions were")
     )]
     #[diagnostic(code(sprague::eval::out_of_memory), help("{lower}"))]
     OutOfMemory {
@@ -457,6 +458,17 @@ fn in_op(op: &str) -> String {
         "" => String::new(),
         op => format!(" in `{op}`"),
     }
+}
+
+/// The noun for a count: `one` for exactly one, `many` otherwise (`0
+/// positions`, `1 position`).
+pub fn noun<'a>(count: u64, one: &'a str, many: &'a str) -> &'a str {
+    if count == 1 { one } else { many }
+}
+
+/// A count and its noun: `1 position`, `12 positions`.
+pub fn count(count: usize, one: &str, many: &str) -> String {
+    format!("{count} {}", noun(count as u64, one, many))
 }
 
 /// A count with its digits grouped by threes (`1,000,000`), as the

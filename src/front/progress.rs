@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
+use crate::eval::count;
 use crate::session::Stage;
 
 const QUIET_FOR: Duration = Duration::from_millis(500);
@@ -147,8 +148,12 @@ fn draw(state: &mut State) {
 /// The progress line: what the search is about, when the session said,
 /// and how fast it goes.
 fn message(stage: Option<&Stage>, states: usize, solved: usize, seconds: f64) -> String {
-    let rate = |count: f64| count / seconds;
-    let solving = format!("{states} positions, {:.0}/s", rate(solved as f64));
+    let rate = |n: f64| n / seconds;
+    let solving = format!(
+        "{}, {:.0}/s",
+        count(states, "position", "positions"),
+        rate(solved as f64)
+    );
     let text = match stage {
         None => format!("solving: {solving}"),
         Some(Stage::Period { game, largest, .. }) => {
@@ -159,11 +164,15 @@ fn message(stage: Option<&Stage>, states: usize, solved: usize, seconds: f64) ->
             listed,
             claimed: 0,
         }) => format!(
-            "certifying: {parts} positions found, work {listed} ({:.0}/s)",
+            "certifying: {} found, work {listed} ({:.0}/s)",
+            count(*parts, "position", "positions"),
             rate(*listed as f64)
         ),
         Some(Stage::Certify { parts, claimed, .. }) => {
-            format!("certifying: {claimed} of {parts} positions claimed; {solving}")
+            format!(
+                "certifying: {claimed} of {} claimed; {solving}",
+                count(*parts, "position", "positions")
+            )
         }
         Some(Stage::Quotient { game, heap, order }) => {
             format!("quotient {game}: heaps to {heap}, order {order}; {solving}")

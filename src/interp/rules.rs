@@ -6,7 +6,6 @@ use super::*;
 /// The most nodes of a region the memo values, in a game that splits,
 /// when the method is left to the engine: above, the pruned search.
 const SEARCHED_NODES: u64 = 14;
-}
 
 impl Rules for Interpreter<'_> {
     type Position = Component;

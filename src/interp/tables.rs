@@ -31,10 +31,12 @@ impl<'p> Interpreter<'p> {
     /// shown and Ctrl-C heard); a heap past that is refused: its search
     /// would need as many positions, each with as many options.
     ///
-    /// A code whose digits leave three heaps lists about n²/12 splits of
-    /// heap n for each such digit: those are work, counted against
-    /// `max_work` as the table grows (a table of `hexadecimal "0.8"` to
-    /// 5,000 heaps examines some 10^10).
+    /// The splits the table examines (each into two or three heaps whose
+    /// value it works out) are work, counted against `max_work` as the
+    /// table grows (see [`crate::octal::SPLITS_PER_OPTION`]): a table of
+    /// `hexadecimal "0.8"` to 5,000 heaps examines some 10^10 splits into
+    /// three, one of octal `0.004`, whose splits are seldom rare, about
+    /// n²/4 splits into two to n.
     pub(super) fn by_table(
         &self,
         position: &Component,
@@ -58,11 +60,12 @@ impl<'p> Interpreter<'p> {
         let table = tables
             .entry(*game)
             .or_insert_with(|| CodeTable::new(code, threads));
-        let (mut heaps, mut work, mut over) = (table.table.values().len(), 0u64, false);
+        let examined = table.table.examined();
+        let start = examined.load(Ordering::Relaxed);
+        let (mut work, mut over) = (0u64, false);
         let mut counted = |done: usize| {
-            let splits = code.three_heap_splits(done);
-            work = work.saturating_add(splits.saturating_mul(done.saturating_sub(heaps) as u64));
-            heaps = heaps.max(done);
+            work = examined.load(Ordering::Relaxed).saturating_sub(start)
+                / crate::octal::SPLITS_PER_OPTION;
             over = work > max_work;
             !over && watch(done)
         };

@@ -81,117 +81,56 @@ pub fn declared_name(statement: &ast::Statement) -> Option<&ast::Ident> {
 /// The declared names a declaration refers to: the games, graphs and
 /// `let`s its positions and expressions mention.
 pub fn references(statement: &ast::Statement) -> Vec<&str> {
-    fn walk<'a>(sum: &'a ast::Sum, names: &mut Vec<&'a str>) {
-        for term in &sum.terms {
-            match term {
-                ast::Term::Game { name, args, .. } => {
-                    names.push(&name.name);
-                    args.iter().for_each(|arg| expr(arg, names));
-                }
-                ast::Term::Name(name) => names.push(&name.name),
-                ast::Term::Node { graph, .. } => names.push(&graph.name),
-                ast::Term::NodeAt { graph, index, .. } => {
-                    names.push(&graph.name);
-                    expr(index, names);
-                }
-                ast::Term::Group(inner) => walk(inner, names),
-                ast::Term::Over {
-                    sum,
-                    bindings,
-                    guard,
-                    ..
-                } => {
-                    walk(sum, names);
-                    rest(bindings, guard.as_ref(), names);
-                }
-                ast::Term::Heap { size, .. } => expr(size, names),
-            }
-        }
-    }
-    fn rest<'a>(
-        bindings: &'a [ast::Binding],
-        guard: Option<&'a ast::Expr>,
-        names: &mut Vec<&'a str>,
-    ) {
-        for binding in bindings {
-            match &binding.domain {
-                ast::Domain::Range { start, end, .. } => {
-                    expr(start, names);
-                    end.iter().for_each(|end| expr(end, names));
-                }
-                ast::Domain::Set(elements) => elements.iter().for_each(|arg| expr(arg, names)),
-                ast::Domain::Divisors(arg) | ast::Domain::Each(arg) | ast::Domain::Under(arg) => {
-                    expr(arg, names)
-                }
-                ast::Domain::Subsets(set, size) => {
-                    expr(set, names);
-                    size.iter().for_each(|size| expr(size, names));
-                }
-            }
-            binding.stop.iter().for_each(|stop| expr(stop, names));
-        }
-        guard.iter().for_each(|guard| expr(guard, names));
-    }
-    fn expr<'a>(e: &'a ast::Expr, names: &mut Vec<&'a str>) {
-        match &e.kind {
-            ast::ExprKind::Int(_) | ast::ExprKind::Bool(_) => {}
-            ast::ExprKind::Var(var) => names.push(&var.name),
-            ast::ExprKind::Node { graph, .. } => names.push(&graph.name),
-            ast::ExprKind::Call { args, .. } | ast::ExprKind::Elements { elements: args, .. } => {
-                args.iter().for_each(|arg| expr(arg, names))
-            }
-            ast::ExprKind::Unary(_, operand) => expr(operand, names),
-            ast::ExprKind::Binary(_, a, b) | ast::ExprKind::Index(a, b) => {
-                expr(a, names);
-                expr(b, names);
-            }
-            ast::ExprKind::If(a, b, c) => [a, b, c].iter().for_each(|part| expr(part, names)),
-            ast::ExprKind::Comprehension {
-                element,
-                bindings,
-                guard,
-                ..
-            } => {
-                expr(element, names);
-                rest(bindings, guard.as_deref(), names);
-            }
-        }
-    }
+    use ast::{Reference, visit_bindings, visit_expr, visit_sum};
     let mut names = Vec::new();
+    let f = &mut |reference| match reference {
+        Reference::Var(name)
+        | Reference::Name(name)
+        | Reference::Game(name)
+        | Reference::Graph(name) => names.push(name),
+    };
     match statement {
         ast::Statement::Game(decl) => match &decl.body {
             ast::GameBody::Rules { rules, .. } => rules.iter().for_each(|rule| {
-                walk(&rule.target, &mut names);
-                rest(&rule.bindings, rule.guard.as_ref(), &mut names);
+                visit_sum(&rule.target, f);
+                visit_bindings(&rule.bindings, rule.guard.as_ref(), f);
             }),
-            ast::GameBody::Alias(sum) => walk(sum, &mut names),
+            ast::GameBody::Alias(sum) => visit_sum(sum, f),
             ast::GameBody::Code(_) => {}
             ast::GameBody::Coins(turns) => {
                 for turn in turns {
-                    expr(&turn.set, &mut names);
-                    rest(&turn.bindings, turn.guard.as_ref(), &mut names);
+                    visit_expr(&turn.set, f);
+                    visit_bindings(&turn.bindings, turn.guard.as_ref(), f);
                 }
             }
-            ast::GameBody::Product(a, b) => names.extend([a.name.as_str(), b.name.as_str()]),
+            ast::GameBody::Product(a, b) => {
+                f(Reference::Game(&a.name));
+                f(Reference::Game(&b.name));
+            }
         },
         ast::Statement::Let(decl) => match &decl.value {
-            ast::LetValue::Position(sum) => walk(sum, &mut names),
-            ast::LetValue::Value(value) => expr(value, &mut names),
+            ast::LetValue::Position(sum) => visit_sum(sum, f),
+            ast::LetValue::Value(value) => visit_expr(value, f),
         },
         ast::Statement::Query(query) => match &query.target {
             ast::Target::Position(sum) => {
-                walk(sum, &mut names);
-                rest(&query.bindings, query.guard.as_ref(), &mut names);
+                visit_sum(sum, f);
+                visit_bindings(&query.bindings, query.guard.as_ref(), f);
             }
             ast::Target::Positions(a, b) => {
-                walk(a, &mut names);
-                walk(b, &mut names);
+                visit_sum(a, f);
+                visit_sum(b, f);
             }
-            ast::Target::Game(game) | ast::Target::Quotient { game, .. } => names.push(&game.name),
-            ast::Target::Games(a, b) => names.extend([a.name.as_str(), b.name.as_str()]),
+            ast::Target::Game(game) | ast::Target::Quotient { game, .. } => {
+                f(Reference::Game(&game.name))
+            }
+            ast::Target::Games(a, b) => {
+                f(Reference::Game(&a.name));
+                f(Reference::Game(&b.name));
+            }
             ast::Target::Nimber(value) => {
-                expr(value, &mut names);
-                rest(&query.bindings, query.guard.as_ref(), &mut names);
+                visit_expr(value, f);
+                visit_bindings(&query.bindings, query.guard.as_ref(), f);
             }
         },
         ast::Statement::Graph(_) => {}

@@ -28,7 +28,10 @@ use std::collections::HashMap;
 use miette::SourceSpan;
 
 use super::error::CheckError;
-use crate::syntax::ast::{self, BinaryOp, Binding, Domain, Expr, ExprKind, MoveRule, Sum, Term};
+use crate::syntax::ast::{
+    self, BinaryOp, Binding, Domain, Expr, ExprKind, MoveRule, Reference, Sum, Term,
+    visit_bindings, visit_expr, visit_term,
+};
 
 /// What a name of a rule stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -235,8 +238,21 @@ impl Check<'_> {
                 self.plain(right);
             }
             ExprKind::Unary(_, operand) => self.plain(operand),
+            // `min(a, b)`, `[a, b][0]`: nodes, and nothing of the region.
+            _ if !self.reads_sets(expr) => {
+                self.numbering(expr.span, "a node's number used as an integer")
+            }
             _ => self.not_local(expr.span, "this reads the region outside one part"),
         }
+    }
+
+    /// Reads the region or a set of nodes.
+    fn reads_sets(&self, expr: &Expr) -> bool {
+        let mut reads = false;
+        visit_vars(expr, &mut |name| {
+            reads |= matches!(self.names.get(name), Some(Name::Region | Name::Local));
+        });
+        reads
     }
 
     fn condition(&mut self, expr: &Expr) {
@@ -333,84 +349,22 @@ impl Check<'_> {
 }
 
 /// Calls `f` with the name of every variable an expression reads.
-fn visit_vars(expr: &Expr, f: &mut dyn FnMut(&str)) {
-    match &expr.kind {
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Node { .. } => {}
-        ExprKind::Var(var) => f(&var.name),
-        ExprKind::Call { args, .. } | ExprKind::Elements { elements: args, .. } => {
-            args.iter().for_each(|arg| visit_vars(arg, f))
+fn visit_vars<'a>(expr: &'a Expr, f: &mut dyn FnMut(&'a str)) {
+    visit_expr(expr, &mut |reference| {
+        if let Reference::Var(name) = reference {
+            f(name)
         }
-        ExprKind::Unary(_, operand) => visit_vars(operand, f),
-        ExprKind::Binary(_, left, right) | ExprKind::Index(left, right) => {
-            visit_vars(left, f);
-            visit_vars(right, f);
-        }
-        ExprKind::If(condition, then, otherwise) => {
-            for expr in [condition, then, otherwise] {
-                visit_vars(expr, f);
-            }
-        }
-        ExprKind::Comprehension {
-            element,
-            bindings,
-            guard,
-            ..
-        } => {
-            visit_vars(element, f);
-            visit_binding_vars(bindings, f);
-            if let Some(guard) = guard {
-                visit_vars(guard, f);
-            }
-        }
-    }
+    });
 }
 
-fn visit_binding_vars(bindings: &[Binding], f: &mut dyn FnMut(&str)) {
-    for binding in bindings {
-        match &binding.domain {
-            Domain::Range { start, end, .. } => {
-                visit_vars(start, f);
-                if let Some(end) = end {
-                    visit_vars(end, f);
-                }
-            }
-            Domain::Set(elements) => elements.iter().for_each(|element| visit_vars(element, f)),
-            Domain::Divisors(expr) | Domain::Each(expr) | Domain::Under(expr) => {
-                visit_vars(expr, f)
-            }
-            Domain::Subsets(expr, size) => {
-                visit_vars(expr, f);
-                if let Some(size) = size {
-                    visit_vars(size, f);
-                }
-            }
+/// Calls `f` with every variable and bare name a term reads (not the
+/// games and graphs it names).
+fn visit_term_vars<'a>(term: &'a Term, f: &mut dyn FnMut(&'a str)) {
+    visit_term(term, &mut |reference| {
+        if let Reference::Var(name) | Reference::Name(name) = reference {
+            f(name)
         }
-        if let Some(stop) = &binding.stop {
-            visit_vars(stop, f);
-        }
-    }
-}
-
-fn visit_term_vars(term: &Term, f: &mut dyn FnMut(&str)) {
-    match term {
-        Term::Game { args, .. } => args.iter().for_each(|arg| visit_vars(arg, f)),
-        Term::Heap { size: expr, .. } | Term::NodeAt { index: expr, .. } => visit_vars(expr, f),
-        Term::Node { .. } => {}
-        Term::Name(name) => f(&name.name),
-        Term::Group(sum) => sum.terms.iter().for_each(|term| visit_term_vars(term, f)),
-        Term::Over {
-            sum,
-            bindings,
-            guard,
-            ..
-        } => {
-            sum.terms.iter().for_each(|term| visit_term_vars(term, f));
-            visit_binding_vars(bindings, f);
-            if let Some(guard) = guard {
-                visit_vars(guard, f);
-            }
-        }
-    }
+    });
 }
 
 /// The span of a rule's comparison `a < b` (or `>`, `<=`, `>=`) that
@@ -475,8 +429,8 @@ fn pair_order(rule: &MoveRule) -> Option<SourceSpan> {
     // Bindings other than the pair must read neither.
     let mut reads = false;
     for (_, binding) in others {
-        visit_binding_vars(std::slice::from_ref(binding), &mut |name| {
-            reads |= name == e || name == l;
+        visit_bindings(std::slice::from_ref(binding), None, &mut |reference| {
+            reads |= reference == Reference::Var(e) || reference == Reference::Var(l);
         });
     }
     if reads {

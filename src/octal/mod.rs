@@ -35,6 +35,9 @@ mod rounds;
 use batch::{BATCH, Batch};
 use prefix::Prefix;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::engine::Stopped;
 use crate::program::{Digit, TakeBreak};
 
@@ -70,6 +73,9 @@ struct Moves {
     /// finitely many digits: a heap's cost is its moves, not the largest
     /// removal (`subtraction {1, 2, 500000}`).
     removals: Vec<usize>,
+    /// The splits examined so far, by every thread, the table's work (see
+    /// [`Table::examined`]).
+    examined: Arc<AtomicU64>,
 }
 
 /// The values found so far as the loops read them, and what is known of
@@ -96,6 +102,9 @@ struct Scratch {
     /// differ.
     lefts: Vec<(usize, bool)>,
     blocks: Blocks,
+    /// The splits examined for the current heap, not yet added to
+    /// [`Moves::examined`].
+    examined: u64,
 }
 
 /// The values of a table as read by its loops: bytes while they all fit
@@ -285,6 +294,17 @@ const ROUNDS_FROM: usize = 4096;
 /// Splits marked between two looks at the values still wanted.
 const CHUNK: usize = 128;
 
+/// Splits into two heaps examined for each option `--max-work` counts: a
+/// split's value is the XOR of two values read from the table, XORed a
+/// block of [`CHUNK`] at a time in vector instructions (or listed from the
+/// few rare heaps), a few nanoseconds, where an option of the engine takes
+/// a microsecond or more (listed, hashed and looked up). A split into
+/// three heaps, worked out and marked one at a time, is an option. Grundy's
+/// game to the default 10,000,000 heaps examines some 10^11 splits, within
+/// the default limit; octal `0.004`, whose value each heap finds only
+/// among all its splits, reaches it in minutes.
+pub const SPLITS_PER_OPTION: u64 = 128;
+
 /// Values wanted so few that each split is compared with them rather than
 /// marked.
 const FEW: usize = 8;
@@ -306,7 +326,11 @@ impl Table {
         };
         Table {
             prefix: Prefix::of(&code),
-            moves: Moves { code, removals },
+            moves: Moves {
+                code,
+                removals,
+                examined: Arc::default(),
+            },
             values: Vec::new(),
             known: Known::new(),
             scratch: Scratch::default(),
@@ -332,6 +356,15 @@ impl Table {
 
     pub fn values(&self) -> &[u64] {
         &self.values
+    }
+
+    /// The splits the table has examined so far, counted as it grows, for
+    /// a watcher to hold to a limit of work: each split into two heaps
+    /// whose value was worked out counts one, each into three
+    /// [`SPLITS_PER_OPTION`]. A code whose splits are seldom rare (octal
+    /// `0.004`) examines about n/2 for each heap n.
+    pub fn examined(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.moves.examined)
     }
 
     /// Extends the table through heap `n`. `watch` is told of the heaps
@@ -412,11 +445,31 @@ impl Moves {
         heap: usize,
         batch: Option<&Batch>,
     ) -> u64 {
+        let value = self.scan(known, scratch, heap, batch);
+        self.count(scratch);
+        value
+    }
+
+    /// Adds the splits examined for a heap to the table's count.
+    fn count(&self, scratch: &mut Scratch) {
+        let examined = std::mem::take(&mut scratch.examined);
+        self.examined.fetch_add(examined, Ordering::Relaxed);
+    }
+
+    /// [`Moves::guess`], counting the splits examined in `scratch`.
+    fn scan(
+        &self,
+        known: &Known,
+        scratch: &mut Scratch,
+        heap: usize,
+        batch: Option<&Batch>,
+    ) -> u64 {
         let Scratch {
             seen,
             wanted,
             lefts,
             blocks,
+            examined,
         } = scratch;
         let rare = &known.rare;
         // The splits of `left` whose parts are all known are those whose
@@ -456,6 +509,7 @@ impl Moves {
                     let value = |heap: usize| known.narrow.get(heap);
                     seen.mark(value(a) ^ value(b) ^ value(c));
                     options += 1;
+                    *examined += SPLITS_PER_OPTION;
                 }
             }
         }
@@ -475,6 +529,7 @@ impl Moves {
             ];
             for range in ranges {
                 let range = range.start.max(lowest).min(range.end)..range.end;
+                *examined += range.len() as u64;
                 let listed = (&rare.heaps[range.clone()], &rare.values[range]);
                 narrowly!(known, |values| list_rare(
                     seen, listed, values, left, distinct
@@ -514,7 +569,7 @@ impl Moves {
             let last = last_part(left, distinct);
             let blocks = (blocks.of(last), skip);
             let parts = (least_known(left), last);
-            narrowly!(known, |values| look_for(
+            *examined += narrowly!(known, |values| look_for(
                 seen, wanted, values, left, blocks, parts
             ));
             if wanted.is_empty() {
@@ -540,10 +595,24 @@ impl Moves {
         (heap, bound): (usize, usize),
         (value, above): (u64, u128),
     ) -> Option<u64> {
+        let value = self.rescan(known, scratch, (heap, bound), (value, above));
+        self.count(scratch);
+        value
+    }
+
+    /// [`Moves::resume`], counting the splits examined in `scratch`.
+    fn rescan(
+        &self,
+        known: &Known,
+        scratch: &mut Scratch,
+        (heap, bound): (usize, usize),
+        (value, above): (u64, u128),
+    ) -> Option<u64> {
         let Scratch {
             seen,
             wanted,
             blocks,
+            examined,
             ..
         } = scratch;
         let mask = known.rare.mask;
@@ -572,7 +641,7 @@ impl Moves {
             if bits & 4 != 0 && left >= 2 && !wanted.is_empty() {
                 let last = last_part(left, distinct);
                 let blocks = (blocks.of(last), 0);
-                narrowly!(known, |values| look_for(
+                *examined += narrowly!(known, |values| look_for(
                     seen,
                     wanted,
                     values,
@@ -608,6 +677,20 @@ impl Moves {
     /// `heap`, all known) has `value`: the options [`Moves::guess`] left
     /// out when only the heaps below `bound` were known.
     fn reaches_beyond(&self, known: &Known, heap: usize, bound: usize, value: u64) -> bool {
+        let mut examined = 0;
+        let found = self.reaches_past(known, (heap, bound), value, &mut examined);
+        self.examined.fetch_add(examined, Ordering::Relaxed);
+        found
+    }
+
+    /// [`Moves::reaches_beyond`], counting the splits examined.
+    fn reaches_past(
+        &self,
+        known: &Known,
+        (heap, bound): (usize, usize),
+        value: u64,
+        examined: &mut u64,
+    ) -> bool {
         let values = |heap: usize| known.narrow.get(heap);
         let lefts = self.removals_of(heap).map(|k| heap - k);
         for left in lefts.filter(|&left| left >= bound) {
@@ -617,6 +700,7 @@ impl Moves {
             }
             if bits & 4 != 0 && left >= 2 {
                 let last = last_part(left, distinct).min(left - bound);
+                *examined += last as u64;
                 if narrowly!(known, |values| splits_have(values, left, last, value)) {
                     return true;
                 }
@@ -625,6 +709,7 @@ impl Moves {
             if bits & 8 != 0 {
                 for c in bound.max(1)..left {
                     let rest = left - c;
+                    *examined += rest as u64 / 2 * SPLITS_PER_OPTION;
                     let found = (1..=rest / 2)
                         .map(|a| (a, rest - a))
                         .filter(|&(a, b)| b <= c && !(distinct && (a == b || b == c)))
@@ -829,7 +914,8 @@ where
 /// Marks the values of the splits of `left` into `a` and `left - a`, for
 /// `a` in `blocks` (see [`Blocks`]; the `skip` after the first were marked
 /// with the batch) from `least` on, until every value in `wanted` is
-/// marked; removes those marked from `wanted`.
+/// marked; removes those marked from `wanted`. Answers how many splits it
+/// examined.
 fn look_for<V>(
     seen: &mut Seen,
     wanted: &mut Vec<u64>,
@@ -837,10 +923,12 @@ fn look_for<V>(
     left: usize,
     (blocks, skip): (impl Iterator<Item = (usize, usize)>, usize),
     (least, last): (usize, usize),
-) where
+) -> u64
+where
     V: Copy + Default + Into<u64> + TryFrom<u64> + PartialEq + std::ops::BitXor<Output = V>,
 {
     let marks = seen.marks.as_mut_slice();
+    let mut examined = 0;
     let unmarked = blocks.enumerate().filter(|&(i, _)| i == 0 || i > skip);
     for (_, (first, end)) in unmarked {
         if wanted.is_empty() {
@@ -853,6 +941,7 @@ fn look_for<V>(
         // The XORs first, then the marks: the loads and the stores apart.
         let mut splits = [V::default(); CHUNK];
         let splits = xor_parts(values, left, block, (least, last), &mut splits);
+        examined += splits.len() as u64;
         if wanted.len() > FEW {
             for &split in splits {
                 mark_in(marks, split.into());
@@ -878,6 +967,7 @@ fn look_for<V>(
             });
         }
     }
+    examined
 }
 
 fn gcd(a: usize, b: usize) -> usize {

@@ -151,16 +151,6 @@ impl TakeBreak {
             .unwrap_or_default()
     }
 
-    /// How many ways the moves from a heap of `n` leave three heaps:
-    /// about (n - k)²/12 for each removal k whose digit allows it.
-    pub fn three_heap_splits(&self, n: usize) -> u64 {
-        let last = self.largest_removal().map_or(n, |largest| largest.min(n));
-        (0..=last)
-            .filter(|&k| self.digit(k).bits & 8 != 0)
-            .map(|k| ((n - k) as u64).pow(2) / 12)
-            .fold(0, u64::saturating_add)
-    }
-
     /// Whether a move may leave three heaps.
     pub fn leaves_three(&self) -> bool {
         self.digits

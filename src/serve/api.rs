@@ -242,10 +242,10 @@ pub async fn play(
     let name = shared.entry_name();
     let outcome = shared
         .compute(move |session| {
-            let (sent, sum) = Sent::position(session, &name, &request.position)?;
+            let (sent, position) = Sent::position(session, &name, &request.position)?;
             let failed = |report: Report| sent.error(&report);
             let span = sent.span();
-            let moves = session.moves(&sum, span).map_err(failed)?;
+            let moves = session.written_moves(&position, span).map_err(failed)?;
             let chosen = match (request.number, &request.to) {
                 (Some(number), _) => number
                     .checked_sub(1)
@@ -254,7 +254,12 @@ pub async fn play(
                         json!({ "message": format!("there is no move {number}: the position has {} moves", moves.len()) })
                     })?,
                 (None, Some(to)) => {
+                    // Compared as the parts the search makes of each, so
+                    // that a move is found whether its position is sent on
+                    // the board as written or not.
                     let wanted = session.parse_position(&name, to).map_err(failed)?;
+                    let wanted = session.parts(&wanted).map_err(failed)?;
+                    let sum = session.parts(&position).map_err(failed)?;
                     let change = Change::between(&sum, &wanted);
                     moves
                         .iter()
@@ -265,11 +270,11 @@ pub async fn play(
                     return Err(json!({ "message": "say which move: `move` (a number) or `to` (a position)" }));
                 }
             };
-            let you = move_json(session, &sum, chosen);
-            let after = chosen.result(&sum);
-            let replies = session.moves(&after, span).map_err(failed)?;
-            let Some(answer) = session.reply(&after, &replies, span).map_err(failed)? else {
-                let mut body = state(session, &after).map_err(failed)?;
+            let you = move_json(session, chosen);
+            let after = &chosen.leaves;
+            let replies = session.written_moves(after, span).map_err(failed)?;
+            let Some(answer) = session.reply(after, &replies, span).map_err(failed)? else {
+                let mut body = state(session, after).map_err(failed)?;
                 body["you"] = you;
                 body["reply"] = Json::Null;
                 body["why"] = json!("you took the last move: you win");
@@ -281,9 +286,8 @@ pub async fn play(
                 (false, true) => "no move wins; sprague keeps the game going round, where neither can force a win",
                 (false, false) => "every move loses against best play; sprague plays the one that keeps the game longest",
             };
-            let reply = move_json(session, &after, answer);
-            let position = answer.result(&after);
-            let mut body = state(session, &position).map_err(failed)?;
+            let reply = move_json(session, answer);
+            let mut body = state(session, &answer.leaves).map_err(failed)?;
             let over = body["moves"].as_array().is_some_and(Vec::is_empty);
             body["you"] = you;
             body["reply"] = reply;
@@ -333,12 +337,12 @@ impl Change {
     }
 }
 
-/// A position as the board shows it: its parts (with heap sizes), value,
-/// verdict and moves.
+/// A position as the board shows it, as written: its terms (with heap
+/// sizes), value, verdict and moves.
 fn state(session: &mut Session, sum: &[Component]) -> Result<Json, Report> {
     let span = SourceSpan::from(0..0);
     let values = session.values(sum, span)?;
-    let moves = session.moves(sum, span)?;
+    let moves = session.written_moves(sum, span)?;
     let finite: Option<u64> = values.iter().try_fold(0, |total, value| match value {
         Gamma::Finite(value) => Some(total ^ value),
         Gamma::Infinite(_) => None,
@@ -384,10 +388,10 @@ fn listed_move_json(choice: &PlayMove) -> Json {
     body
 }
 
-/// The move made, with the whole position it leaves.
-fn move_json(session: &Session, sum: &[Component], choice: &PlayMove) -> Json {
+/// The move made, with the whole position it leaves, as written.
+fn move_json(session: &Session, choice: &PlayMove) -> Json {
     let mut line = choice.line.clone();
-    let leaves = session.show(&choice.result(sum));
+    let leaves = session.show(&choice.leaves);
     line.result = Some(leaves.clone());
     json!({
         "move": output::move_text(&line),

@@ -442,3 +442,108 @@ pub fn join(a: SourceSpan, b: SourceSpan) -> SourceSpan {
     let end = b.offset() + b.len();
     SourceSpan::new(start.into(), end.saturating_sub(start))
 }
+
+/// A name a piece of the tree reads, as [`visit_sum`] and its kin find it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reference<'a> {
+    /// A name read in an expression: a variable, a parameter or a `let`.
+    Var(&'a str),
+    /// A bare name in a sum: a `let` or a game without parameters.
+    Name(&'a str),
+    /// The game of a term `G(args)`.
+    Game(&'a str),
+    /// The graph of a node, `G.a` or `G.(e)`.
+    Graph(&'a str),
+}
+
+/// Calls `f` with every name a sum reads, in the order written: the
+/// one traversal of sums, bindings and expressions that passes asking
+/// "what does this read?" share.
+pub fn visit_sum<'a>(sum: &'a Sum, f: &mut dyn FnMut(Reference<'a>)) {
+    sum.terms.iter().for_each(|term| visit_term(term, f));
+}
+
+/// [`visit_sum`] for one term.
+pub fn visit_term<'a>(term: &'a Term, f: &mut dyn FnMut(Reference<'a>)) {
+    match term {
+        Term::Game { name, args, .. } => {
+            f(Reference::Game(&name.name));
+            args.iter().for_each(|arg| visit_expr(arg, f));
+        }
+        Term::Heap { size, .. } => visit_expr(size, f),
+        Term::Node { graph, .. } => f(Reference::Graph(&graph.name)),
+        Term::NodeAt { graph, index, .. } => {
+            f(Reference::Graph(&graph.name));
+            visit_expr(index, f);
+        }
+        Term::Name(name) => f(Reference::Name(&name.name)),
+        Term::Group(sum) => visit_sum(sum, f),
+        Term::Over {
+            sum,
+            bindings,
+            guard,
+            ..
+        } => {
+            visit_sum(sum, f);
+            visit_bindings(bindings, guard.as_ref(), f);
+        }
+    }
+}
+
+/// [`visit_sum`] for bindings (each domain, then its `while`) and the
+/// guard after them.
+pub fn visit_bindings<'a>(
+    bindings: &'a [Binding],
+    guard: Option<&'a Expr>,
+    f: &mut dyn FnMut(Reference<'a>),
+) {
+    for binding in bindings {
+        match &binding.domain {
+            Domain::Range { start, end, .. } => {
+                visit_expr(start, f);
+                end.iter().for_each(|end| visit_expr(end, f));
+            }
+            Domain::Set(elements) => elements.iter().for_each(|element| visit_expr(element, f)),
+            Domain::Divisors(expr) | Domain::Each(expr) | Domain::Under(expr) => {
+                visit_expr(expr, f)
+            }
+            Domain::Subsets(set, size) => {
+                visit_expr(set, f);
+                size.iter().for_each(|size| visit_expr(size, f));
+            }
+        }
+        binding.stop.iter().for_each(|stop| visit_expr(stop, f));
+    }
+    guard.iter().for_each(|guard| visit_expr(guard, f));
+}
+
+/// [`visit_sum`] for an expression.
+pub fn visit_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(Reference<'a>)) {
+    match &expr.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) => {}
+        ExprKind::Var(var) => f(Reference::Var(&var.name)),
+        ExprKind::Node { graph, .. } => f(Reference::Graph(&graph.name)),
+        ExprKind::Call { args, .. } | ExprKind::Elements { elements: args, .. } => {
+            args.iter().for_each(|arg| visit_expr(arg, f))
+        }
+        ExprKind::Unary(_, operand) => visit_expr(operand, f),
+        ExprKind::Binary(_, left, right) | ExprKind::Index(left, right) => {
+            visit_expr(left, f);
+            visit_expr(right, f);
+        }
+        ExprKind::If(condition, then, otherwise) => {
+            for part in [condition, then, otherwise] {
+                visit_expr(part, f);
+            }
+        }
+        ExprKind::Comprehension {
+            element,
+            bindings,
+            guard,
+            ..
+        } => {
+            visit_expr(element, f);
+            visit_bindings(bindings, guard.as_deref(), f);
+        }
+    }
+}

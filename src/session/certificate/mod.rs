@@ -27,6 +27,8 @@ use miette::{Diagnostic, Report};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::eval::count;
+
 mod check;
 mod make;
 
@@ -98,7 +100,7 @@ struct Limits {
 /// Why a certificate could not be made.
 #[derive(Debug, Error, Diagnostic)]
 pub enum CertifyError {
-    #[error("the certificate would claim more than {limit} positions")]
+    #[error("the certificate would claim more than {}", count(*.limit, "position", "positions"))]
     #[diagnostic(
         code(sprague::certify::too_many_positions),
         help("raise the limit with `--max-states N`, or certify a smaller position")
@@ -106,7 +108,8 @@ pub enum CertifyError {
     TooManyParts { limit: usize },
 
     #[error(
-        "certifying stopped after listing more than {limit} options, a large board's elements counted in each (of {parts} positions found so far)"
+        "certifying stopped after listing more than {limit} options, a large board's elements counted in each (of {} found so far)",
+        count(*.parts, "position", "positions")
     )]
     #[diagnostic(
         code(sprague::certify::too_much_work),
@@ -145,7 +148,10 @@ pub enum Refused {
     )]
     Unreadable(String),
 
-    #[error("the certificate claims {claims} positions, more than the limit of {limit}")]
+    #[error(
+        "the certificate claims {}, more than the limit of {limit}",
+        count(*.claims, "position", "positions")
+    )]
     #[diagnostic(
         code(sprague::verify::too_many_positions),
         help(
