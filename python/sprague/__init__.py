@@ -184,12 +184,13 @@ class Session(_sprague.Session):
         them all when it is not much longer than they are, else each alone."""
         if not ns:
             return bytearray(), "H"
+        values = super().values
         low, high = min(ns), max(ns)
         if high - low + 1 <= 4 * len(ns):
-            table = _compact(*super().values(game, low, high + 1), numpy=False)
+            table = _compact(*values(game, low, high + 1), numpy=False)
             picked = array(table.typecode, (table[n - low] for n in ns))
         else:
-            singles = [_compact(*super().values(game, n, n + 1), numpy=False) for n in ns]
+            singles = [_compact(*values(game, n, n + 1), numpy=False) for n in ns]
             code = "Q" if any(single.typecode == "Q" for single in singles) else "H"
             picked = array(code, (single[0] for single in singles))
         return bytearray(picked.tobytes()), picked.typecode
@@ -203,7 +204,11 @@ class Session(_sprague.Session):
 
     @staticmethod
     def _answers(ask: Callable, *args: Any) -> list[Answer]:
-        answers, notes = ask(*args)
+        try:
+            answers, notes = ask(*args)
+        except GameError as error:
+            error.answers = [Answer(fields, text) for fields, text in error.answers]
+            raise
         for note in notes:
             warnings.warn(note, stacklevel=3)
         return [Answer(fields, text) for fields, text in answers]

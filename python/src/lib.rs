@@ -362,7 +362,7 @@ impl PySession {
                             stop.store(true, Ordering::SeqCst);
                             interrupted = Some(error);
                         }
-                        if let Some(progress) = progress.as_ref().filter(|_| due) {
+                        if let Some(progress) = progress.as_ref().filter(|_| due && interrupted.is_none()) {
                             told_at = Some(Instant::now());
                             if let Err(error) = progress.call1(py, (solved.load(Ordering::Relaxed),)) {
                                 // A failing progress function stops the work, and is raised.
