@@ -7,7 +7,7 @@
 
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -345,39 +345,14 @@ impl PySession {
                             "cannot start the thread that evaluates: {error}"
                         ))
                     })?;
-                let (started, mut told_at) = (Instant::now(), None::<Instant>);
-                let mut interrupted = None;
-                loop {
-                    match ended.recv_timeout(LISTEN_EVERY) {
-                        Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
-                        Err(RecvTimeoutError::Timeout) => {}
-                    }
-                    let due = told_at.map_or(started.elapsed() >= QUIET_FOR, |at| {
-                        at.elapsed() >= PROGRESS_EVERY
-                    });
-                    Python::attach(|py| {
-                        if interrupted.is_none()
-                            && let Err(error) = py.check_signals()
-                        {
-                            stop.store(true, Ordering::SeqCst);
-                            interrupted = Some(error);
-                        }
-                        if let Some(progress) = progress.as_ref().filter(|_| due && interrupted.is_none()) {
-                            told_at = Some(Instant::now());
-                            if let Err(error) = progress.call1(py, (solved.load(Ordering::Relaxed),)) {
-                                // A failing progress function stops the work, and is raised.
-                                stop.store(true, Ordering::SeqCst);
-                                interrupted.get_or_insert(error);
-                            }
-                        }
-                    });
-                }
+                let interrupted = listen(&ended, &stop, &solved, progress.as_ref());
                 let result = worker.join().unwrap_or_else(Err);
                 match (interrupted, result) {
                     (Some(error), _) => Err(error),
                     (None, Ok(value)) => Ok(value),
                     (None, Err(panic)) => Err(GameError::new_err(format!(
-                        "sprague failed inside ({}); the session lives on, but a value being found may be lost. Please report the input that did this.",
+                        "sprague failed inside ({}); the session lives on, but a value \
+                         being found may be lost: please report the input that did this",
                         panic_text(panic.as_ref())
                     ))),
                 }
@@ -386,6 +361,47 @@ impl PySession {
             session.set_stop(None);
             outcome
         })
+    }
+}
+
+/// Waits for the engine's thread to end, listening for Ctrl-C (Python's
+/// signal handlers run here) and telling `progress` the positions solved
+/// once the work has run a while. A KeyboardInterrupt, or an error of the
+/// progress function, sets the stop flag; the first is returned, to be
+/// raised once the work has ended.
+fn listen(
+    ended: &Receiver<()>,
+    stop: &AtomicBool,
+    solved: &AtomicUsize,
+    progress: Option<&Py<PyAny>>,
+) -> Option<PyErr> {
+    let (started, mut told_at) = (Instant::now(), None::<Instant>);
+    let mut interrupted = None;
+    loop {
+        match ended.recv_timeout(LISTEN_EVERY) {
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => return interrupted,
+            Err(RecvTimeoutError::Timeout) if interrupted.is_some() => continue,
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+        let due = match told_at {
+            None => started.elapsed() >= QUIET_FOR,
+            Some(at) => at.elapsed() >= PROGRESS_EVERY,
+        };
+        Python::attach(|py| {
+            let told = match progress.filter(|_| due) {
+                Some(progress) => {
+                    told_at = Some(Instant::now());
+                    progress
+                        .call1(py, (solved.load(Ordering::Relaxed),))
+                        .map(drop)
+                }
+                None => Ok(()),
+            };
+            if let Err(error) = py.check_signals().and(told) {
+                stop.store(true, Ordering::SeqCst);
+                interrupted = Some(error);
+            }
+        });
     }
 }
 
