@@ -147,3 +147,75 @@ impl Session {
         Ok(queries.remove(0))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::DEFAULT_MAX_STATES;
+    use crate::session::Value;
+
+    /// The answers of a query, or the code of its error.
+    fn answers(session: &mut Session, asked: Asked) -> Result<Vec<(String, Value)>, String> {
+        let (mut answers, mut error) = (Vec::new(), None);
+        session.ask("<asked>", asked, &mut |event| match event {
+            Event::Answer(answer) => answers.push((answer.position, answer.value)),
+            Event::Error(report) => error = report.code().map(|code| code.to_string()),
+            Event::Note(_) | Event::Play(_) => {}
+        });
+        error.map_or(Ok(answers), Err)
+    }
+
+    fn kayles() -> Session {
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        let declared = session.declare("<test>", "game K = octal \"0.77\"", &mut |_| {});
+        assert!(declared.is_ok());
+        session
+    }
+
+    #[test]
+    fn values_are_the_rows_of_a_grundy_table() {
+        let mut session = kayles();
+        let asked = Asked::Values {
+            game: "K",
+            start: 3,
+            end: 7,
+        };
+        let rows = answers(&mut session, asked).expect("answered");
+        // Kayles: G(3..7) = 3, 1, 4, 3 (the mex of its options' XORs).
+        let expected = [(3, 3), (4, 1), (5, 4), (6, 3)];
+        let expected: Vec<(String, Value)> = expected
+            .iter()
+            .map(|&(n, g)| (format!("K({n})"), Value::Grundy(g)))
+            .collect();
+        assert_eq!(rows, expected);
+    }
+
+    #[test]
+    fn a_position_is_read_alone() {
+        let mut session = kayles();
+        let asked = |position| Asked::Position {
+            kind: ast::QueryKind::Grundy,
+            misere: false,
+            position,
+        };
+        let value = answers(&mut session, asked("K(4) + *1"));
+        assert_eq!(value, Ok(vec![("K(4) + *1".into(), Value::Grundy(1 ^ 1))]));
+        // A second statement cannot ride along with the position.
+        let smuggled = answers(&mut session, asked("*1\ngrundy *2"));
+        assert_eq!(smuggled, Err("sprague::parse::syntax".into()));
+    }
+
+    #[test]
+    fn a_game_is_asked_for_by_its_name() {
+        let mut session = kayles();
+        let period = answers(&mut session, Asked::Period { game: "K(3)" });
+        assert_eq!(period, Err("sprague::session::not_a_game_name".into()));
+        let asked = Asked::Values {
+            game: "Nope",
+            start: 0,
+            end: 1,
+        };
+        let unknown = answers(&mut session, asked);
+        assert_eq!(unknown, Err("sprague::check::unknown_game".into()));
+    }
+}
