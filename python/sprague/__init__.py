@@ -73,9 +73,10 @@ Source = Union[str, "os.PathLike[str]"]
 class Session(_sprague.Session):
     """The games declared so far and the values found, kept between calls.
 
-    ``source`` is the text of a ``.game`` source, or a path (``os.PathLike``)
-    of a file, read as :meth:`load` reads it; its queries are answered and
-    their answers dropped. The limits are those of the command line's flags
+    ``source`` is the text of a ``.game`` source, or a file, read as
+    :meth:`load` reads it: a path (``os.PathLike``), or a string naming a
+    file that ends in ``.game``. Its queries are answered and their answers
+    dropped. The limits are those of the command line's flags
     (``--max-states`` and the rest); ``threads`` fills a code's table and
     solves a game's table with that many threads (every core unless set).
     ``progress``, a function, is called with the positions solved every
@@ -101,7 +102,7 @@ class Session(_sprague.Session):
         )
 
     def __init__(self, source: Optional[Source] = None, **_options: Any):
-        if isinstance(source, os.PathLike):
+        if isinstance(source, os.PathLike) or _names_a_file(source):
             self.load(source)
         elif source is not None:
             self.run(source)
@@ -212,6 +213,16 @@ class Session(_sprague.Session):
         for note in notes:
             warnings.warn(note, stacklevel=3)
         return [Answer(fields, text) for fields, text in answers]
+
+
+def _names_a_file(source: Any) -> bool:
+    """Whether a string given as a source is the name of a ``.game`` file."""
+    return (
+        isinstance(source, str)
+        and "\n" not in source
+        and source.endswith(".game")
+        and os.path.isfile(source)
+    )
 
 
 def _compact(data: bytearray, code: str, numpy: Optional[bool] = None):

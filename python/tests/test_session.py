@@ -130,6 +130,8 @@ def test_load_reads_a_file(tmp_path):
     assert s.grundy("Sub(10)") == 10 % 4
     assert [answer["value"] for answer in s.load(path)] == [10 % 4]
     assert s.games() == [("Sub", ["n"])]
+    # A string naming a .game file is read as the file.
+    assert sprague.Session(str(path)).grundy("Sub(7)") == 7 % 4
 
 
 def test_a_board_game():
