@@ -34,7 +34,7 @@ pub(crate) const INTERRUPTED: u8 = 130;
 /// The stack the evaluator runs on: deep nesting in a source recurses in
 /// the parser and in expression evaluation. It is address space reserved,
 /// not memory used: pages are touched only as deep as the recursion goes.
-pub(crate) const STACK_SIZE: usize = 1 << 30;
+pub const STACK_SIZE: usize = 1 << 30;
 
 pub(crate) fn error_style(json: bool) -> ErrorStyle {
     match json {

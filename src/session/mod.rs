@@ -9,6 +9,7 @@ use std::sync::atomic::AtomicBool;
 use miette::{Diagnostic, Report, SourceSpan};
 
 mod answer;
+mod asked;
 pub mod certificate;
 mod errors;
 mod events;
@@ -19,6 +20,7 @@ mod rows;
 pub mod why;
 mod written;
 
+pub use asked::{Asked, NotAName};
 use events::tell;
 pub use events::{
     Answer, Crosscheck, Diff, DiffRow, Event, Listing, MoveLine, Picture, PlayMove, PlayRequest,
