@@ -1,0 +1,160 @@
+//! The pruned search (`--method search`) against the memo (`--method
+//! memo`), which values every position reached, and against published
+//! values: both paths must give the same answer for every position.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{answers_in, grundy_values_in};
+use proptest::prelude::*;
+use sprague::engine::{DEFAULT_MAX_STATES, Method};
+use sprague::session::Session;
+
+/// The board games of examples/, with and without their symmetries.
+const GAMES: &str = "
+game Cram(s) splits up to symmetry {
+  move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b
+}
+game CramByShape(s) splits {
+  move CramByShape(s - {a, b}) for a in s, b in neighbours(s, a) if a < b
+}
+game NodeKayles(s) splits up to symmetry {
+  move NodeKayles(s - closed(s, v)) for v in s
+}
+game Sparse(s) splits {
+  move Sparse(s - closed(s, v)) for v in s if len(neighbours(s, v)) <= 2
+}
+";
+
+fn session(method: Method) -> Session {
+    let mut session = Session::new(DEFAULT_MAX_STATES);
+    session.set_method(method);
+    session
+}
+
+/// Every answer of `queries`, as printed, by one method.
+fn printed(method: Method, queries: &str) -> Vec<String> {
+    let answers = answers_in(session(method), &format!("{GAMES}{queries}"));
+    answers.iter().map(|answer| format!("{answer:?}")).collect()
+}
+
+/// Node Kayles on the 3 × n lattice, OEIS A316632 (n = 1 to 16).
+const A316632: [u64; 16] = [2, 1, 1, 0, 3, 3, 2, 2, 2, 3, 3, 5, 2, 4, 1, 3];
+
+#[test]
+fn node_kayles_on_three_rows_is_a316632_by_search() {
+    let source = format!("{GAMES}grundy NodeKayles(Grid(3, n)) for n in 1..=16\n");
+    assert_eq!(grundy_values_in(session(Method::Search), &source), A316632);
+    // The engine's own choice takes the search on the larger boards.
+    assert_eq!(grundy_values_in(session(Method::Auto), &source), A316632);
+}
+
+#[test]
+fn node_kayles_on_three_rows_is_a316632_by_the_memo() {
+    let source = format!("{GAMES}grundy NodeKayles(Grid(3, n)) for n in 1..=11\n");
+    assert_eq!(
+        grundy_values_in(session(Method::Memo), &source),
+        A316632[..11]
+    );
+}
+
+/// Cram on one row is Dawson's Kayles (a domino takes two pins side by
+/// side): OEIS A002187 gives its values shifted by one, a(n - 1) for n
+/// cells. Cram on an even × even board is 0 by the symmetry strategy:
+/// the second player answers each domino by its image through the
+/// centre, which never overlaps it.
+#[test]
+fn cram_by_search_meets_dawsons_kayles_and_the_symmetry_strategy() {
+    const A002187: [u64; 20] = [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3];
+    let source = format!("{GAMES}grundy Cram(Grid(1, n)) for n in 1..=20\n");
+    // A002187 starts at a(0): the value of 1 cell is a(0).
+    assert_eq!(grundy_values_in(session(Method::Search), &source), A002187);
+    let even = format!("{GAMES}grundy Cram(Grid(2 * r, 2 * c)) for r in 1..=2, c in 1..=4\n");
+    assert_eq!(grundy_values_in(session(Method::Search), &even), [0; 8]);
+}
+
+#[test]
+fn wins_and_best_move_by_search_are_the_memos() {
+    let queries = "
+wins? Cram(Grid(r, c)) for r in 2..=4, c in 3..=6
+wins? NodeKayles(Grid(3, n)) + *1 for n in 1..=9
+best_move Cram(Grid(4, 5)) + *1
+best_move Cram(Grid(3, 5)) + Cram(Grid(2, 3))
+best_move NodeKayles(Grid(3, 7)) + NodeKayles(Grid(2, 5))
+best_move Sparse(Grid(3, 4) - {5}) + *2
+";
+    assert_eq!(
+        printed(Method::Search, queries),
+        printed(Method::Memo, queries)
+    );
+}
+
+/// A region of an r × c grid: the cells whose bits are set.
+fn region(rows: u32, cols: u32, mask: u64) -> String {
+    let gone: Vec<String> = (0..rows * cols)
+        .filter(|cell| mask & 1 << cell == 0)
+        .map(|cell| cell.to_string())
+        .collect();
+    match gone.is_empty() {
+        true => format!("Grid({rows}, {cols})"),
+        false => format!("Grid({rows}, {cols}) - {{{}}}", gone.join(", ")),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Random regions of boards up to 5 × 5, in every game, asked every
+    /// question, sums included: the search answers as the memo does.
+    #[test]
+    fn the_search_answers_as_the_memo_does_on_random_regions(
+        rows in 1u32..=5,
+        cols in 2u32..=5,
+        mask in any::<u64>(),
+        other in any::<u64>(),
+        heap in 0u64..4,
+    ) {
+        let (a, b) = (region(rows, cols, mask), region(3, 3, other));
+        let mut queries = String::new();
+        for game in ["Cram", "CramByShape", "NodeKayles", "Sparse"] {
+            queries.push_str(&format!("grundy {game}({a})\n"));
+            queries.push_str(&format!("grundy {game}({a}) + {game}({b}) + *{heap}\n"));
+            queries.push_str(&format!("wins? {game}({a}) + *{heap}\n"));
+            queries.push_str(&format!("best_move {game}({a}) + {game}({b})\n"));
+        }
+        prop_assert_eq!(printed(Method::Search, &queries), printed(Method::Memo, &queries));
+    }
+}
+
+/// Every example, every game in it valued by the search wherever a
+/// component is not a heap, prints what it prints by default: loopy
+/// games, misère play and tables go through the search and fall back
+/// where they must.
+#[test]
+fn every_example_prints_the_same_by_search() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&examples).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|extension| extension != "game") {
+            continue;
+        }
+        let expected = std::fs::read_to_string(path.with_extension("out")).unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_sprague"))
+            .args(["run", "--method", "search"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", path.display());
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            expected,
+            "{}",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 8, "only {checked} examples found");
+}
