@@ -32,6 +32,9 @@ struct Sizes {
     four: usize,
     /// Three-row Chomp with rows of n.
     chomp: usize,
+    /// Cram boards against igsolve, and Node Kayles on 3 × n by search.
+    peer_cram: &'static [(usize, usize)],
+    node_kayles_search: usize,
     runs: usize,
 }
 
@@ -50,6 +53,8 @@ const FULL: Sizes = Sizes {
     three: 150,
     four: 32,
     chomp: 200,
+    peer_cram: &[(3, 12), (5, 6), (4, 9), (5, 7)],
+    node_kayles_search: 22,
     runs: 3,
 };
 
@@ -68,6 +73,8 @@ const SMOKE: Sizes = Sizes {
     three: 6,
     four: 4,
     chomp: 6,
+    peer_cram: &[(3, 4)],
+    node_kayles_search: 6,
     runs: 1,
 };
 
@@ -95,7 +102,7 @@ fn main() {
     };
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    let cases: [(&str, Case); 11] = [
+    let cases: [(&str, Case); 12] = [
         ("e,h", memory),
         ("a", kayles),
         ("b", wythoff),
@@ -107,6 +114,7 @@ fn main() {
         ("i", four_heaps),
         ("k", chomp),
         ("m", boards),
+        ("n", peers),
     ];
     for (case, measure) in cases {
         if run(case) {
@@ -775,5 +783,94 @@ fn boards(sizes: &Sizes) {
         ours,
         theirs,
         "≤ 2x",
+    );
+}
+
+/// igsolve (crate `igsolve`, the pruned-search solver of Beling and
+/// Rogalski), installed into a cache folder beside the build the first
+/// time, unless this is a smoke run (a build of minutes for times that
+/// mean nothing). `None`, said plainly, when it cannot be had.
+fn igsolve(smoke: bool) -> Option<std::path::PathBuf> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    let root = target.join("peers");
+    let binary = root.join("bin").join("igsolve");
+    if binary.exists() {
+        return Some(binary);
+    }
+    if smoke {
+        println!("(n) igsolve not installed; a smoke run does not install it");
+        return None;
+    }
+    println!("(n) installing igsolve into {} ...", root.display());
+    let installed = Command::new("cargo")
+        .args(["install", "igsolve", "--locked", "--quiet", "--root"])
+        .arg(&root)
+        .status();
+    match installed {
+        Ok(status) if status.success() && binary.exists() => Some(binary),
+        _ => {
+            println!("(n) igsolve could not be installed (no network?): its cases are skipped");
+            None
+        }
+    }
+}
+
+/// The value igsolve finds for Cram on a rows × cols board.
+fn igsolve_cram(binary: &std::path::Path, rows: usize, cols: usize) -> u64 {
+    let output = Command::new(binary)
+        .args(["cram", "-r", &rows.to_string(), "-c", &cols.to_string()])
+        .output()
+        .expect("igsolve runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Nimber of initial position: "))
+        .unwrap_or_else(|| panic!("igsolve printed no value:\n{text}"));
+    line.trim().parse().expect("igsolve prints a number")
+}
+
+/// Cram boards by the pruned search against igsolve, one thread each, and
+/// Node Kayles on 3 × n by search against the parts memoised by hand.
+fn peers(sizes: &Sizes) {
+    let smoke = sizes.runs == 1 && sizes.peer_cram.len() == 1;
+    if let Some(binary) = igsolve(smoke) {
+        for &(r, c) in sizes.peer_cram {
+            let source = format!(
+                "game Cram(s) splits up to symmetry {{ move Cram(s - {{a, b}}) for a in s, b in neighbours(s, a) if a < b }}
+                 grundy Cram(Grid({r}, {c}))"
+            );
+            // Long runs: one each, in turn.
+            let ((ours, a), (theirs, b)) = medians_in_turn(
+                1,
+                || language_on(&source, Some(1)),
+                || igsolve_cram(&binary, r, c),
+            );
+            assert_eq!(a, b, "Cram {r} × {c}: sprague and igsolve disagree");
+            row(
+                &format!("(n) Cram {r} × {c} by search, igsolve baseline"),
+                ours,
+                theirs,
+                "≤ 1x",
+            );
+        }
+    }
+    let n = sizes.node_kayles_search;
+    let source = format!(
+        "game NodeKayles(s) splits {{ move NodeKayles(s - closed(s, v)) for v in s }}
+         grundy NodeKayles(Grid(3, {n}))"
+    );
+    let ((ours, a), (theirs, b)) = medians_in_turn(
+        1,
+        || language(&source),
+        || BoardByHand::new(3, n, true).value((1 << (3 * n)) - 1),
+    );
+    assert_eq!(a, b, "Node Kayles 3 × {n}");
+    row(
+        &format!("(n) Node Kayles on 3 × {n} by search, all parts by hand"),
+        ours,
+        theirs,
+        "< 5 s",
     );
 }
