@@ -206,6 +206,21 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error("{board} has more than {limit} {what}")]
+    #[diagnostic(
+        code(sprague::eval::board_too_large),
+        help(
+            "a board of a family has at most {limit} {what}; narrow the bindings, e.g. `for j in i + 1..n` rather than `for j in 0..n if i < j`"
+        )
+    )]
+    TooManyEdges {
+        board: String,
+        limit: usize,
+        what: &'static str,
+        #[label("this rule gives too many")]
+        span: SourceSpan,
+    },
+
     #[error("this game is loopy: {cycle}")]
     #[diagnostic(
         code(sprague::eval::loopy),
@@ -500,8 +515,16 @@ impl EvalError {
     }
 
     /// Says which position's options were being listed when this happened.
-    pub fn while_expanding(mut self, position: &str) -> Self {
-        let text = format!(" while listing the options of {position}");
+    pub fn while_expanding(self, position: &str) -> Self {
+        self.in_context(format!(" while listing the options of {position}"))
+    }
+
+    /// Says which board of a family was being built.
+    pub fn while_building(self, board: &str) -> Self {
+        self.in_context(format!(" while building the board {board}"))
+    }
+
+    fn in_context(mut self, text: String) -> Self {
         match &mut self {
             EvalError::Overflow { context, .. }
             | EvalError::DivisionByZero { context, .. }
@@ -520,6 +543,7 @@ impl EvalError {
             | EvalError::RunsOff { .. }
             | EvalError::GrowsForever { .. }
             | EvalError::TooManyRows { .. }
+            | EvalError::TooManyEdges { .. }
             | EvalError::SumTooLarge { .. }
             | EvalError::AliasCycle { .. }
             | EvalError::AliasTooDeep { .. }

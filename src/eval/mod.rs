@@ -6,6 +6,7 @@
 
 mod bindings;
 mod error;
+pub mod family;
 pub(crate) mod value;
 
 use miette::SourceSpan;
@@ -94,6 +95,7 @@ fn quick_rest(expr: &Expr, env: &[Value]) -> Option<i64> {
         ExprKind::SetOf(_)
         | ExprKind::ListOf(_)
         | ExprKind::Comprehension(_)
+        | ExprKind::Family(..)
         | ExprKind::Turned(_) => return None,
         ExprKind::Call(builtin, _) if !builtin.gives_int() => return None,
         ExprKind::Binary(BinaryOp::In, ..)
@@ -200,6 +202,7 @@ fn explain(expr: &Expr, env: &[Value]) -> Result<i64, EvalError> {
         | ExprKind::ListOf(_)
         | ExprKind::Comprehension(_)
         | ExprKind::Index(..)
+        | ExprKind::Family(..)
         | ExprKind::Call(..) => value::int(value(expr, env)?, expr.span)?,
         ExprKind::Binary(BinaryOp::And, lhs, rhs) => {
             (eval(lhs, env)? != 0 && eval(rhs, env)? != 0) as i64

@@ -94,6 +94,9 @@ pub fn value(expr: &Expr, env: &[Value]) -> Result<Value, EvalError> {
             }
         }
         ExprKind::Call(builtin, args) => call(*builtin, args, env, expr.span)?,
+        ExprKind::Family(family, args) => {
+            Value::Region(super::family::board(family, args, env, expr.span)?.whole())
+        }
         ExprKind::Turned(set) => {
             let turned = value(set, env)?;
             let coin = env[0].int().unwrap_or_default();

@@ -17,6 +17,7 @@ impl Lowerer {
                 let (name, kind) = match statement {
                     ast::Statement::Game(decl) => (&decl.name, self.declare_game(decl)),
                     ast::Statement::Graph(decl) => (&decl.name, self.declare_graph(decl)),
+                    ast::Statement::Family(decl) => (&decl.name, self.declare_family(decl)),
                     ast::Statement::Let(decl) => match self.is_value(decl) {
                         true => (&decl.name, self.declare_constant(decl)),
                         false => (&decl.name, self.declare_let(decl)),
@@ -83,9 +84,10 @@ impl Lowerer {
             return false;
         };
         match term {
-            ast::Term::Game { name, .. } => {
-                !self.program.names.contains_key(&name.name) && builtin(&name.name).is_some()
-            }
+            ast::Term::Game { name, .. } => match self.program.names.get(&name.name) {
+                Some(declared) => matches!(declared.kind, DeclarationKind::Family(_)),
+                None => builtin(&name.name).is_some(),
+            },
             ast::Term::Name(name) => matches!(
                 self.program
                     .names
@@ -193,6 +195,75 @@ impl Lowerer {
         ));
         self.program.graphs.push(graph);
         DeclarationKind::Graph(id)
+    }
+
+    pub(super) fn declare_family(&mut self, decl: &ast::FamilyDecl) -> DeclarationKind {
+        let id = FamilyId(self.program.families.len() as u32);
+        let placeholder = Expr {
+            kind: ExprKind::Const(0),
+            span: decl.span,
+        };
+        self.program.families.push(std::sync::Arc::new(Family {
+            name: decl.name.name.clone(),
+            params: decl.params.iter().map(|param| param.name.clone()).collect(),
+            start: placeholder.clone(),
+            end: placeholder,
+            inclusive: false,
+            nodes_span: decl.nodes.span,
+            edges: Vec::new(),
+            slots: decl.params.len(),
+            span: decl.span,
+            built: Default::default(),
+        }));
+        DeclarationKind::Family(id)
+    }
+
+    /// Lowers a family's rules; its parameters are integers.
+    pub(super) fn family_decl(&mut self, decl: &ast::FamilyDecl, id: FamilyId) {
+        let mut params = Scope::default();
+        for param in &decl.params {
+            self.bind(&mut params, param, Type::Int);
+        }
+        self.in_family = true;
+        self.max_slots = params.vars.len();
+        let nodes = &decl.nodes;
+        let (start, end) = (
+            self.int(&nodes.start, &params),
+            self.int(&nodes.end, &params),
+        );
+        let edges = decl
+            .edges
+            .iter()
+            .map(|edge| {
+                let mut scope = params.clone();
+                let bindings = self.bindings(&edge.bindings, &mut scope);
+                let guard = edge
+                    .guard
+                    .as_ref()
+                    .map(|guard| self.condition(guard, &scope).compiled());
+                EdgeRule {
+                    from: self.int(&edge.from, &scope).compiled(),
+                    to: self.int(&edge.to, &scope).compiled(),
+                    bindings,
+                    guard,
+                    span: edge.span,
+                }
+            })
+            .collect();
+        self.in_family = false;
+        let declared = &self.program.families[id.0 as usize];
+        self.program.families[id.0 as usize] = std::sync::Arc::new(Family {
+            name: declared.name.clone(),
+            params: declared.params.clone(),
+            start: start.compiled(),
+            end: end.compiled(),
+            inclusive: nodes.inclusive,
+            nodes_span: nodes.span,
+            edges,
+            slots: self.max_slots,
+            span: decl.span,
+            built: Default::default(),
+        });
     }
 
     pub(super) fn declare_let(&mut self, decl: &ast::LetDecl) -> DeclarationKind {

@@ -62,6 +62,26 @@ pub enum CheckError {
         span: SourceSpan,
     },
 
+    #[error("unknown board `{name}`")]
+    #[diagnostic(code(sprague::check::unknown_family), help("{help}"))]
+    UnknownFamily {
+        name: String,
+        #[label("no family of graphs has this name")]
+        span: SourceSpan,
+        help: String,
+    },
+
+    #[error("a family of graphs builds a board of another family: `{name}`")]
+    #[diagnostic(
+        code(sprague::check::family_in_family),
+        help("a family's rules speak of integers: write the other family's edges out in this one")
+    )]
+    FamilyInFamily {
+        name: String,
+        #[label("a board of a family, inside a family")]
+        span: SourceSpan,
+    },
+
     #[error("`{name}` takes {expected}, but {found} {were} given")]
     #[diagnostic(code(sprague::check::arity), help("{help}"))]
     Arity {

@@ -296,6 +296,14 @@ impl Lowerer {
         span: SourceSpan,
         scope: &Scope,
     ) -> (ExprKind, Type) {
+        if let Some(declared) = self.program.names.get(&function.name).copied()
+            && let DeclarationKind::Family(id) = declared.kind
+        {
+            return (
+                self.family_call(function, id, declared, args, span, scope),
+                Type::Region,
+            );
+        }
         if let Some((builtin, arity)) = builtin(&function.name) {
             return self.builtin(function, builtin, arity, args, span, scope);
         }
@@ -311,6 +319,51 @@ impl Lowerer {
             }
         }
         (self.integer_call(function, args, span, scope), Type::Int)
+    }
+
+    /// `Name(args)`: the board a family builds for its arguments.
+    pub(super) fn family_call(
+        &mut self,
+        function: &ast::Ident,
+        id: FamilyId,
+        declared: Declaration,
+        args: &[ast::Expr],
+        span: SourceSpan,
+        scope: &Scope,
+    ) -> ExprKind {
+        let family = self.program.family(id).clone();
+        let args: Vec<Expr> = args
+            .iter()
+            .map(|arg| self.int(arg, scope).compiled())
+            .collect();
+        if args.len() != family.params.len() {
+            let mut error = arity_error(
+                &function.name,
+                family.params.len(),
+                args.len(),
+                span,
+                Some(declared.span),
+            );
+            if let CheckError::Arity { help, .. } = &mut error {
+                *help = format!(
+                    "the family `{}` builds a board from {}: write `{}({})`",
+                    function.name,
+                    crate::eval::count(family.params.len(), "integer", "integers"),
+                    function.name,
+                    family.params.join(", ")
+                );
+            }
+            self.errors.push(error);
+            return ExprKind::Const(0);
+        }
+        if self.in_family {
+            self.errors.push(CheckError::FamilyInFamily {
+                name: function.name.clone(),
+                span,
+            });
+            return ExprKind::Const(0);
+        }
+        ExprKind::Family(family, args)
     }
 
     /// A call of a function of sets, lists and boards.
@@ -367,6 +420,22 @@ impl Lowerer {
             "popcount" => (popcount as fn(Vec<Expr>) -> ExprKind, 1, 1),
             "nim_inv" => (nim_inv as fn(Vec<Expr>) -> ExprKind, 1, 1),
             "nim_mul" => (nim_mul as fn(Vec<Expr>) -> ExprKind, 2, 2),
+            name if name.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                let help = match self
+                    .suggest(name, |kind| matches!(kind, DeclarationKind::Family(_)))
+                {
+                    Some(similar) => similar,
+                    None => format!(
+                        "the boards built in are `Grid(r, c)`, `Path(n)` and `Cycle(n)`; declare a family with `graph {name}(n) {{ nodes 0..n  edge i -- i + 1 for i in 0..n - 1 }}`"
+                    ),
+                };
+                self.errors.push(CheckError::UnknownFamily {
+                    name: function.name.clone(),
+                    span: function.span,
+                    help,
+                });
+                return ExprKind::Const(0);
+            }
             _ => {
                 self.errors.push(CheckError::UnknownFunction {
                     name: function.name.clone(),

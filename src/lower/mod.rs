@@ -43,6 +43,9 @@ pub fn lower(
             (ast::Statement::Let(decl), Some(DeclarationKind::Constant(id))) => {
                 lowerer.constant(decl, *id)
             }
+            (ast::Statement::Family(decl), Some(DeclarationKind::Family(id))) => {
+                lowerer.family_decl(decl, *id)
+            }
             _ => {}
         }
     }
@@ -73,6 +76,7 @@ pub fn declared_name(statement: &ast::Statement) -> Option<&ast::Ident> {
     match statement {
         ast::Statement::Game(decl) => Some(&decl.name),
         ast::Statement::Graph(decl) => Some(&decl.name),
+        ast::Statement::Family(decl) => Some(&decl.name),
         ast::Statement::Let(decl) => Some(&decl.name),
         ast::Statement::Query(_) => None,
     }
@@ -133,6 +137,16 @@ pub fn references(statement: &ast::Statement) -> Vec<&str> {
                 visit_bindings(&query.bindings, query.guard.as_ref(), f);
             }
         },
+        ast::Statement::Family(decl) => {
+            let nodes = &decl.nodes;
+            visit_expr(&nodes.start, f);
+            visit_expr(&nodes.end, f);
+            for edge in &decl.edges {
+                visit_expr(&edge.from, f);
+                visit_expr(&edge.to, f);
+                visit_bindings(&edge.bindings, edge.guard.as_ref(), f);
+            }
+        }
         ast::Statement::Graph(_) => {}
     }
     names
@@ -197,6 +211,9 @@ struct Lowerer {
     unlowered_lets: HashSet<u32>,
     /// The most slots a scope has used since this was last reset.
     max_slots: usize,
+    /// Whether a family of graphs is being lowered: its rules may not
+    /// build boards of a family, so that building one never recurses.
+    in_family: bool,
 }
 
 impl Lowerer {
@@ -206,6 +223,7 @@ impl Lowerer {
             errors: Vec::new(),
             unlowered_lets: HashSet::new(),
             max_slots: 0,
+            in_family: false,
         }
     }
 

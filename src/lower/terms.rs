@@ -300,9 +300,9 @@ impl Lowerer {
                     });
                 }
             }
-            DeclarationKind::Graph(_) | DeclarationKind::Constant(_) => {
-                self.wrong_kind(name, declaration, "a position")
-            }
+            DeclarationKind::Graph(_)
+            | DeclarationKind::Family(_)
+            | DeclarationKind::Constant(_) => self.wrong_kind(name, declaration, "a position"),
         }
     }
 
@@ -319,6 +319,10 @@ impl Lowerer {
             DeclarationKind::Graph(_) => format!(
                 "a position of a graph is one of its nodes: `{}.node`",
                 name.name
+            ),
+            DeclarationKind::Family(_) => format!(
+                "`{}(…)` is a board: a position of a game on it is `Game({}(…))`",
+                name.name, name.name
             ),
             DeclarationKind::Let(_) => {
                 format!("`{}` is a position already: write it alone", name.name)
@@ -357,7 +361,10 @@ impl Lowerer {
         let similar = self.closest_name(name, fits)?;
         let arity = match self.program.names[similar].kind {
             DeclarationKind::Game(game) => self.program.game(game).params.len(),
-            DeclarationKind::Graph(_) | DeclarationKind::Let(_) | DeclarationKind::Constant(_) => 0,
+            DeclarationKind::Graph(_)
+            | DeclarationKind::Family(_)
+            | DeclarationKind::Let(_)
+            | DeclarationKind::Constant(_) => 0,
         };
         Some(match arity {
             0 => format!("did you mean `{similar}`?"),

@@ -492,7 +492,9 @@ impl Server {
             for name in session.completions() {
                 let kind = match session.program().names.get(&name).map(|d| d.kind) {
                     Some(DeclarationKind::Game(_)) => CompletionItemKind::FUNCTION,
-                    Some(DeclarationKind::Graph(_)) => CompletionItemKind::MODULE,
+                    Some(DeclarationKind::Graph(_) | DeclarationKind::Family(_)) => {
+                        CompletionItemKind::MODULE
+                    }
                     Some(DeclarationKind::Let(_) | DeclarationKind::Constant(_)) => {
                         CompletionItemKind::CONSTANT
                     }
@@ -603,6 +605,10 @@ impl Server {
                         (SymbolKind::FUNCTION, format!("game {name}({params})"))
                     }
                     DeclarationKind::Graph(_) => (SymbolKind::MODULE, format!("graph {name}")),
+                    DeclarationKind::Family(id) => {
+                        let params = session.program().family(id).params.join(", ");
+                        (SymbolKind::MODULE, format!("graph {name}({params})"))
+                    }
                     DeclarationKind::Let(_) | DeclarationKind::Constant(_) => {
                         (SymbolKind::CONSTANT, format!("let {name}"))
                     }

@@ -31,6 +31,9 @@ pub struct NodeId(pub u32);
 pub struct LetId(pub u32);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FamilyId(pub u32);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConstId(pub u32);
 
 /// Every declaration of a session, in one namespace.
@@ -39,6 +42,7 @@ pub struct Program {
     pub names: IndexMap<String, Declaration>,
     pub games: Vec<Game>,
     pub graphs: Vec<Graph>,
+    pub families: Vec<std::sync::Arc<Family>>,
     pub lets: Vec<Let>,
     pub constants: Vec<Constant>,
 }
@@ -54,6 +58,7 @@ pub struct Declaration {
 pub enum DeclarationKind {
     Game(GameId),
     Graph(GraphId),
+    Family(FamilyId),
     Let(LetId),
     Constant(ConstId),
 }
@@ -64,6 +69,7 @@ impl DeclarationKind {
         match self {
             DeclarationKind::Game(_) => "a game",
             DeclarationKind::Graph(_) => "a graph",
+            DeclarationKind::Family(_) => "a family of graphs",
             DeclarationKind::Let(_) => "a `let` name",
             DeclarationKind::Constant(_) => "a `let` value",
         }
@@ -300,6 +306,38 @@ pub struct Graph {
     pub span: SourceSpan,
 }
 
+/// `graph Name(n, k) { nodes 0..N  edge A -- B for … if … }`: a board for
+/// each assignment of its parameters, built by its rules when first asked
+/// and kept, so that a board asked twice is one board.
+#[derive(Debug)]
+pub struct Family {
+    pub name: String,
+    pub params: Vec<String>,
+    /// `nodes START..END`, over the parameters in slots `0..params`.
+    pub start: Expr,
+    pub end: Expr,
+    pub inclusive: bool,
+    pub nodes_span: SourceSpan,
+    pub edges: Vec<EdgeRule>,
+    /// Slots a rule needs: the parameters first, then its bindings.
+    pub slots: usize,
+    pub span: SourceSpan,
+    /// The boards built so far, by their arguments.
+    pub built: std::sync::Mutex<
+        std::collections::HashMap<Vec<i64>, std::sync::Arc<crate::values::GraphBoard>>,
+    >,
+}
+
+/// `edge A -- B for … if …`: one edge per assignment.
+#[derive(Debug, Clone)]
+pub struct EdgeRule {
+    pub from: Expr,
+    pub to: Expr,
+    pub bindings: Vec<Binding>,
+    pub guard: Option<Expr>,
+    pub span: SourceSpan,
+}
+
 /// `let name = POSITION`; the value has no free variables.
 #[derive(Debug, Clone)]
 pub struct Let {
@@ -508,6 +546,9 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     /// A built-in function of sets, lists and boards.
     Call(Builtin, Vec<Expr>),
+    /// `Name(args)`: every node of the board a family builds for these
+    /// arguments.
+    Family(std::sync::Arc<Family>, Vec<Expr>),
 }
 
 #[derive(Debug, Clone)]
@@ -654,9 +695,10 @@ impl Expr {
             ExprKind::Const(_) | ExprKind::Value(_) => false,
             ExprKind::Slot(read) => *read == slot,
             ExprKind::If(parts) => parts.iter().any(|part| part.mentions(slot)),
-            ExprKind::SetOf(args) | ExprKind::ListOf(args) | ExprKind::Call(_, args) => {
-                args.iter().any(|arg| arg.mentions(slot))
-            }
+            ExprKind::SetOf(args)
+            | ExprKind::ListOf(args)
+            | ExprKind::Call(_, args)
+            | ExprKind::Family(_, args) => args.iter().any(|arg| arg.mentions(slot)),
             ExprKind::Index(lhs, rhs) => lhs.mentions(slot) || rhs.mentions(slot),
             // Conservatively: a comprehension may read any slot.
             ExprKind::Comprehension(_) => true,
@@ -714,6 +756,10 @@ impl Program {
 
     pub fn graph(&self, id: GraphId) -> &Graph {
         &self.graphs[id.0 as usize]
+    }
+
+    pub fn family(&self, id: FamilyId) -> &std::sync::Arc<Family> {
+        &self.families[id.0 as usize]
     }
 
     pub fn let_value(&self, id: LetId) -> &Let {

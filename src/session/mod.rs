@@ -632,6 +632,11 @@ impl Session {
                     name: name.clone(),
                     detail: format!(" ({} nodes)", self.program.graph(id).nodes.len()),
                 },
+                DeclarationKind::Family(id) => Listing {
+                    kind: "graph",
+                    name: name.clone(),
+                    detail: format!("({})", self.program.family(id).params.join(", ")),
+                },
                 DeclarationKind::Constant(id) => Listing {
                     kind: "let",
                     name: name.clone(),
@@ -667,7 +672,7 @@ impl Session {
             .filter(|statement| self.sources.name_at(statement.span().offset()) == name)
             .filter_map(|statement| match statement.as_ref() {
                 ast::Statement::Game(_) => Some("game"),
-                ast::Statement::Graph(_) => Some("graph"),
+                ast::Statement::Graph(_) | ast::Statement::Family(_) => Some("graph"),
                 ast::Statement::Let(_) => Some("let"),
                 ast::Statement::Query(_) => None,
             })
@@ -751,7 +756,10 @@ fn ids_of(program: &Program, names: &HashSet<String>) -> (HashSet<u32>, HashSet<
             Some(DeclarationKind::Graph(id)) => {
                 graphs.insert(id.0);
             }
-            Some(DeclarationKind::Let(_) | DeclarationKind::Constant(_)) | None => {}
+            Some(
+                DeclarationKind::Let(_) | DeclarationKind::Constant(_) | DeclarationKind::Family(_),
+            )
+            | None => {}
         }
     }
     (games, graphs)

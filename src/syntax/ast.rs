@@ -13,6 +13,7 @@ pub struct Program {
 pub enum Statement {
     Game(GameDecl),
     Graph(GraphDecl),
+    Family(FamilyDecl),
     Let(LetDecl),
     Query(Query),
 }
@@ -23,6 +24,7 @@ impl Statement {
         match self {
             Statement::Game(decl) => decl.span,
             Statement::Graph(decl) => decl.span,
+            Statement::Family(decl) => decl.span,
             Statement::Let(decl) => decl.span,
             Statement::Query(query) => query.span,
         }
@@ -139,6 +141,37 @@ pub enum Domain {
 pub struct GraphDecl {
     pub name: Ident,
     pub edges: Vec<Edges>,
+    pub span: SourceSpan,
+}
+
+/// `graph Name(n, k) { nodes 0..N  edge A -- B for … if … }`: a family of
+/// boards over its parameters.
+#[derive(Debug, Clone)]
+pub struct FamilyDecl {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    /// `nodes START..END`: the nodes of each board.
+    pub nodes: FamilyNodes,
+    pub edges: Vec<EdgeRule>,
+    pub span: SourceSpan,
+}
+
+/// `nodes 0..N` or `nodes 0..=N`.
+#[derive(Debug, Clone)]
+pub struct FamilyNodes {
+    pub start: Expr,
+    pub end: Expr,
+    pub inclusive: bool,
+    pub span: SourceSpan,
+}
+
+/// `edge A -- B for x in D if COND`
+#[derive(Debug, Clone)]
+pub struct EdgeRule {
+    pub from: Expr,
+    pub to: Expr,
+    pub bindings: Vec<Binding>,
+    pub guard: Option<Expr>,
     pub span: SourceSpan,
 }
 

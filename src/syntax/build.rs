@@ -29,6 +29,7 @@ impl Builder {
         Ok(match pair.as_rule() {
             Rule::game_decl => Statement::Game(self.game_decl(pair)?),
             Rule::graph_decl => Statement::Graph(self.graph_decl(pair)),
+            Rule::family_decl => Statement::Family(self.family_decl(pair)?),
             Rule::let_decl => Statement::Let(self.let_decl(pair)?),
             _ => Statement::Query(self.query(pair)?),
         })
@@ -261,6 +262,56 @@ impl Builder {
         let name = self.ident(inner.next().expect("a graph has a name"));
         let edges = inner.map(|pair| self.edges(pair)).collect();
         GraphDecl { name, edges, span }
+    }
+
+    fn family_decl(&self, pair: Pair<Rule>) -> Built<FamilyDecl> {
+        let span = self.span(&pair);
+        let mut inner = children(pair);
+        let name = self.ident(inner.next().expect("a family has a name"));
+        let params = children(inner.next().expect("a family has parameters"))
+            .map(|pair| self.ident(pair))
+            .collect();
+        let nodes = self.family_nodes(inner.next().expect("a family declares its nodes"))?;
+        let edges = inner
+            .map(|pair| self.edge_rule(pair))
+            .collect::<Built<_>>()?;
+        Ok(FamilyDecl {
+            name,
+            params,
+            nodes,
+            edges,
+            span,
+        })
+    }
+
+    fn family_nodes(&self, pair: Pair<Rule>) -> Built<FamilyNodes> {
+        let span = self.span(&pair);
+        let mut inner = children(pair);
+        let start = self.expr(inner.next().expect("a range has a start"))?;
+        let inclusive =
+            inner.next().expect("a range has an operator").as_rule() == Rule::range_inclusive;
+        let end = self.expr(inner.next().expect("a range of nodes has an end"))?;
+        Ok(FamilyNodes {
+            start,
+            end,
+            inclusive,
+            span,
+        })
+    }
+
+    fn edge_rule(&self, pair: Pair<Rule>) -> Built<EdgeRule> {
+        let span = self.span(&pair);
+        let mut inner = children(pair);
+        let from = self.expr(inner.next().expect("an edge has a first end"))?;
+        let to = self.expr(inner.next().expect("an edge has a second end"))?;
+        let (bindings, guard) = self.bindings_and_guard(inner)?;
+        Ok(EdgeRule {
+            from,
+            to,
+            bindings,
+            guard,
+            span,
+        })
     }
 
     fn edges(&self, pair: Pair<Rule>) -> Edges {

@@ -57,6 +57,12 @@ pub(super) fn name(rule: Rule) -> Name {
         Rule::move_rule => Phrase("a `move` rule"),
         Rule::graph_decl => Phrase("a graph declaration"),
         Rule::edges => Phrase("an edge"),
+        Rule::family_decl => Phrase("a family of graphs"),
+        Rule::family_nodes => Phrase("the nodes of a family, `nodes 0..N`"),
+        Rule::edge_rule => Phrase("a rule `edge A -- B for …`"),
+        Rule::edge_end => Phrase("an expression"),
+        Rule::kw_nodes => Token("nodes"),
+        Rule::kw_edge => Token("edge"),
         Rule::bare_arrow => Token("->"),
         Rule::targets => Phrase("the nodes an edge moves to"),
         Rule::node => Phrase("a node name"),
@@ -387,6 +393,14 @@ pub(super) fn help_for(positives: &[Rule]) -> String {
         Rule::graph_decl,
     ]) {
         "a statement starts with `game`, `graph`, `let` or a query such as `grundy`, `wins?` or `best_move`".into()
+    } else if wants(&[
+        Rule::family_nodes,
+        Rule::kw_nodes,
+        Rule::edge_rule,
+        Rule::kw_edge,
+    ]) {
+        "a family of graphs reads `graph Name(n) { nodes 0..n  edge i -- i + 1 for i in 0..n - 1 }`"
+            .into()
     } else if wants(&[Rule::arrow, Rule::node, Rule::edges]) {
         "a graph line reads `node -> other, another`".into()
     } else {
