@@ -385,7 +385,9 @@ impl Shared {
         match loaded {
             Ok(errors) => errors,
             Err(Unanswered::NoThread(reason)) => {
-                vec![format!("cannot start the thread that evaluates: {reason}\n")]
+                vec![format!(
+                    "cannot start the thread that evaluates: {reason}\n"
+                )]
             }
             Err(_) => vec!["loading a file failed\n".to_owned()],
         }
