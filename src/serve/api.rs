@@ -76,19 +76,27 @@ pub struct PlayRequest {
     to: Option<String>,
 }
 
-/// The lane a request names, or `default`; an unknown one is answered
-/// 400 with the lanes there are.
-fn lane(named: Option<&str>, default: &'static str) -> Result<&'static str, Response> {
-    let Some(named) = named else {
-        return Ok(default);
-    };
-    Shared::lane(named).ok_or_else(|| {
+/// A lane a request named that does not exist: answered 400, naming the
+/// lanes there are.
+pub struct UnknownLane(String);
+
+impl IntoResponse for UnknownLane {
+    fn into_response(self) -> Response {
         let error = format!(
-            "there is no lane `{named}`: the lanes are {}",
+            "there is no lane `{}`: the lanes are {}",
+            self.0,
             super::LANES.join(", ")
         );
         (StatusCode::BAD_REQUEST, Body(json!({ "error": error }))).into_response()
-    })
+    }
+}
+
+/// The lane a request names, or `default`.
+fn lane(named: Option<&str>, default: &'static str) -> Result<&'static str, UnknownLane> {
+    match named {
+        None => Ok(default),
+        Some(named) => Shared::lane(named).ok_or_else(|| UnknownLane(named.to_owned())),
+    }
 }
 
 /// `POST /api/run`: the source's declarations join the session (every
@@ -99,7 +107,7 @@ pub async fn run(
 ) -> Response {
     let lane = match lane(request.lane.as_deref(), "editor") {
         Ok(lane) => lane,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let name = shared.entry_name();
     let declaring = shared.clone();
@@ -251,7 +259,7 @@ pub async fn cancel(State(shared): State<Arc<Shared>>, body: axum::body::Bytes) 
         None => None,
         Some(named) => match lane(Some(named), "editor") {
             Ok(lane) => Some(lane),
-            Err(refused) => return refused,
+            Err(refused) => return refused.into_response(),
         },
     };
     Body(json!({ "cancelled": shared.cancel(named) })).into_response()
@@ -299,7 +307,7 @@ pub async fn moves(
 ) -> Response {
     let lane = match lane(request.lane.as_deref(), "board") {
         Ok(lane) => lane,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let name = shared.entry_name();
     let outcome = shared
@@ -318,7 +326,7 @@ pub async fn play(
 ) -> Response {
     let lane = match lane(request.lane.as_deref(), "board") {
         Ok(lane) => lane,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let name = shared.entry_name();
     let outcome = shared

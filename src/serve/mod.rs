@@ -184,8 +184,8 @@ impl Shared {
         }
         let lanes = LANES
             .iter()
-            .map(|name| Lane {
-                name: *name,
+            .map(|&name| Lane {
+                name,
                 state: Mutex::new(None),
                 jobs: Mutex::new(Vec::new()),
                 solved: AtomicUsize::new(0),
