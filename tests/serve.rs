@@ -698,3 +698,94 @@ async fn a_closed_connection_stops_board_work() {
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"value\":7"), "{body}");
 }
+
+/// The resident memory of a process, in kB, from `/proc`.
+fn resident_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|kb| kb.parse().ok())
+        .expect("VmRSS in /proc")
+}
+
+/// A reset hands the memory of the session's tables back to the system
+/// (it stayed with the process before: 3.6 GB after a long session).
+#[test]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn memory_returns_after_a_reset() {
+    let server = Server::start(8_000_000_000, &["--max-search", "400000"]);
+    let pid = server.child.id();
+    let before = resident_kb(pid);
+    // A whole-sum search of Grundy's game fills its table of sums up to
+    // the limit, then gives up.
+    let source = "game G(n) { move G(a) + G(n - a) for a in 1..n if a < n - a }\ncrosscheck G(30) + G(31) + G(29)\n";
+    let (status, body) = server.post("/api/run", &json!({ "source": source }));
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("sprague::eval::search_too_large"), "{body}");
+    let used = resident_kb(pid);
+    assert!(
+        used > before + 40_000,
+        "the search used memory: {before} kB, then {used} kB"
+    );
+    let (status, body) = server.post("/api/reset", &json!({}));
+    assert_eq!(status, 200, "{body}");
+    let after = resident_kb(pid);
+    assert!(
+        after < before + (used - before) / 4,
+        "{before} kB at first, {used} kB after the search, {after} kB after the reset"
+    );
+}
+
+/// A long run in the editor's lane leaves the board's lane answering, and
+/// the games list too; a cancel of another lane leaves it running, its
+/// own lane's cancel stops it; an unknown lane is refused, naming them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_run_leaves_the_other_lanes_answering() {
+    let shared = shared();
+    let running = start_a_long_run(&shared).await;
+    let moves = post(&shared, "/api/moves", json!({ "position": "*3 + *4 + *5" }));
+    let (status, body) = tokio::time::timeout(Duration::from_secs(20), moves)
+        .await
+        .expect("the board answers while the editor runs");
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // 3 XOR 4 XOR 5 = 2.
+    assert_eq!(body["grundy"], 2, "{body}");
+    let games = send(&shared, "/api/games", None, &[("host", HOST)]);
+    let (status, _) = tokio::time::timeout(Duration::from_secs(20), games)
+        .await
+        .expect("the games list answers while the editor runs");
+    assert_eq!(status, StatusCode::OK);
+    let (_, body) = post(&shared, "/api/cancel", json!({ "lane": "board" })).await;
+    assert_eq!(body["cancelled"], false, "nothing runs on the board");
+    let (status, body) = post(&shared, "/api/cancel", json!({ "lane": "nowhere" })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"].as_str().unwrap().contains("editor, board"),
+        "{body}"
+    );
+    let (_, body) = post(&shared, "/api/cancel", json!({ "lane": "editor" })).await;
+    assert_eq!(body["cancelled"], true);
+    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
+        .await
+        .expect("the run stops once cancelled")
+        .unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["errors"][0]["code"], "sprague::eval::interrupted");
+}
+
+/// A game declared in one lane is known in the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_lane_knows_the_games_declared_in_another() {
+    let shared = shared();
+    let source = json!({ "source": "game S = subtraction {1, 2, 3}" });
+    let (status, _) = post(&shared, "/api/run", source).await;
+    assert_eq!(status, StatusCode::OK);
+    // S(6) = 6 mod 4 = 2, in the board's lane and the plot's.
+    let (_, body) = post(&shared, "/api/moves", json!({ "position": "S(6)" })).await;
+    assert_eq!(body["grundy"], 2, "{body}");
+    let request = json!({ "source": "grundy S(6)", "lane": "sequence" });
+    let (_, body) = post(&shared, "/api/run", request).await;
+    assert_eq!(body["answers"][0]["value"], 2, "{body}");
+}

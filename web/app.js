@@ -1,5 +1,6 @@
 // The page of `sprague serve`: every panel speaks to the session through
-// the JSON API the README documents.
+// the JSON API the README documents, each in a lane of its own, so that a
+// long run in one panel leaves the others answering.
 "use strict";
 
 const START = `# The subtraction game {1, 2, 3}: take 1, 2 or 3 tokens. Its values are
@@ -19,37 +20,137 @@ best_move *3 + *4 + *5
 
 const $ = (id) => document.getElementById(id);
 
-// ---- requests, with the status line and the Cancel button ----
+// ---- requests: each panel's lane, its status, its Cancel button ----
 
-let pending = 0;
+/** Thrown when the server does not answer at all. */
+class ServerGone extends Error {}
+/** Thrown when a computation was cancelled. */
+class Cancelled extends Error {}
 
-async function api(path, body) {
-  pending += 1;
-  $("status").textContent = "working…";
-  $("cancel").hidden = false;
+const busy = {};
+
+function panelOf(lane) {
+  return document.querySelector(`[data-lane="${lane}"]`);
+}
+
+function setBusy(lane, on) {
+  busy[lane] = on;
+  const panel = panelOf(lane);
+  if (panel) {
+    panel.setAttribute("aria-busy", on ? "true" : "false");
+    // Buttons that would queue another computation behind this one.
+    panel.querySelectorAll(".busy-off").forEach((button) => button.setAttribute("aria-disabled", on ? "true" : "false"));
+    panel.querySelectorAll(".cancel").forEach((button) => { button.hidden = !on; });
+    if (!on) laneStatus(lane, "");
+  }
+  $("cancel-all").hidden = !Object.values(busy).some(Boolean);
+  if (on) watchProgress();
+}
+
+function laneStatus(lane, text) {
+  const status = panelOf(lane)?.querySelector(".lane-status");
+  if (status) status.textContent = text;
+}
+
+let watching = false;
+
+// While anything runs, asks how far each lane's computation has gone.
+async function watchProgress() {
+  if (watching) return;
+  watching = true;
   try {
-    const response = await fetch(path, {
+    while (Object.values(busy).some(Boolean)) {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      let progress;
+      try {
+        progress = await (await fetch("/api/progress")).json();
+      } catch (error) {
+        break;
+      }
+      // A run declares its games before it answers: the lists follow.
+      if (busy.editor) await refreshGames().catch(() => {});
+      for (const [lane, state] of Object.entries(progress.lanes || {})) {
+        if (busy[lane] && state.busy) {
+          laneStatus(lane, `working… ${state.seconds.toFixed(1)} s, ${state.positions.toLocaleString("en")} positions`);
+        }
+      }
+    }
+  } finally {
+    watching = false;
+  }
+}
+
+async function request(path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
       method: body === undefined ? "GET" : "POST",
       headers: { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const json = await response.json();
-    if (response.status === 503) throw new Error("cancelled");
-    return json;
+  } catch (error) {
+    serverGone();
+    throw new ServerGone("the server is not answering");
+  }
+  let json;
+  try {
+    json = await response.json();
+  } catch (error) {
+    serverGone();
+    throw new ServerGone("the server's answer was cut off");
+  }
+  if (response.status === 503) throw json.error === "cancelled" ? new Cancelled("cancelled") : new Error(json.error);
+  if (json.error) throw new Error(json.error);
+  $("gone").hidden = true;
+  return json;
+}
+
+/** Asks the server in a panel's lane, showing the panel busy meanwhile. */
+async function api(lane, path, body) {
+  setBusy(lane, true);
+  laneStatus(lane, "working…");
+  try {
+    return await request(path, body === undefined ? undefined : { ...body, lane });
   } finally {
-    pending -= 1;
-    if (pending === 0) {
-      $("status").textContent = "";
-      $("cancel").hidden = true;
-    }
+    setBusy(lane, false);
   }
 }
 
-$("cancel").addEventListener("click", () => fetch("/api/cancel", { method: "POST" }));
+function serverGone() {
+  const banner = $("gone");
+  banner.textContent = "The server is not answering: `sprague serve` may have stopped. Start it again, then reload this page.";
+  banner.hidden = false;
+}
+
+/**
+ * A handler for a panel: ignored while the panel is busy; an error is
+ * shown in the panel's status line, never left uncaught.
+ */
+function handler(lane, work) {
+  return async (event) => {
+    if (event && event.preventDefault) event.preventDefault();
+    if (busy[lane]) return;
+    try {
+      await work(event);
+    } catch (error) {
+      if (error instanceof Cancelled) laneStatus(lane, "cancelled");
+      else if (error instanceof ServerGone) laneStatus(lane, "no answer: the server is gone");
+      else laneStatus(lane, String(error.message || error));
+    }
+  };
+}
+
+document.querySelectorAll("[data-lane]").forEach((panel) => {
+  panel.querySelectorAll(".cancel").forEach((button) => button.addEventListener("click", () => {
+    request("/api/cancel", { lane: panel.dataset.lane }).catch(() => {});
+  }));
+});
+$("cancel-all").addEventListener("click", () => request("/api/cancel", {}).catch(() => {}));
 
 function say(element, text, kind) {
   element.textContent = text;
-  element.className = element.className.replace(/ ?(win|lose)/g, "") + (kind ? " " + kind : "");
+  element.classList.remove("win", "lose");
+  if (kind) element.classList.add(kind);
 }
 
 // ---- the editor ----
@@ -59,7 +160,7 @@ CodeMirror.defineSimpleMode("sprague", {
     { regex: /#.*/, token: "comment" },
     { regex: /"(?:[^\\"]|\\.)*"/, token: "string" },
     {
-      regex: /(?:game|graph|move|let|for|in|while|if|then|else|and|or|not|true|false|splits|up to symmetry|grundy|wins\?|best_move|moves|play|period|diff|equal\?|crosscheck|remoteness|genus|misere|draw|plot|to|nim|why|strategy|octal|hexadecimal|subtraction|coins|turn|product|all but|subsets|under|divisors)\b/,
+      regex: /(?:wins\?|equal\?|up to symmetry|all but|(?:game|graph|move|let|for|in|while|if|then|else|and|or|not|true|false|splits|grundy|best_move|moves|play|period|diff|crosscheck|remoteness|genus|misere|draw|plot|to|nim|why|strategy|octal|hexadecimal|subtraction|coins|turn|product|subsets|under|divisors|quotient)\b)/,
       token: "keyword",
     },
     { regex: /\*?\d+(?:\.\d+)?/, token: "number" },
@@ -69,58 +170,145 @@ CodeMirror.defineSimpleMode("sprague", {
   meta: { lineComment: "#" },
 });
 
+// Tab indents, as in any code editor; Escape then Tab (or Shift-Tab)
+// leaves the editor for the next (or previous) control, as CodeMirror 6
+// does, so the editor is no keyboard trap.
+let leaving = false;
+
+function focusables() {
+  return [...document.querySelectorAll("button, input, select, textarea, a[href], [tabindex]:not([tabindex='-1'])")]
+    .filter((element) => !element.disabled && !element.hidden && element.getClientRects().length > 0);
+}
+
+function leaveEditor(step) {
+  leaving = false;
+  const all = focusables();
+  const inside = all.filter((element) => $("editor").contains(element));
+  const at = all.indexOf(step > 0 ? inside[inside.length - 1] : inside[0]);
+  const next = all[at + step];
+  if (next) next.focus();
+  else editor.getInputField().blur();
+}
+
 const editor = CodeMirror($("editor"), {
-  value: START,
+  value: "",
   mode: "sprague",
   lineNumbers: true,
-  extraKeys: { "Ctrl-Enter": () => run(), "Cmd-Enter": () => run() },
+  screenReaderLabel: "source: Ctrl-Enter runs; Escape then Tab leaves the editor",
+  extraKeys: {
+    "Ctrl-Enter": () => runEditor(),
+    "Cmd-Enter": () => runEditor(),
+    Esc: () => { leaving = true; },
+    Tab: (cm) => (leaving ? leaveEditor(1) : CodeMirror.Pass),
+    "Shift-Tab": (cm) => (leaving ? leaveEditor(-1) : cm.execCommand("indentLess")),
+  },
+});
+editor.on("keydown", (cm, event) => {
+  if (!["Escape", "Tab", "Shift"].includes(event.key)) leaving = false;
+});
+editor.on("blur", () => { leaving = false; });
+
+// The answers sit beside their lines: the pane scrolls with the editor.
+editor.on("scroll", () => { $("answers").scrollTop = editor.getScrollInfo().top; });
+$("answers").addEventListener("scroll", () => {
+  if (Math.abs(editor.getScrollInfo().top - $("answers").scrollTop) > 1) editor.scrollTo(null, $("answers").scrollTop);
 });
 
 let marks = [];
 let lastRun = null;
 
-async function run() {
+/** The longest answer shown beside its line; the rest goes below. */
+const BESIDE = 72;
+
+const runEditor = handler("editor", async () => {
   const source = editor.getValue();
   marks.forEach((mark) => mark.clear());
   marks = [];
-  let result;
-  try {
-    result = await api("/api/run", { source });
-  } catch (error) {
-    $("answers").textContent = String(error);
-    return;
-  }
-  lastRun = result;
+  // What the last run answered no longer matches the source.
+  $("answers").textContent = "";
+  $("details").textContent = "";
+  $("errors").textContent = "";
+  lastRun = null;
+  const result = await api("editor", "/api/run", { source });
+  lastRun = { result, source };
   showAnswers(result);
   showErrors(result.errors || [], source);
+  if ((result.errors || []).some((error) => error.code === "sprague::eval::interrupted")) laneStatus("editor", "cancelled");
   await refreshGames();
-}
+});
 
 function showAnswers(result) {
   const json = $("show-json").checked;
-  const rows = [];
-  // An answer of several lines (moves, why, strategy) shows its first
-  // beside its query, and the rest below the source, so that the answers
-  // stay beside their lines.
-  const details = [];
+  // Each line's answers (a table has many). An answer of several lines
+  // (moves, why, strategy), a line of answers too long to sit beside it
+  // (a table) and a picture show their first line beside the query, cut
+  // if need be, and the whole below the source, so that the answers stay
+  // beside their lines.
+  const byLine = [];
+  const below = new Set();
+  const figures = [];
   (result.answers || []).forEach((answer, i) => {
     const line = result.lines[i];
-    const [first, ...rest] = json ? [JSON.stringify(answer)] : result.texts[i].split("\n");
-    rows[line] = (rows[line] ? rows[line] + "   " : "") + first;
-    if (rest.length > 0) {
-      details.push("", `line ${line + 1}: ${first}`, ...rest);
+    const text = json ? JSON.stringify(answer) : result.texts[i];
+    const picture = !json && (answer.query === "draw" || answer.query === "plot") && answer.content;
+    const [first, ...rest] = picture ? [`${answer.query} ${answer.position}: drawn below`] : text.split("\n");
+    (byLine[line] = byLine[line] || []).push(first);
+    if (picture) {
+      const label = `${answer.query} ${answer.position}`;
+      const shown = answer.format === "dot" ? drawGraph(parseDot(answer.content)) : svgImage(answer.content, label);
+      figures.push(figure(line, label, shown));
+    } else if (rest.length > 0) {
+      below.add(line);
+      figures.push(figure(line, "", preformatted([first, ...rest].join("\n"))));
     }
   });
   const lines = [];
-  for (let line = 0; line < Math.max(rows.length, editor.lineCount()); line += 1) {
-    lines.push(rows[line] || "");
+  for (let line = 0; line < Math.max(byLine.length, editor.lineCount()); line += 1) {
+    const answers = byLine[line] || [];
+    const beside = answers.join("   ");
+    if (beside.length <= BESIDE) {
+      lines.push(beside);
+      continue;
+    }
+    lines.push(beside.slice(0, BESIDE - 1) + "…");
+    if (answers.length > 1 || !below.has(line)) figures.push(figure(line, "", preformatted(answers.join("\n"))));
   }
-  lines.push(...details);
   (result.notes || []).forEach((note) => lines.push("note: " + note));
   $("answers").textContent = lines.join("\n");
+  $("details").textContent = "";
+  figures.sort((a, b) => a.line - b.line).forEach((block) => $("details").appendChild(block));
+  $("answers").scrollTop = editor.getScrollInfo().top;
 }
 
-$("show-json").addEventListener("change", () => lastRun && showAnswers(lastRun));
+/** What a line answered, in full, below the source. */
+function figure(line, label, content) {
+  const block = document.createElement("figure");
+  block.line = line;
+  const title = document.createElement("figcaption");
+  title.textContent = `line ${line + 1}${label ? ": " + label : ""}`;
+  block.appendChild(title);
+  block.appendChild(content);
+  return block;
+}
+
+function preformatted(text) {
+  const pre = document.createElement("pre");
+  pre.textContent = text;
+  // Scrollable, so reachable by keyboard.
+  pre.tabIndex = 0;
+  return pre;
+}
+
+/** An SVG the server drew, shown as an image: no script in it runs. */
+function svgImage(text, label) {
+  const image = document.createElement("img");
+  image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
+  image.alt = label;
+  image.className = "picture";
+  return image;
+}
+
+$("show-json").addEventListener("change", () => lastRun && showAnswers(lastRun.result));
 
 // A span's offsets count bytes of UTF-8; CodeMirror counts UTF-16 units.
 function position(source, byteOffset) {
@@ -129,43 +317,66 @@ function position(source, byteOffset) {
   return editor.posFromIndex(before.length);
 }
 
+/** Each error, and each of the errors a report gathers, with its lines underlined. */
 function showErrors(errors, source) {
   const box = $("errors");
   box.textContent = "";
+  const each = [];
   for (const error of errors) {
-    const div = document.createElement("div");
-    div.className = "error";
-    const message = document.createElement("div");
-    message.textContent = error.message;
-    const code = document.createElement("span");
-    code.className = "code";
-    code.textContent = error.code ? " " + error.code : "";
-    message.appendChild(code);
-    div.appendChild(message);
-    for (const label of error.labels || []) {
-      const from = position(source, label.span.offset);
-      const to = position(source, label.span.offset + Math.max(label.span.length, 1));
-      const title = `${error.message}${label.label ? ": " + label.label : ""}${error.help ? "\nhelp: " + error.help : ""}`;
-      marks.push(editor.markText(from, to, { className: "cm-error-span", attributes: { title } }));
-      const where = document.createElement("div");
-      where.textContent = `line ${from.line + 1}: ${label.label || ""}`;
-      div.appendChild(where);
+    if ((error.related || []).length > 0) {
+      const summary = document.createElement("p");
+      summary.className = "summary";
+      summary.textContent = error.message + (error.help ? ` (${error.help})` : "");
+      box.appendChild(summary);
+      each.push(...error.related);
+    } else {
+      each.push(error);
     }
-    if (error.help) {
-      const help = document.createElement("div");
-      help.className = "help";
-      help.textContent = "help: " + error.help;
-      div.appendChild(help);
-    }
-    box.appendChild(div);
   }
+  for (const error of each) box.appendChild(showError(error, source));
 }
 
-$("run").addEventListener("click", run);
+function showError(error, source) {
+  const div = document.createElement("div");
+  div.className = "error";
+  const message = document.createElement("div");
+  message.textContent = error.message;
+  const code = document.createElement("span");
+  code.className = "code";
+  code.textContent = error.code ? " " + error.code : "";
+  message.appendChild(code);
+  div.appendChild(message);
+  for (const label of error.labels || []) {
+    const from = position(source, label.span.offset);
+    const to = position(source, label.span.offset + Math.max(label.span.length, 1));
+    const title = `${error.message}${label.label ? ": " + label.label : ""}${error.help ? "\nhelp: " + error.help : ""}`;
+    marks.push(editor.markText(from, to, { className: "cm-error-span", attributes: { title } }));
+    const where = document.createElement("button");
+    where.className = "where";
+    where.textContent = `line ${from.line + 1}: ${label.label || ""}`;
+    where.title = "go to this line in the editor";
+    where.addEventListener("click", () => { editor.focus(); editor.setSelection(from, to); });
+    div.appendChild(where);
+  }
+  if (error.help) {
+    const help = document.createElement("div");
+    help.className = "help";
+    help.textContent = "help: " + error.help;
+    div.appendChild(help);
+  }
+  return div;
+}
+
+$("run").addEventListener("click", runEditor);
 $("reset").addEventListener("click", async () => {
-  await api("/api/reset", {});
-  $("answers").textContent = "session reset: every declaration forgotten";
-  await refreshGames();
+  try {
+    await request("/api/reset", {});
+    $("answers").textContent = "session reset: every declaration forgotten but the served files'";
+    $("details").textContent = "";
+    await refreshGames();
+  } catch (error) {
+    laneStatus("editor", String(error.message || error));
+  }
 });
 
 // ---- the board: Nim heaps, then any declared position ----
@@ -176,37 +387,49 @@ function nimPosition(sizes) {
   return sizes.length ? sizes.map((n) => "*" + n).join(" + ") : "*0";
 }
 
-function drawNim() {
+/** Redraws the heaps; the control named `focus` (or the nearest left) keeps the focus. */
+function drawNim(focus) {
   const box = $("nim");
   box.textContent = "";
   heaps.forEach((size, h) => {
     const row = document.createElement("div");
     row.className = "heap";
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", `heap ${h + 1} of ${size}`);
     const label = document.createElement("span");
     label.className = "label";
     label.textContent = `heap ${h + 1}`;
     row.appendChild(label);
+    const tokens = document.createElement("span");
+    tokens.className = "tokens";
     for (let t = 0; t < size; t += 1) {
       const token = document.createElement("button");
       token.className = "token";
+      const taken = size - t;
+      token.setAttribute("aria-label", `take ${taken} from heap ${h + 1}, leaving ${t}`);
       token.title = `take this token and the ${size - t - 1} to its right`;
-      token.setAttribute("data-heap", h);
-      token.setAttribute("data-token", t);
-      token.addEventListener("mouseenter", () => row.querySelectorAll(".token").forEach((other, i) => other.classList.toggle("doomed", i >= t)));
-      token.addEventListener("mouseleave", () => row.querySelectorAll(".token").forEach((other) => other.classList.remove("doomed")));
-      token.addEventListener("click", () => take(h, t));
-      row.appendChild(token);
+      token.dataset.heap = h;
+      token.dataset.token = t;
+      token.dataset.key = `token-${h}-${t}`;
+      token.addEventListener("mouseenter", () => tokens.querySelectorAll(".token").forEach((other, i) => other.classList.toggle("doomed", i >= t)));
+      token.addEventListener("mouseleave", () => tokens.querySelectorAll(".token").forEach((other) => other.classList.remove("doomed")));
+      token.addEventListener("click", handler("board", () => take(h, t)));
+      tokens.appendChild(token);
     }
+    row.appendChild(tokens);
     for (const [text, change, title] of [["−", -1, "one token fewer"], ["+", 1, "one token more"], ["×", 0, "remove the heap"]]) {
       const button = document.createElement("button");
       button.className = "size";
       button.textContent = text;
       button.title = title;
+      button.setAttribute("aria-label", `heap ${h + 1}: ${title}`);
+      button.dataset.key = `size-${h}-${change}`;
       button.addEventListener("click", () => {
         if (change === 0) heaps.splice(h, 1);
         else heaps[h] = Math.max(0, Math.min(30, heaps[h] + change));
         $("reply").textContent = "";
-        drawNim();
+        $("hint-text")?.remove();
+        drawNim(change === 0 ? `size-${Math.max(0, h - 1)}-0` : `size-${h}-${change}`);
       });
       row.appendChild(button);
     }
@@ -219,18 +442,23 @@ function drawNim() {
   $("binary").textContent = lines.join("\n");
   if (xor !== 0) say($("verdict"), `XOR ${xor} ≠ 0: the player to move wins`, "win");
   else say($("verdict"), "XOR 0: the player to move loses", "lose");
+  if (focus) {
+    const [kind, h] = focus.split("-");
+    const near = [focus, `size-${h}-1`, `token-${h}-0`, kind === "size" ? "size-0-1" : ""].map((key) => box.querySelector(`[data-key="${key}"]`)).find(Boolean);
+    (near || $("add-heap")).focus();
+  }
 }
 
 async function take(h, t) {
   const after = heaps.slice();
   after[h] = t;
-  const result = await api("/api/play", { position: nimPosition(heaps), to: nimPosition(after) });
+  const result = await api("board", "/api/play", { position: nimPosition(heaps), to: nimPosition(after) });
   if (result.errors) {
     $("reply").textContent = result.errors.map((e) => e.message).join("; ");
     return;
   }
   heaps = result.parts.map((part) => part.heap);
-  drawNim();
+  drawNim(`token-${h}-${t}`);
   $("reply").textContent = result.reply
     ? `sprague: ${result.reply.move}. Why: ${result.why}.`
     : result.why;
@@ -239,6 +467,25 @@ async function take(h, t) {
 $("add-heap").addEventListener("click", () => { heaps.push(1); drawNim(); });
 $("new-nim").addEventListener("click", () => { heaps = [3, 4, 5]; $("reply").textContent = ""; drawNim(); });
 
+// The winning move, as the XOR rule finds it: the highest 1 of the XOR,
+// a heap with a 1 in that column, and the size that clears the XOR;
+// the engine's own winning move beside it.
+$("hint").addEventListener("click", handler("board", async () => {
+  const xor = heaps.reduce((a, b) => a ^ b, 0);
+  const state = await api("board", "/api/moves", { position: nimPosition(heaps) });
+  const winning = (state.moves || []).filter((choice) => choice.winning).map((choice) => choice.move);
+  let text;
+  if (xor === 0) {
+    text = "The XOR is 0: every move leaves a nonzero XOR, so no move wins; take one token and hope.";
+  } else {
+    const column = 1 << (31 - Math.clz32(xor));
+    const h = heaps.findIndex((n) => (n & column) !== 0);
+    const target = heaps[h] ^ xor;
+    text = `The XOR is ${xor.toString(2)}; its highest 1 is in the ${column}s column. Heap ${h + 1} (${heaps[h]} = ${heaps[h].toString(2)}) has a 1 there: take ${heaps[h] - target} from the heap of ${heaps[h]}, leaving ${target}, and the XOR is 0.`;
+  }
+  $("reply").textContent = `${text} Winning moves: ${winning.length ? winning.join(", ") : "none"}.`;
+}));
+
 function showPlay(state, note) {
   const box = $("play");
   box.textContent = "";
@@ -246,42 +493,64 @@ function showPlay(state, note) {
   const verdict = state.wins === null ? "a draw with best play" : state.wins ? "the player to move wins" : "the player to move loses";
   head.textContent = `${note ? note + " " : ""}Position ${state.position}: grundy ${state.grundy}, ${verdict}.`;
   box.appendChild(head);
+  if (state.parts.length === 1) box.appendChild(mexLine(state));
   const list = document.createElement("div");
   list.className = "moves";
   state.moves.forEach((choice, i) => {
     const button = document.createElement("button");
     button.textContent = `${i + 1}. ${choice.move}: grundy ${choice.grundy}`;
     if (choice.winning) button.classList.add("winning");
-    button.addEventListener("click", async () => {
-      const result = await api("/api/play", { position: state.position, move: i + 1 });
+    button.addEventListener("click", handler("board", async () => {
+      const result = await api("board", "/api/play", { position: state.position, move: i + 1 });
       if (result.errors) return showPlayErrors(result.errors);
       const said = result.reply ? `You: ${result.you.move}. sprague: ${result.reply.move} (${result.why}).` : `You: ${result.you.move}. ${result.why}.`;
       showPlay(result, said + (result.winner === "sprague" ? " You have no move: sprague wins." : ""));
-    });
+      $("play").querySelector("button")?.focus();
+    }));
     list.appendChild(button);
   });
   box.appendChild(list);
+}
+
+/** The mex, shown: a position's options' values and the smallest missing one. */
+function mexLine(state) {
+  const line = document.createElement("p");
+  line.className = "mex";
+  const values = [...new Set(state.moves.map((choice) => choice.grundy))];
+  const numbers = values.filter((v) => /^\d+$/.test(v)).map(Number).sort((a, b) => a - b);
+  if (numbers.length !== values.length) {
+    line.textContent = `The options' values: ${values.join(", ")}.`;
+    return line;
+  }
+  let mex = 0;
+  while (numbers.includes(mex)) mex += 1;
+  line.textContent = `The options' values: {${numbers.join(", ")}}; the smallest number missing (the mex) is ${mex}, so grundy ${state.position} = ${mex}.`;
+  return line;
 }
 
 function showPlayErrors(errors) {
   $("play").textContent = errors.map((e) => e.message + (e.help ? ` (help: ${e.help})` : "")).join("\n");
 }
 
-$("play-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const result = await api("/api/moves", { position: $("play-position").value });
+$("play-form").addEventListener("submit", handler("board", async () => {
+  const result = await api("board", "/api/moves", { position: $("play-position").value });
   if (result.errors) return showPlayErrors(result.errors);
   showPlay(result);
-});
+}));
 
 // ---- the sequence of a one-parameter game ----
 
 let games = [];
+let files = [];
 
 async function refreshGames() {
-  const result = await api("/api/games");
+  const result = await request("/api/games");
   games = result.games || [];
+  files = result.files || [];
   const select = $("sequence-game");
+  const names = games.filter((g) => g.parameters === 1).map((g) => g.name);
+  // Unchanged, the list is left alone (it may be open).
+  if (names.join(" ") === [...select.options].map((o) => o.value).join(" ")) return;
   const chosen = select.value;
   select.textContent = "";
   for (const game of games.filter((g) => g.parameters === 1)) {
@@ -293,19 +562,33 @@ async function refreshGames() {
   if ([...select.options].some((o) => o.value === chosen)) select.value = chosen;
 }
 
-async function plotSequence() {
+// The values first, drawn at once; then the period, asked separately: its
+// search may run long, and Cancel (or another Plot) stops it, leaving the
+// values drawn.
+const plotSequence = handler("sequence", async () => {
   const game = $("sequence-game").value;
   const to = Math.max(1, Math.min(2000, Number($("sequence-to").value) || 40));
   if (!game) return;
-  const result = await api("/api/run", { source: `grundy ${game}(n) for n in 0..=${to}\nperiod ${game}` });
+  const result = await api("sequence", "/api/run", { source: `grundy ${game}(n) for n in 0..=${to}` });
   if (result.errors.length) {
     $("sequence-note").textContent = result.errors.map((e) => e.message).join("; ");
     return;
   }
   const values = result.answers.filter((a) => a.query === "grundy").map((a) => a.value);
-  const period = result.answers.find((a) => a.query === "period");
-  drawSequence(values, period);
-}
+  drawSequence(game, values, null);
+  $("sequence-note").textContent = `${game}: looking for a period… (Cancel stops the search; the values stay)`;
+  let period;
+  try {
+    period = (await api("sequence", "/api/run", { source: `period ${game}` })).answers[0];
+  } catch (error) {
+    if (error instanceof Cancelled) {
+      $("sequence-note").textContent = `${game}: the search for a period was cancelled`;
+      return;
+    }
+    throw error;
+  }
+  drawSequence(game, values, period);
+});
 
 function svg(tag, attributes, parent) {
   const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
@@ -314,21 +597,32 @@ function svg(tag, attributes, parent) {
   return element;
 }
 
-function drawSequence(values, period) {
+function periodNote(game, period) {
+  if (!period || !period.period) {
+    return period ? `${game}: no period found (values checked to n = ${period.checked_to})` : "";
+  }
+  const how = period.proven ? "proven" : `apparent, checked to n = ${period.checked_to}`;
+  if (period.saltus) {
+    return `${game}: the values grow: G(n + ${period.period}) = G(n) + ${period.saltus} from n = ${period.preperiod} (${how})`;
+  }
+  return `${game}: period ${period.period} from n = ${period.preperiod} (${how})`;
+}
+
+function drawSequence(game, values, period) {
   const [width, height, pad] = [640, 260, 34];
   const top = Math.max(1, ...values.filter((v) => typeof v === "number"));
   const x = (n) => pad + (n * (width - 2 * pad)) / Math.max(1, values.length - 1);
   const y = (g) => height - pad - (g * (height - 2 * pad)) / top;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" });
-  svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, stroke: "#98a2b3" }, root);
-  svg("line", { x1: pad, y1: pad, x2: pad, y2: height - pad, stroke: "#98a2b3" }, root);
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${game}: Grundy values for n from 0 to ${values.length - 1}` });
+  svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, stroke: "#667085" }, root);
+  svg("line", { x1: pad, y1: pad, x2: pad, y2: height - pad, stroke: "#667085" }, root);
   svg("text", { x: pad, y: height - 8 }, root).textContent = "0";
   svg("text", { x: width - pad - 20, y: height - 8 }, root).textContent = String(values.length - 1);
   svg("text", { x: 4, y: y(top) + 4 }, root).textContent = String(top);
-  if (period && period.period && period.proven) {
+  if (period && period.period && !period.saltus) {
     const start = period.preperiod;
     for (let n = start; n < values.length; n += period.period) {
-      svg("line", { x1: x(n), y1: pad - 6, x2: x(n), y2: height - pad, stroke: "#c7d2fe", "stroke-dasharray": "3 3" }, root);
+      svg("line", { x1: x(n), y1: pad - 6, x2: x(n), y2: height - pad, stroke: "#8da2e8", "stroke-dasharray": "3 3" }, root);
     }
     svg("text", { x: x(start) + 3, y: pad - 10 }, root).textContent = `period ${period.period}, preperiod ${period.preperiod}`;
   }
@@ -339,12 +633,49 @@ function drawSequence(values, period) {
   });
   $("sequence").textContent = "";
   $("sequence").appendChild(root);
-  $("sequence-note").textContent = period && period.period
-    ? `${$("sequence-game").value}: period ${period.period} from n = ${period.preperiod}${period.proven ? " (proven)" : ""}`
-    : "no period found";
+  $("sequence-note").textContent = periodNote(game, period);
 }
 
-$("sequence-form").addEventListener("submit", (event) => { event.preventDefault(); plotSequence(); });
+// Another Plot stops the search for a period of the last one first.
+let replot = null;
+$("sequence-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  if (!busy.sequence) {
+    plotSequence();
+    return;
+  }
+  if (replot) return;
+  replot = new MutationObserver(() => {
+    if (busy.sequence) return;
+    replot.disconnect();
+    replot = null;
+    plotSequence();
+  });
+  replot.observe(panelOf("sequence"), { attributes: true, attributeFilter: ["aria-busy"] });
+  request("/api/cancel", { lane: "sequence" }).catch(() => {});
+});
+
+// The recurrence: G(n) is the mex of the values of G(n)'s options.
+$("mex-form").addEventListener("submit", handler("sequence", async () => {
+  const game = $("sequence-game").value;
+  if (!game) return;
+  const n = Math.max(0, Number($("mex-n").value) || 0);
+  const state = await api("sequence", "/api/moves", { position: `${game}(${n})` });
+  const box = $("mex");
+  box.textContent = "";
+  if (state.errors) {
+    box.textContent = state.errors.map((e) => e.message).join("; ");
+    return;
+  }
+  const list = document.createElement("ul");
+  for (const choice of state.moves) {
+    const item = document.createElement("li");
+    item.textContent = `${choice.move}: grundy ${choice.grundy}`;
+    list.appendChild(item);
+  }
+  box.appendChild(mexLine(state));
+  box.appendChild(list);
+}));
 
 // ---- the move graph, laid out here from the `draw` query's DOT ----
 
@@ -386,7 +717,7 @@ function drawGraph({ nodes, edges }) {
     const offset = (width - layer.length * (boxWidth + gapX) + gapX) / 2;
     place.set(id, { x: offset + i * (boxWidth + gapX), y: gapY / 2 + d * (boxHeight + gapY) });
   }));
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" });
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": `move graph of ${nodes.size} positions` });
   const defs = svg("defs", {}, root);
   const arrow = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto" }, defs);
   svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#475467" }, arrow);
@@ -406,19 +737,18 @@ function drawGraph({ nodes, edges }) {
       svg("text", { x: at.x + boxWidth / 2, y: at.y + 15 + i * 13, "text-anchor": "middle" }, root).textContent = text.length > 22 ? text.slice(0, 21) + "…" : text;
     });
   }
-  $("graph").textContent = "";
-  $("graph").appendChild(root);
+  return root;
 }
 
-$("graph-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const result = await api("/api/run", { source: `draw ${$("graph-position").value}` });
+$("graph-form").addEventListener("submit", handler("graph", async () => {
+  const result = await api("graph", "/api/run", { source: `draw ${$("graph-position").value}` });
   if (result.errors.length) {
     $("graph").textContent = result.errors.map((e) => e.message + (e.help ? ` (help: ${e.help})` : "")).join("\n");
     return;
   }
-  drawGraph(parseDot(result.answers[0].content));
-});
+  $("graph").textContent = "";
+  $("graph").appendChild(drawGraph(parseDot(result.answers[0].content)));
+}));
 
 // ---- the cross-check of the XOR rule ----
 
@@ -439,30 +769,60 @@ function randomSum() {
   return parts.join(" + ");
 }
 
-$("check-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
+// Each sum's minimax verdict beside its XOR verdict, and the positions the
+// whole-sum search visited against the values the XOR rule needs.
+function showChecks(checks) {
+  const table = document.createElement("table");
+  const head = table.createTHead().insertRow();
+  for (const title of ["sum", "XOR of values", "XOR says", "minimax says", "positions searched", "agree"]) {
+    const cell = document.createElement("th");
+    cell.textContent = title;
+    head.appendChild(cell);
+  }
+  const body = table.createTBody();
+  for (const check of checks.slice(0, 12)) {
+    const row = body.insertRow();
+    const parts = check.position.split(" + ").length;
+    for (const text of [check.position, String(check.grundy), check.grundy === 0 ? "loss" : "win", check.search, `${check.positions.toLocaleString("en")} (vs ${parts} values)`, check.agree ? "yes" : "NO"]) {
+      row.insertCell().textContent = text;
+    }
+  }
+  $("check-table").textContent = "";
+  $("check-table").appendChild(table);
+}
+
+$("check-form").addEventListener("submit", handler("check", async () => {
   await refreshGames();
   const count = Math.max(1, Math.min(5000, Number($("check-count").value) || 300));
   const sums = Array.from({ length: count }, randomSum);
   say($("check"), `checking ${count} random sums…`);
   let result;
   try {
-    result = await api("/api/run", { source: sums.map((sum) => `crosscheck ${sum}`).join("\n") });
+    result = await api("check", "/api/run", { source: sums.map((sum) => `crosscheck ${sum}`).join("\n") });
   } catch (error) {
-    say($("check"), String(error), "lose");
+    say($("check"), String(error.message || error), "lose");
     return;
   }
   const checks = result.answers.filter((a) => a.query === "crosscheck");
   const agreed = checks.filter((a) => a.agree).length;
+  const searched = checks.reduce((total, check) => total + check.positions, 0);
   const failed = result.errors.length ? ` (${result.errors.length} could not be searched: ${result.errors[0].message})` : "";
-  say($("check"), `agreed ${agreed}/${checks.length}${failed}`, agreed === checks.length && checks.length > 0 ? "win" : "lose");
-});
+  say($("check"), `agreed ${agreed}/${checks.length}${failed}; the searches visited ${searched.toLocaleString("en")} positions of whole sums`, agreed === checks.length && checks.length > 0 ? "win" : "lose");
+  showChecks(checks);
+}));
 
-// ---- start: run the example, show 3-4-5 and plot S ----
+// ---- start: the served files (or an example), 3-4-5, and S plotted ----
 
 (async () => {
   drawNim();
-  await run();
-  if ([...$("sequence-game").options].some((o) => o.value === "S")) $("sequence-game").value = "S";
+  try {
+    await refreshGames();
+  } catch (error) {
+    return;
+  }
+  editor.setValue(files.length ? files.map((file) => `# ${file.name}\n${file.text}`).join("\n") : START);
+  await runEditor();
+  const first = [...$("sequence-game").options].find((o) => o.value === "S") || $("sequence-game").options[0];
+  if (first) $("sequence-game").value = first.value;
   await plotSequence();
 })();

@@ -1,5 +1,5 @@
 //! The JSON API: `/api/run`, `/api/reset`, `/api/cancel`, `/api/games`,
-//! `/api/moves` and `/api/play`. Answers are the objects `sprague run
+//! `/api/progress`, `/api/moves` and `/api/play`. Answers are the objects `sprague run
 //! --json` prints; errors are miette's JSON reports, their spans counted
 //! from the start of the source sent.
 
@@ -47,16 +47,28 @@ where
 #[derive(Deserialize)]
 pub struct RunRequest {
     source: String,
+    /// The lane to compute in (see [`super::LANES`]); `editor` by default.
+    lane: Option<String>,
 }
 
 #[derive(Deserialize)]
 pub struct MovesRequest {
     position: String,
+    /// `board` by default.
+    lane: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub struct CancelRequest {
+    /// Every lane's computations when absent.
+    lane: Option<String>,
 }
 
 #[derive(Deserialize)]
 pub struct PlayRequest {
     position: String,
+    /// `board` by default.
+    lane: Option<String>,
     /// The move's number in the list `/api/moves` gives, from 1.
     #[serde(rename = "move")]
     number: Option<usize>,
@@ -64,15 +76,43 @@ pub struct PlayRequest {
     to: Option<String>,
 }
 
-/// `POST /api/run`: the source's declarations join the session, its
-/// queries are answered in order.
+/// A lane a request named that does not exist: answered 400, naming the
+/// lanes there are.
+pub struct UnknownLane(String);
+
+impl IntoResponse for UnknownLane {
+    fn into_response(self) -> Response {
+        let error = format!(
+            "there is no lane `{}`: the lanes are {}",
+            self.0,
+            super::LANES.join(", ")
+        );
+        (StatusCode::BAD_REQUEST, Body(json!({ "error": error }))).into_response()
+    }
+}
+
+/// The lane a request names, or `default`.
+fn lane(named: Option<&str>, default: &'static str) -> Result<&'static str, UnknownLane> {
+    match named {
+        None => Ok(default),
+        Some(named) => Shared::lane(named).ok_or_else(|| UnknownLane(named.to_owned())),
+    }
+}
+
+/// `POST /api/run`: the source's declarations join the session (every
+/// lane's), its queries are answered in order.
 pub async fn run(
     State(shared): State<Arc<Shared>>,
     Request(request): Request<RunRequest>,
 ) -> Response {
+    let lane = match lane(request.lane.as_deref(), "editor") {
+        Ok(lane) => lane,
+        Err(refused) => return refused.into_response(),
+    };
     let name = shared.entry_name();
+    let declaring = shared.clone();
     let outcome = shared
-        .compute(move |session| {
+        .compute(lane, move |session| {
             let sent = Sent::new(session, &request.source);
             let source = &request.source;
             let (mut answers, mut texts, mut lines) = (Vec::new(), Vec::new(), Vec::new());
@@ -88,7 +128,11 @@ pub async fn run(
                 Event::Note(note) => notes.push(Json::String(note)),
                 Event::Play(play) => plays.push(play.position),
             };
-            if let Ok(queries) = session.declare(&name, source, &mut sink).map_err(|report| {
+            let declared = session.declare(&name, source, &mut sink);
+            if declared.is_ok() {
+                declaring.declared(lane, &name, source, session);
+            }
+            if let Ok(queries) = declared.map_err(|report| {
                 sink(Event::Error(report));
             }) {
                 for query in &queries {
@@ -189,7 +233,8 @@ fn relative_spans(error: &mut Json, base: usize, length: usize) {
     }
 }
 
-/// `POST /api/reset`: forgets every declaration and value.
+/// `POST /api/reset`: forgets every declaration and value but the served
+/// files'.
 pub async fn reset(State(shared): State<Arc<Shared>>) -> Response {
     match shared.reset().await {
         Ok(()) => Body(json!({ "reset": true })).into_response(),
@@ -197,26 +242,62 @@ pub async fn reset(State(shared): State<Arc<Shared>>) -> Response {
     }
 }
 
-/// `POST /api/cancel`: stops the computation running.
-pub async fn cancel(State(shared): State<Arc<Shared>>) -> Response {
-    Body(json!({ "cancelled": shared.cancel() })).into_response()
+/// `POST /api/cancel`: stops the computations of a lane, or of all, running
+/// or waiting. The body may be empty.
+pub async fn cancel(State(shared): State<Arc<Shared>>, body: axum::body::Bytes) -> Response {
+    let request: CancelRequest = match body.is_empty() {
+        true => CancelRequest { lane: None },
+        false => match serde_json::from_slice(&body) {
+            Ok(request) => request,
+            Err(error) => {
+                let body = json!({ "error": format!("the body is not a cancel request: {error}") });
+                return (StatusCode::BAD_REQUEST, Body(body)).into_response();
+            }
+        },
+    };
+    let named = match request.lane.as_deref() {
+        None => None,
+        Some(named) => match lane(Some(named), "editor") {
+            Ok(lane) => Some(lane),
+            Err(refused) => return refused.into_response(),
+        },
+    };
+    Body(json!({ "cancelled": shared.cancel(named) })).into_response()
 }
 
-/// `GET /api/games`: the games declared, with their parameters.
+/// `GET /api/games`: the games declared, with their parameters, and the
+/// files served; answered at once, whatever is running.
 pub async fn games(State(shared): State<Arc<Shared>>) -> Response {
-    let games = shared
-        .compute(|session| {
-            session
-                .games()
-                .into_iter()
-                .map(|(name, params)| json!({ "name": name, "parameters": params }))
-                .collect::<Vec<_>>()
+    let games: Vec<Json> = shared
+        .games()
+        .into_iter()
+        .map(|(name, params)| json!({ "name": name, "parameters": params }))
+        .collect();
+    let files: Vec<Json> = shared
+        .files()
+        .into_iter()
+        .map(|(name, text)| json!({ "name": name, "text": text }))
+        .collect();
+    Body(json!({ "games": games, "files": files })).into_response()
+}
+
+/// `GET /api/progress`: each lane's computation running, if any: the
+/// seconds it has run and the positions it has solved.
+pub async fn progress(State(shared): State<Arc<Shared>>) -> Response {
+    let lanes: serde_json::Map<String, Json> = shared
+        .progress()
+        .into_iter()
+        .map(|(lane, running)| {
+            let state = match running {
+                Some((time, solved)) => {
+                    json!({ "busy": true, "seconds": time.as_secs_f64(), "positions": solved })
+                }
+                None => json!({ "busy": false }),
+            };
+            (lane.to_owned(), state)
         })
-        .await;
-    match games {
-        Ok(games) => Body(json!({ "games": games })).into_response(),
-        Err(unanswered) => unanswered.into_response(),
-    }
+        .collect();
+    Body(json!({ "lanes": lanes })).into_response()
 }
 
 /// `POST /api/moves`: a position, its value and its moves.
@@ -224,9 +305,13 @@ pub async fn moves(
     State(shared): State<Arc<Shared>>,
     Request(request): Request<MovesRequest>,
 ) -> Response {
+    let lane = match lane(request.lane.as_deref(), "board") {
+        Ok(lane) => lane,
+        Err(refused) => return refused.into_response(),
+    };
     let name = shared.entry_name();
     let outcome = shared
-        .compute(move |session| {
+        .compute(lane, move |session| {
             let (sent, sum) = Sent::position(session, &name, &request.position)?;
             state(session, &sum).map_err(|report| sent.error(&report))
         })
@@ -239,9 +324,13 @@ pub async fn play(
     State(shared): State<Arc<Shared>>,
     Request(request): Request<PlayRequest>,
 ) -> Response {
+    let lane = match lane(request.lane.as_deref(), "board") {
+        Ok(lane) => lane,
+        Err(refused) => return refused.into_response(),
+    };
     let name = shared.entry_name();
     let outcome = shared
-        .compute(move |session| {
+        .compute(lane, move |session| {
             let (sent, position) = Sent::position(session, &name, &request.position)?;
             let failed = |report: Report| sent.error(&report);
             let span = sent.span();

@@ -1,6 +1,8 @@
-//! `sprague serve`: the page in the browser, over one session. The page and
-//! scripts use the same JSON API; every computation runs on the one
-//! evaluating thread under the session's limits, one at a time, and can be
+//! `sprague serve`: the page in the browser, over the session. The page and
+//! scripts use the same JSON API. Each panel of the page computes in a lane
+//! of its own (a session, and a thread for each computation), so that a
+//! long run in one leaves the others answering; every lane replays the
+//! sources that declared games in the others, and every computation can be
 //! cancelled.
 
 mod api;
@@ -9,9 +11,8 @@ mod assets;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
@@ -54,9 +55,16 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/reset"),
     ("POST", "/api/cancel"),
     ("GET", "/api/games"),
+    ("GET", "/api/progress"),
     ("POST", "/api/moves"),
     ("POST", "/api/play"),
 ];
+
+/// The lanes a request may name, one for each panel of the page: each has
+/// a session of its own, so that a long computation in one leaves the
+/// others answering. `/api/run` computes in `editor` unless told otherwise,
+/// `/api/moves` and `/api/play` in `board`.
+pub const LANES: &[&str] = &["editor", "board", "sequence", "graph", "check"];
 
 /// What `sprague serve` was asked for.
 pub struct Options {
@@ -68,9 +76,6 @@ pub struct Options {
     /// Makes a new session within the command line's limits.
     pub session: Box<dyn Fn() -> Session + Send + Sync>,
 }
-
-/// A computation sent to the evaluating thread.
-type Job = Box<dyn FnOnce() + Send>;
 
 /// Why a computation gave no answer.
 #[derive(Debug)]
@@ -101,21 +106,53 @@ impl IntoResponse for Unanswered {
     }
 }
 
-/// What every request shares: the session, and the cancel flag of the
-/// computation running in it.
+/// A source that declared games, kept for every lane to replay.
+struct Declared {
+    /// The lane it was declared in (which has it already), or `files`.
+    lane: &'static str,
+    name: String,
+    text: Arc<str>,
+}
+
+/// One lane: its session (made when first needed, dropped by a reset) and
+/// the computations sent to it, running or waiting.
+struct Lane {
+    name: &'static str,
+    state: Mutex<Option<LaneSession>>,
+    jobs: Mutex<Vec<Arc<AtomicBool>>>,
+    /// The positions the running computation has solved so far.
+    solved: AtomicUsize,
+    /// When the computation running started.
+    started: Mutex<Option<Instant>>,
+}
+
+struct LaneSession {
+    session: Session,
+    /// How many of the declared sources it has seen.
+    seen: usize,
+}
+
+/// What every request shares: the lanes, and the sources they replay.
 pub struct Shared {
-    session: Mutex<Session>,
-    /// The queue of the thread that evaluates, made when first needed:
-    /// its stack is large (deep nesting in a source recurses in the parser
-    /// and the evaluator, as on the command line), so there is one.
-    evaluator: Mutex<Option<Sender<Job>>>,
+    lanes: Vec<Lane>,
     make_session: Box<dyn Fn() -> Session + Send + Sync>,
-    running: Mutex<Option<Arc<AtomicBool>>>,
+    /// Every source that declared, in order: the files read first, then
+    /// what the page sent.
+    declared: Mutex<Vec<Declared>>,
+    /// The served files' names and texts, declared again after a reset.
+    files: Mutex<Vec<(String, String)>>,
+    /// The games declared, as the last declaration left them: the list is
+    /// answered at once, whatever runs.
+    games: Mutex<Vec<(String, usize)>>,
     /// How many sources the page has sent, to name each one.
     entries: AtomicUsize,
     /// The `Host` values the server answers to.
     hosts: Vec<String>,
     timeouts: Timeouts,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Shared {
@@ -133,8 +170,6 @@ impl Shared {
         make_session: Box<dyn Fn() -> Session + Send + Sync>,
         timeouts: Timeouts,
     ) -> Arc<Shared> {
-        let mut session = make_session();
-        session.refuse_files();
         let port = addr.port();
         let mut hosts = vec![
             format!("127.0.0.1:{port}"),
@@ -147,114 +182,278 @@ impl Shared {
                 IpAddr::V6(ip) => format!("[{ip}]:{port}"),
             });
         }
+        let lanes = LANES
+            .iter()
+            .map(|&name| Lane {
+                name,
+                state: Mutex::new(None),
+                jobs: Mutex::new(Vec::new()),
+                solved: AtomicUsize::new(0),
+                started: Mutex::new(None),
+            })
+            .collect();
         Arc::new(Shared {
-            session: Mutex::new(session),
-            evaluator: Mutex::new(None),
+            lanes,
             make_session,
-            running: Mutex::new(None),
+            declared: Mutex::new(Vec::new()),
+            files: Mutex::new(Vec::new()),
+            games: Mutex::new(Vec::new()),
             entries: AtomicUsize::new(0),
             hosts,
             timeouts,
         })
     }
 
-    /// Runs `work` on the session on the evaluating thread, so that the
-    /// page's other requests go on. The work is cancelled by `/api/cancel`,
-    /// or when the request is dropped (its connection closed).
+    /// The lane named, if there is one.
+    pub fn lane(name: &str) -> Option<&'static str> {
+        LANES.iter().copied().find(|lane| *lane == name)
+    }
+
+    fn lane_of(&self, name: &str) -> &Lane {
+        self.lanes
+            .iter()
+            .find(|lane| lane.name == name)
+            .unwrap_or(&self.lanes[0])
+    }
+
+    /// Runs `work` on the session of `lane`, on a thread of its own, so
+    /// that the page's other requests go on. The work is cancelled by
+    /// `/api/cancel`, or when the request is dropped (its connection
+    /// closed).
     pub async fn compute<T: Send + 'static>(
         self: &Arc<Self>,
+        lane: &'static str,
         work: impl FnOnce(&mut Session) -> T + Send + 'static,
     ) -> Result<T, Unanswered> {
+        let shared = self.clone();
+        self.on_lane(lane, move |state, token| {
+            let lane = shared.lane_of(lane);
+            let state = state.get_or_insert_with(|| LaneSession {
+                session: shared.fresh_session(),
+                seen: 0,
+            });
+            shared.catch_up(lane.name, state);
+            let session = &mut state.session;
+            lane.solved.store(0, Ordering::SeqCst);
+            *locked(&lane.started) = Some(Instant::now());
+            let shared_watch = shared.clone();
+            let (watched, name) = (token.clone(), lane.name);
+            session.set_watcher(Some(Box::new(move |solved| {
+                shared_watch
+                    .lane_of(name)
+                    .solved
+                    .store(solved, Ordering::SeqCst);
+                !watched.load(Ordering::SeqCst)
+            })));
+            session.set_stop(Some(token.clone()));
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| work(session)));
+            session.set_watcher(None);
+            session.set_stop(None);
+            *locked(&lane.started) = None;
+            result
+        })
+        .await
+    }
+
+    /// Runs `work` on the state of `lane` on a new thread (with the large
+    /// stack deep nesting in a source needs, as on the command line), once
+    /// the computations before it there have ended.
+    async fn on_lane<T: Send + 'static>(
+        self: &Arc<Self>,
+        lane: &'static str,
+        work: impl FnOnce(&mut Option<LaneSession>, &Arc<AtomicBool>) -> std::thread::Result<T>
+        + Send
+        + 'static,
+    ) -> Result<T, Unanswered> {
         let token = Arc::new(AtomicBool::new(false));
+        locked(&self.lane_of(lane).jobs).push(token.clone());
         let mut guard = CancelOnDrop(Some(token.clone()));
         let shared = self.clone();
         let (answer, answered) = tokio::sync::oneshot::channel();
+        let job_token = token.clone();
         let job = move || {
-            let mut session = shared
-                .session
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            if token.load(Ordering::SeqCst) {
+            let mut state = locked(&shared.lane_of(lane).state);
+            if job_token.load(Ordering::SeqCst) {
                 return;
             }
-            *shared
-                .running
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner) = Some(token.clone());
-            let watched = token.clone();
-            session.set_watcher(Some(Box::new(move |_| !watched.load(Ordering::SeqCst))));
-            session.set_stop(Some(token.clone()));
-            let result = std::panic::catch_unwind(AssertUnwindSafe(|| work(&mut session)));
-            session.set_watcher(None);
-            session.set_stop(None);
-            *shared
-                .running
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner) = None;
+            let result = work(&mut state, &job_token);
+            drop(state);
             let _ = answer.send(result.map_err(|_| Unanswered::Failed));
         };
-        self.evaluate(Box::new(job))?;
-        let outcome = answered.await;
+        let spawned = std::thread::Builder::new()
+            .name(format!("sprague-{lane}"))
+            .stack_size(crate::front::STACK_SIZE)
+            .spawn(job);
+        let outcome = match spawned {
+            Ok(_) => answered.await.unwrap_or(Err(Unanswered::Cancelled)),
+            Err(error) => Err(Unanswered::NoThread(error.to_string())),
+        };
         // Ended: nothing left to cancel.
         guard.0 = None;
-        outcome.unwrap_or(Err(Unanswered::Cancelled))
+        locked(&self.lane_of(lane).jobs).retain(|job| !Arc::ptr_eq(job, &token));
+        outcome
     }
 
-    /// Sends a job to the evaluating thread, making it first if need be.
-    fn evaluate(&self, job: Job) -> Result<(), Unanswered> {
-        let mut evaluator = self
-            .evaluator
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let job = match evaluator.as_ref() {
-            Some(jobs) => match jobs.send(job) {
-                Ok(()) => return Ok(()),
-                // The thread is gone: make another.
-                Err(returned) => returned.0,
-            },
-            None => job,
+    /// A new session within the command line's limits, writing no files.
+    fn fresh_session(&self) -> Session {
+        let mut session = (self.make_session)();
+        session.refuse_files();
+        session
+    }
+
+    /// Declares in a lane's session the sources other lanes declared
+    /// since it last looked.
+    fn catch_up(&self, lane: &'static str, state: &mut LaneSession) {
+        let missed: Vec<(String, Arc<str>)> = {
+            let declared = locked(&self.declared);
+            let missed = declared
+                .iter()
+                .skip(state.seen)
+                .filter(|source| source.lane != lane)
+                .map(|source| (source.name.clone(), source.text.clone()))
+                .collect();
+            state.seen = declared.len();
+            missed
         };
-        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
-        std::thread::Builder::new()
-            .name("sprague-evaluator".into())
-            .stack_size(crate::front::STACK_SIZE)
-            .spawn(move || {
-                for job in queue {
-                    job();
-                }
-            })
-            .map_err(|error| Unanswered::NoThread(error.to_string()))?;
-        // The thread holds the queue until every sender is gone.
-        let _ = jobs.send(job);
-        *evaluator = Some(jobs);
-        Ok(())
-    }
-
-    /// Cancels the computation running, if any; says whether there was one.
-    pub fn cancel(&self) -> bool {
-        let running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
-        match running.as_ref() {
-            Some(token) => {
-                token.store(true, Ordering::SeqCst);
-                true
-            }
-            None => false,
+        for (name, text) in missed {
+            let _ = state.session.declare(&name, &text, &mut |_| {});
         }
     }
 
-    /// Forgets every declaration and memoised value.
-    pub async fn reset(self: &Arc<Self>) -> Result<(), Unanswered> {
+    /// Keeps a source that declared in `lane` for the other lanes, and the
+    /// games its session now knows.
+    fn declared(&self, lane: &'static str, name: &str, text: &str, session: &Session) {
+        locked(&self.declared).push(Declared {
+            lane,
+            name: name.to_owned(),
+            text: text.into(),
+        });
+        *locked(&self.games) = session.games();
+    }
+
+    /// The games declared, with their numbers of parameters.
+    pub fn games(&self) -> Vec<(String, usize)> {
+        locked(&self.games).clone()
+    }
+
+    /// The served files, by name.
+    pub fn files(&self) -> Vec<(String, String)> {
+        locked(&self.files).clone()
+    }
+
+    /// Each lane's computation running: how long it has run and the
+    /// positions it has solved.
+    pub fn progress(&self) -> Vec<(&'static str, Option<(Duration, usize)>)> {
+        self.lanes
+            .iter()
+            .map(|lane| {
+                let started = *locked(&lane.started);
+                let running =
+                    started.map(|started| (started.elapsed(), lane.solved.load(Ordering::SeqCst)));
+                (lane.name, running)
+            })
+            .collect()
+    }
+
+    /// Reads a served file into the session: its games are known in every
+    /// lane, and again after a reset. Answers its errors, drawn for a
+    /// terminal.
+    pub async fn load(self: &Arc<Self>, name: String, text: String) -> Vec<String> {
+        locked(&self.files).push((name.clone(), text.clone()));
+        self.load_file(name, text).await
+    }
+
+    async fn load_file(self: &Arc<Self>, name: String, text: String) -> Vec<String> {
         let shared = self.clone();
-        self.compute(move |session| {
-            *session = (shared.make_session)();
-            session.refuse_files();
-        })
-        .await
+        let loaded = self
+            .compute(LANES[0], move |session| {
+                match session.declare(&name, &text, &mut |_| {}) {
+                    Ok(_) => {
+                        shared.declared("files", &name, &text, session);
+                        Vec::new()
+                    }
+                    Err(report) => vec![crate::output::error(
+                        &report,
+                        crate::output::ErrorStyle::Graphical {
+                            colour: false,
+                            width: 100,
+                        },
+                    )],
+                }
+            })
+            .await;
+        match loaded {
+            Ok(errors) => errors,
+            Err(Unanswered::NoThread(reason)) => {
+                vec![format!(
+                    "cannot start the thread that evaluates: {reason}\n"
+                )]
+            }
+            Err(_) => vec!["loading a file failed\n".to_owned()],
+        }
+    }
+
+    /// Cancels the computations of `lane` (of every lane when `None`),
+    /// running or waiting; says whether there was one.
+    pub fn cancel(&self, lane: Option<&str>) -> bool {
+        let mut any = false;
+        for each in &self.lanes {
+            if lane.is_some_and(|lane| lane != each.name) {
+                continue;
+            }
+            for token in locked(&each.jobs).iter() {
+                token.store(true, Ordering::SeqCst);
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// Forgets every declaration and memoised value but the served files'
+    /// games, and gives the memory back to the system.
+    pub async fn reset(self: &Arc<Self>) -> Result<(), Unanswered> {
+        self.cancel(None);
+        locked(&self.declared).clear();
+        *locked(&self.games) = Vec::new();
+        for lane in LANES {
+            self.on_lane(lane, |state, _| {
+                *state = None;
+                Ok(())
+            })
+            .await?;
+        }
+        release_memory();
+        for (name, text) in self.files() {
+            self.load_file(name, text).await;
+        }
+        Ok(())
     }
 
     /// A name for the next source the page sends.
     fn entry_name(&self) -> String {
         format!("<page {}>", self.entries.fetch_add(1, Ordering::SeqCst) + 1)
+    }
+}
+
+/// Has glibc give back the free space at the top of each heap once it
+/// passes 16 MiB, rather than a threshold that grows with the largest block
+/// ever freed: the tables of a session dropped by a reset are freed on the
+/// heap of the thread that computed them, which `malloc_trim` leaves whole.
+fn keep_little_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a parameter of the allocator.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 16 << 20);
+    }
+}
+
+/// Hands the heap's free pages back to the system: a session's tables are
+/// many small allocations, which glibc keeps for the process once freed.
+fn release_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory; it takes no pointers.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
@@ -279,6 +478,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/reset", post(api::reset))
         .route("/api/cancel", post(api::cancel))
         .route("/api/games", get(api::games))
+        .route("/api/progress", get(api::progress))
         .route("/api/moves", post(api::moves))
         .route("/api/play", post(api::play))
         .fallback(not_found)
@@ -426,12 +626,13 @@ pub async fn accept(
             let _ = connection.await;
         });
     }
-    shared.cancel();
+    shared.cancel(None);
     let _ = tokio::time::timeout(Duration::from_secs(5), graceful.shutdown()).await;
 }
 
 /// Serves until Ctrl-C; the files are read into the session first.
 pub fn serve(options: Options) -> std::process::ExitCode {
+    keep_little_free_memory();
     // The runtime's threads only read requests and write answers: the
     // default stacks do (the evaluating thread has the large one).
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -470,30 +671,8 @@ async fn serve_async(options: Options) -> std::process::ExitCode {
         .unwrap_or(SocketAddr::new(ip, options.port));
     let shared = Shared::new(addr, options.session);
     for (name, text) in options.sources {
-        let loaded = shared
-            .compute(move |session| {
-                let mut errors = Vec::new();
-                session
-                    .declare(&name, &text, &mut |_| {})
-                    .map_err(|report| {
-                        errors.push(crate::output::error(
-                            &report,
-                            crate::output::ErrorStyle::Graphical {
-                                colour: false,
-                                width: 100,
-                            },
-                        ))
-                    })
-                    .ok();
-                errors
-            })
-            .await;
-        match loaded {
-            Ok(errors) => errors.iter().for_each(|error| eprint!("{error}")),
-            Err(Unanswered::NoThread(reason)) => {
-                eprintln!("sprague serve: cannot start the thread that evaluates: {reason}");
-            }
-            Err(_) => eprintln!("sprague serve: loading a file failed"),
+        for error in shared.load(name, text).await {
+            eprint!("{error}");
         }
     }
     let url = match addr.ip() {
