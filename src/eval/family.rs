@@ -17,7 +17,7 @@ use crate::values::{GraphBoard, Value};
 pub const MAX_FAMILY_EDGES: usize = 1 << 22;
 
 /// The most assignments of its edge rules' bindings one board may try.
-pub const MAX_FAMILY_ASSIGNMENTS: usize = 1 << 26;
+pub const MAX_FAMILY_ASSIGNMENTS: usize = 1 << 24;
 
 /// Ids of boards built by families, counted down from the top so that
 /// they never meet the ids of declared graphs, counted up from 0.
