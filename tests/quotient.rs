@@ -168,6 +168,25 @@ quotient Nim up to 2",
     assert_eq!(json["pretending"][2], "b");
 }
 
+/// `quotient` of a game of two parameters says what quotients are for,
+/// not what periods are.
+#[test]
+fn a_quotient_of_a_game_not_of_heaps_is_refused_for_quotients() {
+    let mut help = None;
+    Session::new(DEFAULT_MAX_STATES).run(
+        "test.game",
+        "game W(a, b) { move W(a - 1, b) if a > 0 }\nquotient W up to 3",
+        &mut |event| {
+            if let Event::Error(report) = event {
+                help = report.help().map(|help| help.to_string());
+            }
+        },
+    );
+    let help = help.expect("a help line");
+    assert!(help.contains("quotient"), "{help}");
+    assert!(!help.contains("period"), "{help}");
+}
+
 fn error_code(source: &str, session: &mut Session) -> Option<String> {
     let mut code = None;
     session.run("test.game", source, &mut |event| {
