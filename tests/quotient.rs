@@ -43,11 +43,17 @@ fn wins(sum: &[u32], code: &str, memo: &mut HashMap<Vec<u32>, bool>) -> bool {
     let mut any = false;
     let mut wins_by_move = false;
     for i in 0..key.len() {
+        if wins_by_move || (i > 0 && key[i - 1] == key[i]) {
+            continue;
+        }
         for option in octal_options(code, key[i]) {
             any = true;
             let mut next: Vec<u32> = key[..i].iter().chain(&key[i + 1..]).copied().collect();
             next.extend(option);
-            wins_by_move |= !wins(&next, code, memo);
+            if !wins(&next, code, memo) {
+                wins_by_move = true;
+                break;
+            }
         }
     }
     let result = !any || wins_by_move;
@@ -162,6 +168,25 @@ quotient Nim up to 2",
     assert_eq!(json["pretending"][2], "b");
 }
 
+/// `quotient` of a game of two parameters says what quotients are for,
+/// not what periods are.
+#[test]
+fn a_quotient_of_a_game_not_of_heaps_is_refused_for_quotients() {
+    let mut help = None;
+    Session::new(DEFAULT_MAX_STATES).run(
+        "test.game",
+        "game W(a, b) { move W(a - 1, b) if a > 0 }\nquotient W up to 3",
+        &mut |event| {
+            if let Event::Error(report) = event {
+                help = report.help().map(|help| help.to_string());
+            }
+        },
+    );
+    let help = help.expect("a help line");
+    assert!(help.contains("quotient"), "{help}");
+    assert!(!help.contains("period"), "{help}");
+}
+
 fn error_code(source: &str, session: &mut Session) -> Option<String> {
     let mut code = None;
     session.run("test.game", source, &mut |event| {
@@ -234,4 +259,40 @@ fn a_long_sum_of_kayles_heaps_is_answered_by_the_quotient() {
             _ => None,
         }
     );
+}
+
+/// 20 Kayles heaps up to 30 under misère play, from the quotient of
+/// Kayles to heap 30: one sum small enough for the search here to answer
+/// too (a heap of 30 with nineteen of 1 and 2), and a wide one whose best
+/// move the quotient finds exactly when it says the player to move wins.
+#[test]
+fn sums_of_twenty_kayles_heaps_to_30_are_answered_by_the_quotient() {
+    let searched: Vec<u32> = std::iter::once(30).chain([1; 10]).chain([2; 9]).collect();
+    let wide = [
+        30, 29, 27, 25, 23, 21, 20, 17, 15, 13, 12, 11, 9, 8, 7, 5, 4, 3, 2, 1,
+    ];
+    let sum = |heaps: &[u32]| {
+        let terms: Vec<String> = heaps.iter().map(|heap| format!("K({heap})")).collect();
+        terms.join(" + ")
+    };
+    let found = answers(&format!(
+        "game K = octal \"0.77\"\nquotient K up to 30\nwins? misere {}\nwins? misere {}\nbest_move misere {}",
+        sum(&searched),
+        sum(&wide),
+        sum(&wide)
+    ));
+    assert!(
+        found[1..]
+            .iter()
+            .all(|answer| answer.by == Some("quotient"))
+    );
+    let mut memo = HashMap::new();
+    assert_eq!(
+        found[1].value,
+        Value::Wins(wins(&searched, "0.77", &mut memo))
+    );
+    let Value::BestMove(best) = &found[3].value else {
+        panic!("expected a best move");
+    };
+    assert_eq!(found[2].value, Value::Wins(best.is_some()));
 }

@@ -433,6 +433,7 @@ impl Lowerer {
                         name: game.name.clone(),
                         params: self.program.game(id).params.len(),
                         query: "`period`",
+                        help: "periods are found for games of one parameter, such as a heap size",
                         span: game.span,
                     });
                 }
@@ -451,6 +452,8 @@ impl Lowerer {
                         name: game.name.clone(),
                         params: self.program.game(id).params.len(),
                         query: "`quotient`",
+                        help: "misère quotients are found for heap games: one parameter, a heap \
+                               size, each option a sum of smaller heaps",
                         span: game.span,
                     });
                 }

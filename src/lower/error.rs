@@ -182,14 +182,13 @@ pub enum CheckError {
     },
 
     #[error("`{name}` has {params} parameters; {query} needs a game of one")]
-    #[diagnostic(
-        code(sprague::check::not_one_parameter),
-        help("periods are found for games of one parameter, such as a heap size")
-    )]
+    #[diagnostic(code(sprague::check::not_one_parameter), help("{help}"))]
     NotOneParameter {
         name: String,
         params: usize,
         query: &'static str,
+        /// What the query is for, said to the user.
+        help: &'static str,
         #[label("this game")]
         span: SourceSpan,
     },

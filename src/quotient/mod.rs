@@ -14,8 +14,9 @@
 //! does. Heap n either pretends to be an element of the quotient so far
 //! (a conservative extension), or a trial monoid is built: the quotient
 //! of the other heaps times a cyclic monoid for n (and for any heap the
-//! trial had to free as well), its P-portion read from exact misère
-//! searches of one representative sum per element, reduced. Every
+//! trial had to free as well), its P-portion read from the trial itself
+//! (each element settled by its first sum in an order that puts a sum's
+//! options before it), reduced. Every
 //! candidate is checked before it is kept: a sum of heaps is a P-position
 //! exactly when it has a move and none of its moves leaves one, and the
 //! state (element, elements of the options) of a sum determines those of
@@ -30,7 +31,7 @@ mod presentation;
 #[cfg(test)]
 mod tests;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 pub use monoid::Monoid;
 pub use presentation::{Presentation, letter};
@@ -106,9 +107,6 @@ pub struct Quotient {
     options: Vec<Vec<Word>>,
     /// The quotient of the heaps so far, checked.
     checked: Pretension,
-    /// Exact misère outcomes (true: a P-position) of sums with a heap
-    /// past the checked ones.
-    memo: HashMap<Word, bool>,
 }
 
 impl Default for Quotient {
@@ -127,7 +125,6 @@ impl Quotient {
                 p: vec![false],
                 phi: Vec::new(),
             },
-            memo: HashMap::default(),
         }
     }
 
@@ -187,15 +184,11 @@ impl Quotient {
         match found {
             Ok(pretension) => {
                 self.checked = pretension;
-                // Outcomes of sums of checked heaps are read from the
-                // quotient from now on.
-                self.memo.clear();
                 (control.progress)(n, self.order());
                 Ok(())
             }
             Err(error) => {
                 self.options.pop();
-                self.memo.clear();
                 Err(error)
             }
         }
@@ -217,32 +210,29 @@ impl Quotient {
     }
 
     /// Heap n as an element of the quotient so far, if one answers every
-    /// sum: it must answer like `rep(y) + n` for each element y first.
+    /// sum. Only an element in P exactly when heap n alone is (it has a
+    /// move, and none to a P-position) can; each such is checked.
     fn conservative(
         &mut self,
         n: Heap,
         base: &Pretension,
         control: &mut Control,
     ) -> Result<Option<Pretension>> {
-        let representatives = representatives(base, n);
-        let mut row = Vec::with_capacity(representatives.len());
-        for representative in &representatives {
-            let mut word = representative.clone();
-            word.push(n);
-            row.push(self.outcome(&word, n, control)?);
-        }
-        let size = base.monoid.size() as u32;
-        let Some(x) = (0..size).find(|&x| {
-            (0..size).all(|y| base.p[base.monoid.product(y, x) as usize] == row[y as usize])
-        }) else {
-            return Ok(None);
-        };
+        let alone_p = self.options[n as usize]
+            .iter()
+            .all(|option| !base.p[base.element(option) as usize]);
         let mut candidate = base.clone();
-        candidate.phi.push(x);
-        Ok(match self.check(&candidate, n, control)? {
-            None => Some(candidate),
-            Some(_) => None,
-        })
+        candidate.phi.push(0);
+        for x in 0..base.monoid.size() as u32 {
+            if base.p[x as usize] != alone_p {
+                continue;
+            }
+            candidate.phi[n as usize] = x;
+            if self.check(&candidate, n, control)?.is_none() {
+                return Ok(Some(candidate));
+            }
+        }
+        Ok(None)
     }
 
     /// Heap n as a new generator: trials refined until one checks.
@@ -255,8 +245,10 @@ impl Quotient {
             let Some(failure) = self.check(&candidate, n, control)? else {
                 return Ok(candidate);
             };
-            let wrong = self.wrong_word(&candidate, failure, n, control)?;
-            let truth = self.outcome(&wrong, n, control)?;
+            // The least sum answered wrongly: its outcome is the
+            // opposite of the candidate's.
+            let truth = !candidate.p[candidate.element(&failure) as usize];
+            let wrong = failure;
             let count = |heap: Heap| wrong.iter().filter(|&&h| h == heap).count();
             let mut refinements: Vec<Vec<(Heap, usize)>> = Vec::new();
             for (i, &(heap, index)) in trial.iter().enumerate() {
@@ -298,8 +290,8 @@ impl Quotient {
     }
 
     /// A trial: the quotient of the heaps not freed, times a cyclic
-    /// monoid for each freed heap; its P-portion read from a search of a
-    /// representative sum of each element; reduced.
+    /// monoid for each freed heap; its P-portion read from the trial
+    /// itself (`p_portion`); reduced.
     fn trial(
         &mut self,
         n: Heap,
@@ -328,23 +320,11 @@ impl Quotient {
         for &(_, index) in freed {
             monoid = monoid.times(&Monoid::cyclic(index, 2));
         }
-        // Representative words of the kept part.
         let local: HashMap<u32, u32> = elements
             .iter()
             .enumerate()
             .map(|(i, &x)| (x, i as u32))
             .collect();
-        let mut words: Vec<Word> = Vec::with_capacity(reached.len());
-        for (_, from) in &reached {
-            words.push(match from {
-                None => Vec::new(),
-                Some((x, g)) => {
-                    let mut word = words[local[x] as usize].clone();
-                    word.push(kept[*g]);
-                    word
-                }
-            });
-        }
         // Element (r, k1, …) is r * Π (sizes of later factors) + …, the
         // freed heaps' factors in order.
         let radices: Vec<usize> = freed.iter().map(|&(_, index)| index + 2).collect();
@@ -357,19 +337,7 @@ impl Quotient {
                 None => local[&base.phi[heap as usize]] * stride(0) as u32 * radices[0] as u32,
             });
         }
-        let mut p = Vec::with_capacity(monoid.size());
-        for x in 0..monoid.size() {
-            let mut rest = x;
-            let mut word = Vec::new();
-            for (i, &(heap, _)) in freed.iter().enumerate().rev() {
-                let k = rest % radices[i];
-                rest /= radices[i];
-                word.extend(std::iter::repeat_n(heap, k));
-            }
-            word.extend_from_slice(&words[rest]);
-            word.sort_unstable();
-            p.push(self.outcome(&word, n, control)?);
-        }
+        let p = self.p_portion(&monoid, &phi, control)?;
         let generators: Vec<u32> = phi.clone();
         let reduced = reduce(&monoid, &p, &generators);
         let phi = phi
@@ -383,106 +351,54 @@ impl Quotient {
         })
     }
 
-    /// The options of a sum, each a sum sorted, heaps without moves
-    /// dropped.
-    fn children(&self, key: &[Heap]) -> Vec<Word> {
-        let mut children = Vec::new();
-        for (i, &heap) in key.iter().enumerate() {
-            if i > 0 && key[i - 1] == heap {
-                continue;
-            }
-            for option in &self.options[heap as usize] {
-                let mut child: Word = key[..i].to_vec();
-                child.extend_from_slice(&key[i + 1..]);
-                child.extend(
-                    option
-                        .iter()
-                        .filter(|&&h| !self.options[h as usize].is_empty()),
-                );
-                child.sort_unstable();
-                children.push(child);
-            }
-        }
-        children.sort();
-        children.dedup();
-        children
-    }
-
-    /// The outcome when known without search: from the checked quotient
-    /// for sums of heaps below n, else from the memo.
-    fn settled(&self, key: &[Heap], n: Heap) -> Option<bool> {
-        match key.iter().all(|&heap| heap < n) {
-            true => Some(self.checked.p[self.checked.element(key) as usize]),
-            false => self.memo.get(key).copied(),
-        }
-    }
-
-    /// Whether a sum of heaps up to n is a misère P-position, by search.
-    fn outcome(&mut self, word: &[Heap], n: Heap, control: &mut Control) -> Result<bool> {
-        struct Frame {
-            key: Word,
-            children: Vec<Word>,
-            next: usize,
-            to_p: bool,
-        }
-        let mut key: Word = word
-            .iter()
-            .copied()
-            .filter(|&heap| !self.options[heap as usize].is_empty())
+    /// The P-portion a trial implies, read from the trial itself: each
+    /// element is settled by the first sum that reaches it in an order in
+    /// which every sum comes after its options (fewer of the largest heap
+    /// first, then of the next, and so on), as A. N. Siegel's MisereSolver
+    /// marks it: P when it has a move and no option's element is in P.
+    /// Later sums of an element are answered as its first; the check
+    /// catches any that are not.
+    fn p_portion(&self, monoid: &Monoid, phi: &[u32], control: &mut Control) -> Result<Vec<bool>> {
+        let size = monoid.size();
+        // The heaps with a move, each with its element and the elements
+        // of its options.
+        let heaps: Vec<(u32, Vec<u32>)> = (0..phi.len())
+            .filter(|&heap| !self.options[heap].is_empty())
+            .map(|heap| {
+                let element = |word: &[Heap]| {
+                    word.iter()
+                        .fold(0, |x, &h| monoid.product(x, phi[h as usize]))
+                };
+                let mut targets: Vec<u32> = self.options[heap].iter().map(|o| element(o)).collect();
+                targets.sort_unstable();
+                targets.dedup();
+                (phi[heap], targets)
+            })
             .collect();
-        key.sort_unstable();
-        if let Some(known) = self.settled(&key, n) {
-            return Ok(known);
+        let mut marking = Marking {
+            monoid,
+            heaps: &heaps,
+            marked: vec![false; size],
+            p: vec![false; size],
+            visits: 0,
+            stop: control.stop,
+        };
+        let empty = Bits::new(size);
+        match marking.mark(heaps.len(), 0, &empty) {
+            true => Ok(marking.p),
+            false => Err(QuotientError::Interrupted),
         }
-        let children = self.children(&key);
-        let mut stack = vec![Frame {
-            key: key.clone(),
-            children,
-            next: 0,
-            to_p: false,
-        }];
-        while let Some(frame) = stack.last_mut() {
-            if !frame.to_p && frame.next < frame.children.len() {
-                let child = std::mem::take(&mut frame.children[frame.next]);
-                frame.next += 1;
-                match self.settled(&child, n) {
-                    Some(p) => frame.to_p |= p,
-                    None => {
-                        if self.memo.len() + stack.len() >= control.max_search {
-                            return Err(QuotientError::SearchTooLarge {
-                                heap: n,
-                                limit: control.max_search,
-                            });
-                        }
-                        if self.memo.len().is_multiple_of(4096) && (control.stop)() {
-                            return Err(QuotientError::Interrupted);
-                        }
-                        let children = self.children(&child);
-                        stack.push(Frame {
-                            key: child,
-                            children,
-                            next: 0,
-                            to_p: false,
-                        });
-                    }
-                }
-                continue;
-            }
-            let frame = stack.pop().expect("the loop holds a frame");
-            // Misère: a sum with no move is won by the player to move.
-            let p = frame.next > 0 && !frame.to_p;
-            self.memo.insert(frame.key, p);
-            if let Some(parent) = stack.last_mut() {
-                parent.to_p |= p;
-            }
-        }
-        Ok(self.memo[&key])
     }
 
-    /// Checks a candidate for every sum of heaps 0..=n: breadth first
-    /// over the states (element, set of the options' elements), each of
-    /// which must be in P exactly when it has options and none is in P.
-    /// Returns a sum whose state fails, if one does.
+    /// Checks a candidate for every sum of heaps 0..=n. The state
+    /// (element, elements of the options) of a sum determines the states
+    /// of the sums with more heaps, and a candidate answers every sum
+    /// rightly exactly when each state is in P when it has options and
+    /// none is in P. The states are walked in the order of `p_portion`,
+    /// a sum's options before it, so the first that fails is the least
+    /// sum the candidate answers wrongly: its options are answered
+    /// rightly, and its outcome is the opposite of the candidate's.
+    /// Returns that sum, if there is one.
     fn check(
         &self,
         candidate: &Pretension,
@@ -490,9 +406,9 @@ impl Quotient {
         control: &mut Control,
     ) -> Result<Option<Word>> {
         let monoid = &candidate.monoid;
-        let blocks = monoid.size().div_ceil(64);
-        let contains = |set: &[u64], x: u32| set[x as usize / 64] >> (x % 64) & 1 == 1;
-        // One move per distinct (element, options' elements) of a heap.
+        // One move per distinct (element, options' elements) of a heap,
+        // the smallest heap for each: a sum with a larger heap of the
+        // same move has the state of a smaller sum.
         let mut moves: Vec<(Heap, u32, Vec<u32>)> = Vec::new();
         for heap in 0..=n {
             let options = &self.options[heap as usize];
@@ -507,126 +423,169 @@ impl Quotient {
                 moves.push((heap, g, targets));
             }
         }
-        let p_set: Vec<u64> = {
-            let mut set = vec![0u64; blocks];
-            for (x, &p) in candidate.p.iter().enumerate() {
-                if p {
-                    set[x / 64] |= 1 << (x % 64);
-                }
+        let mut p_set = Bits::new(monoid.size());
+        for (x, &p) in candidate.p.iter().enumerate() {
+            if p {
+                p_set.insert(x as u32);
             }
-            set
-        };
-        let consistent = |e: u32, set: &[u64]| {
-            let any = set.iter().any(|&b| b != 0);
-            let to_p = set.iter().zip(&p_set).any(|(a, b)| a & b != 0);
-            candidate.p[e as usize] == (any && !to_p)
-        };
-        let mut states: Vec<(u32, Vec<u64>)> = vec![(0, vec![0; blocks])];
-        let mut parent: Vec<(usize, Heap)> = vec![(0, 0)];
-        let mut index: HashMap<(u32, Vec<u64>), usize> = HashMap::default();
-        index.insert(states[0].clone(), 0);
-        let word_of = |mut at: usize, parent: &[(usize, Heap)]| {
-            let mut word = Vec::new();
-            while at != 0 {
-                word.push(parent[at].1);
-                at = parent[at].0;
-            }
-            word.sort_unstable();
-            word
-        };
-        if !consistent(0, &states[0].1) {
-            return Ok(Some(Vec::new()));
         }
-        let mut next = 0;
-        while next < states.len() {
-            if next % 1024 == 0 && (control.stop)() {
-                return Err(QuotientError::Interrupted);
+        let empty = Bits::new(monoid.size());
+        let mut walk = Walk {
+            monoid,
+            moves: &moves,
+            p: &candidate.p,
+            p_set,
+            seen: HashSet::default(),
+            counts: vec![0; moves.len()],
+            max_search: control.max_search,
+            stop: control.stop,
+            n,
+        };
+        walk.seen.insert((0, empty.clone()));
+        match walk.walk(moves.len(), 0, &empty)? {
+            true => Ok(None),
+            false => {
+                let mut word = Vec::new();
+                for (&(heap, _, _), &k) in moves.iter().zip(&walk.counts) {
+                    word.extend(std::iter::repeat_n(heap, k));
+                }
+                Ok(Some(word))
             }
-            let (e, set) = states[next].clone();
-            for (heap, g, targets) in &moves {
-                let f = monoid.product(e, *g);
-                let mut to = vec![0u64; blocks];
-                for t in 0..monoid.size() as u32 {
-                    if contains(&set, t) {
-                        let x = monoid.product(t, *g);
-                        to[x as usize / 64] |= 1 << (x % 64);
-                    }
-                }
-                for &t in targets {
-                    let x = monoid.product(e, t);
-                    to[x as usize / 64] |= 1 << (x % 64);
-                }
-                let state = (f, to);
-                if index.contains_key(&state) {
-                    continue;
-                }
-                if states.len() >= control.max_search {
-                    return Err(QuotientError::SearchTooLarge {
-                        heap: n,
-                        limit: control.max_search,
-                    });
-                }
-                let fails = !consistent(state.0, &state.1);
-                index.insert(state.clone(), states.len());
-                states.push(state);
-                parent.push((next, *heap));
-                if fails {
-                    return Ok(Some(word_of(states.len() - 1, &parent)));
-                }
-            }
-            next += 1;
-        }
-        Ok(None)
-    }
-
-    /// A sum the candidate answers wrongly, from one whose state fails:
-    /// either the sum itself, or, answered rightly, one of its options
-    /// (the state's rule holds of the true outcomes), and so on down.
-    fn wrong_word(
-        &mut self,
-        candidate: &Pretension,
-        word: Word,
-        n: Heap,
-        control: &mut Control,
-    ) -> Result<Word> {
-        {
-            let key: Word = word
-                .iter()
-                .copied()
-                .filter(|&heap| !self.options[heap as usize].is_empty())
-                .collect();
-            if self.outcome(&key, n, control)? != candidate.p[candidate.element(&key) as usize] {
-                return Ok(key);
-            }
-            let mut next = None;
-            for child in self.children(&key) {
-                if self.outcome(&child, n, control)?
-                    != candidate.p[candidate.element(&child) as usize]
-                {
-                    next = Some(child);
-                    break;
-                }
-            }
-            // Every option answered rightly and the sum too: the state
-            // cannot have failed.
-            next.ok_or(QuotientError::Unresolved { heap: n })
         }
     }
 }
 
-/// A shortest sum of heaps below n for each element of a quotient, the
-/// smaller heaps first.
-fn representatives(base: &Pretension, n: Heap) -> Vec<Word> {
-    let heaps: Vec<Heap> = (0..n).collect();
-    let generators: Vec<u32> = heaps.iter().map(|&h| base.phi[h as usize]).collect();
-    let reached = base.monoid.generated(&generators);
-    let mut words = vec![Vec::new(); base.monoid.size()];
-    for (x, from) in &reached {
-        if let Some((y, g)) = from {
-            let mut word = words[*y as usize].clone();
-            word.push(heaps[*g]);
-            words[*x as usize] = word;
+/// A set of elements of a monoid.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(size: usize) -> Bits {
+        Bits(vec![0; size.div_ceil(64)])
+    }
+
+    fn insert(&mut self, x: u32) {
+        self.0[x as usize / 64] |= 1 << (x % 64);
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &block)| {
+            (0..64)
+                .filter(move |b| block >> b & 1 == 1)
+                .map(move |b| (i * 64 + b) as u32)
+        })
+    }
+}
+
+/// The walk that reads a trial's P-portion (`Quotient::p_portion`).
+struct Marking<'a> {
+    monoid: &'a Monoid,
+    /// Each heap with a move: its element and its options' elements.
+    heaps: &'a [(u32, Vec<u32>)],
+    marked: Vec<bool>,
+    p: Vec<bool>,
+    visits: usize,
+    stop: &'a dyn Fn() -> bool,
+}
+
+impl Marking<'_> {
+    /// Visits the sums that add heaps `heaps[..depth]` to one of element
+    /// `x` whose options have the elements `options`: the sum itself
+    /// first, then with more of the heap `heaps[depth - 1]`, each with
+    /// the smaller heaps, until its element repeats one reached before
+    /// (every sum past it repeats one too, reached by a smaller sum).
+    /// Returns false when stopped.
+    fn mark(&mut self, depth: usize, x: u32, options: &Bits) -> bool {
+        if depth == 0 {
+            self.visits += 1;
+            if self.visits.is_multiple_of(4096) && (self.stop)() {
+                return false;
+            }
+            // Misère: the empty sum has no move and is won by the player
+            // to move.
+            let any = options.0.iter().any(|&b| b != 0);
+            self.p[x as usize] = any && options.iter().all(|t| !self.p[t as usize]);
+            self.marked[x as usize] = true;
+            return true;
+        }
+        let (g, targets) = &self.heaps[depth - 1];
+        let (mut x, mut options) = (x, options.clone());
+        loop {
+            if !self.mark(depth - 1, x, &options) {
+                return false;
+            }
+            let y = self.monoid.product(x, *g);
+            if self.marked[y as usize] {
+                return true;
+            }
+            let mut next = Bits::new(self.monoid.size());
+            for t in options.iter() {
+                next.insert(self.monoid.product(t, *g));
+            }
+            for &t in targets {
+                next.insert(self.monoid.product(x, t));
+            }
+            (x, options) = (y, next);
         }
     }
-    words
+}
+
+/// The walk of `Quotient::check`.
+struct Walk<'a> {
+    monoid: &'a Monoid,
+    /// Each move: a heap, its element and its options' elements.
+    moves: &'a [(Heap, u32, Vec<u32>)],
+    p: &'a [bool],
+    p_set: Bits,
+    /// The states reached.
+    seen: HashSet<(u32, Bits)>,
+    /// How many of each move's heap the sum visited holds.
+    counts: Vec<usize>,
+    max_search: usize,
+    stop: &'a dyn Fn() -> bool,
+    n: Heap,
+}
+
+impl Walk<'_> {
+    /// Visits the sums that add the heaps of `moves[..depth]` to one of
+    /// element `x` whose options have the elements `options`, as
+    /// `Marking::mark` does, stopping where a state repeats. Returns
+    /// false at the first sum whose state fails, `counts` then holding it.
+    fn walk(&mut self, depth: usize, x: u32, options: &Bits) -> Result<bool> {
+        if depth == 0 {
+            let any = options.0.iter().any(|&b| b != 0);
+            let to_p = options.0.iter().zip(&self.p_set.0).any(|(a, b)| a & b != 0);
+            return Ok(self.p[x as usize] == (any && !to_p));
+        }
+        let (_, g, targets) = &self.moves[depth - 1];
+        let (mut x, mut options) = (x, options.clone());
+        loop {
+            if !self.walk(depth - 1, x, &options)? {
+                return Ok(false);
+            }
+            let y = self.monoid.product(x, *g);
+            let mut next = Bits::new(self.monoid.size());
+            for t in options.iter() {
+                next.insert(self.monoid.product(t, *g));
+            }
+            for &t in targets {
+                next.insert(self.monoid.product(x, t));
+            }
+            if !self.seen.insert((y, next.clone())) {
+                self.counts[depth - 1] = 0;
+                return Ok(true);
+            }
+            if self.seen.len() >= self.max_search {
+                return Err(QuotientError::SearchTooLarge {
+                    heap: self.n,
+                    limit: self.max_search,
+                });
+            }
+            if self.seen.len().is_multiple_of(4096) && (self.stop)() {
+                return Err(QuotientError::Interrupted);
+            }
+            self.counts[depth - 1] += 1;
+            (x, options) = (y, next);
+        }
+    }
 }
