@@ -160,11 +160,13 @@ fn the_vscode_extension_names_files_that_exist() {
 #[test]
 fn the_page_highlights_every_keyword() {
     let app = read("web/app.js");
-    let start = app.find("regex: /(?:").expect("the page's keyword pattern") + "regex: /(?:".len();
-    let end = start + app[start..].find(")\\b/").unwrap();
+    let start =
+        app.find("const KEYWORDS = [").expect("the page's keywords") + "const KEYWORDS = [".len();
+    let end = start + app[start..].find("];").unwrap();
     let words: BTreeSet<String> = app[start..end]
-        .split('|')
-        .map(|word| word.replace("\\?", "?"))
+        .split(',')
+        .map(|word| word.trim().trim_matches('"').to_owned())
+        .filter(|word| !word.is_empty())
         .collect();
     let (reserved, contextual) = grammar_keywords();
     for word in reserved.iter().chain(&contextual) {

@@ -155,14 +155,25 @@ function say(element, text, kind) {
 
 // ---- the editor ----
 
+// The language's words (tests/editors.rs checks them against the grammar).
+const KEYWORDS = [
+  "game", "graph", "move", "let", "for", "in", "while", "if", "then", "else", "and", "or",
+  "not", "true", "false", "splits", "up to symmetry", "grundy", "wins?", "best_move", "moves",
+  "play", "period", "diff", "equal?", "crosscheck", "remoteness", "genus", "misere", "draw",
+  "plot", "to", "nim", "why", "strategy", "octal", "hexadecimal", "subtraction", "coins", "turn",
+  "product", "all but", "subsets", "under", "divisors", "quotient", "up",
+];
+
+// Longest first, so that `moves` is not read as `move`; a word ends where
+// no letter, digit or `_` follows (`\b` would not end `wins?`).
+const KEYWORD = new RegExp(`(?:${[...KEYWORDS].sort((a, b) => b.length - a.length)
+  .map((word) => word.replace("?", "\\?")).join("|")})(?![A-Za-z0-9_])`);
+
 CodeMirror.defineSimpleMode("sprague", {
   start: [
     { regex: /#.*/, token: "comment" },
     { regex: /"(?:[^\\"]|\\.)*"/, token: "string" },
-    {
-      regex: /(?:wins\?|equal\?|up to symmetry|all but|(?:game|graph|move|let|for|in|while|if|then|else|and|or|not|true|false|splits|grundy|best_move|moves|play|period|diff|crosscheck|remoteness|genus|misere|draw|plot|to|nim|why|strategy|octal|hexadecimal|subtraction|coins|turn|product|subsets|under|divisors|quotient)\b)/,
-      token: "keyword",
-    },
+    { regex: KEYWORD, token: "keyword" },
     { regex: /\*?\d+(?:\.\d+)?/, token: "number" },
     { regex: /[A-Z][A-Za-z0-9_]*/, token: "variable-2" },
     { regex: /[a-z_][A-Za-z0-9_]*/, token: "variable" },

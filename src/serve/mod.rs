@@ -232,21 +232,23 @@ impl Shared {
                 session: shared.fresh_session(),
                 seen: 0,
             });
-            shared.catch_up(lane.name, state);
-            let session = &mut state.session;
             lane.solved.store(0, Ordering::SeqCst);
             *locked(&lane.started) = Some(Instant::now());
             let shared_watch = shared.clone();
             let (watched, name) = (token.clone(), lane.name);
-            session.set_watcher(Some(Box::new(move |solved| {
+            state.session.set_watcher(Some(Box::new(move |solved| {
                 shared_watch
                     .lane_of(name)
                     .solved
                     .store(solved, Ordering::SeqCst);
                 !watched.load(Ordering::SeqCst)
             })));
-            session.set_stop(Some(token.clone()));
-            let result = std::panic::catch_unwind(AssertUnwindSafe(|| work(session)));
+            state.session.set_stop(Some(token.clone()));
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                shared.catch_up(name, state);
+                work(&mut state.session)
+            }));
+            let session = &mut state.session;
             session.set_watcher(None);
             session.set_stop(None);
             *locked(&lane.started) = None;

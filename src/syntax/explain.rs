@@ -236,6 +236,7 @@ pub(super) fn syntax_error(
                     expected.push(word);
                 }
             }
+            let expected = operators_as_one(expected);
             let at_end = text[position..].trim().is_empty();
             let closes_block = positives.contains(&Rule::rbrace);
             let before_next = at_end || STATEMENT_WORDS.contains(&found);
@@ -292,6 +293,39 @@ pub(super) fn syntax_error(
         }
         ErrorVariant::CustomError { .. } => ParseError::TooDeep { span },
     }
+}
+
+/// The binary operators, as [`describe`] names them.
+const OPERATORS: &[&str] = &[
+    "`+`", "`-`", "`**`", "`*`", "`/`", "`%`", "`==`", "`!=`", "`<=`", "`<`", "`>=`", "`>`", "`&`",
+    "`|`", "`^`", "`<<`", "`>>`", "`and`", "`or`",
+];
+
+/// The expected words with the binary operators, when there are several,
+/// named once as "an operator" where the first stood: after an operand
+/// every operator may follow, and a list of all of them (two dozen words)
+/// hides the few others that say what was meant.
+fn operators_as_one(expected: Vec<String>) -> Vec<String> {
+    let operators = expected
+        .iter()
+        .filter(|word| OPERATORS.contains(&word.as_str()))
+        .count();
+    if operators < 4 {
+        return expected;
+    }
+    let mut named = false;
+    let mut words = Vec::new();
+    for word in expected {
+        match OPERATORS.contains(&word.as_str()) {
+            false => words.push(word),
+            true if !named => {
+                named = true;
+                words.push("an operator".to_owned());
+            }
+            true => {}
+        }
+    }
+    words
 }
 
 /// The words a statement starts with.
