@@ -161,7 +161,7 @@ const KEYWORDS = [
   "not", "true", "false", "splits", "up to symmetry", "grundy", "wins?", "best_move", "moves",
   "play", "period", "diff", "equal?", "crosscheck", "remoteness", "genus", "misere", "draw",
   "plot", "to", "nim", "why", "strategy", "octal", "hexadecimal", "subtraction", "coins", "turn",
-  "product", "all but", "subsets", "under", "divisors", "quotient", "up",
+  "product", "all but", "subsets", "under", "divisors", "quotient", "up", "nodes", "edge",
 ];
 
 // Longest first, so that `moves` is not read as `move`; a word ends where

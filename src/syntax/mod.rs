@@ -163,6 +163,10 @@ pub const KEYWORDS: &[&str] = &[
     "coins",
     "turn",
     "product",
+    "quotient",
+    "up",
+    "nodes",
+    "edge",
 ];
 
 /// The built-in functions and domains, as editors complete them.

@@ -6,9 +6,9 @@ endif
 syn keyword spragueKeyword game graph move let for in if and or not true false
 syn keyword spragueKeyword grundy best_move moves play period diff crosscheck
 syn keyword spragueKeyword remoteness genus misere draw plot to while then else
-syn keyword spragueKeyword splits nim why strategy
+syn keyword spragueKeyword splits nim why strategy quotient
 syn match spragueKeyword "\<\(wins\|equal\)?"
-syn keyword spragueContextual octal hexadecimal subtraction coins turn product
+syn keyword spragueContextual octal hexadecimal subtraction coins turn product up nodes edge
 syn match spragueContextual "\<all\s\+but\>"
 syn match spragueContextual "\<up\s\+to\s\+symmetry\>"
 syn keyword spragueBuiltin min max abs isqrt popcount nim_mul nim_inv len sum sort
