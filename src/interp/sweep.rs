@@ -623,10 +623,17 @@ fn across<const N: usize, const GATHER: bool, T: Cell>(
     slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
     mex: &mut Mex,
 ) -> Result<(), EvalError> {
-    // Each line's index, stepped along rather than computed afresh.
-    let mut at = lines.map(|line| line.start);
     let mut low = 0u64;
-    for i in 0..length {
+    // Two lines stepping a cell at a time (a heap split in two): the
+    // options whose cells are both in their tables are read from slices
+    // cut to one length, where indexing needs no bounds checks.
+    let first = match (N, GATHER) {
+        (2, true) => pair(lines[0], lines[1], length, fixed, &mut low, slow, mex)?,
+        _ => 0,
+    };
+    // Each line's index, stepped along rather than computed afresh.
+    let mut at = lines.map(|line| line.start.wrapping_add_signed(line.step * first as isize));
+    for i in first..length {
         let (mut largest, mut value) = (0, fixed);
         for (line, at) in lines.iter().zip(&mut at) {
             // In the cells' own width: a state, or a cell off the table,
@@ -643,5 +650,71 @@ fn across<const N: usize, const GATHER: bool, T: Cell>(
         }
     }
     mex.add_below_64(low);
+    Ok(())
+}
+
+/// The first options of two lines stepping one cell at a time, as many as
+/// have both cells in their tables; returns how many were read.
+fn pair<'a, T: Cell>(
+    one: Typed<'a, T>,
+    two: Typed<'a, T>,
+    length: usize,
+    fixed: Grundy,
+    low: &mut u64,
+    slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
+    mex: &mut Mex,
+) -> Result<usize, EvalError> {
+    // The cells of a line from its start, as many as are in its table.
+    fn run<T>(line: Typed<'_, T>) -> Option<&[T]> {
+        match line.step {
+            1 => line.cells.get(line.start..),
+            -1 => line.cells.get(..=line.start),
+            _ => None,
+        }
+    }
+    let (Some(a), Some(b)) = (run(one), run(two)) else {
+        return Ok(0);
+    };
+    let count = length.min(a.len()).min(b.len());
+    // A line running back reads its run's last `count` cells.
+    let cut = |run: &'a [T], back: bool| match back {
+        true => &run[run.len() - count..],
+        false => &run[..count],
+    };
+    let (a, b) = (cut(a, one.step < 0), cut(b, two.step < 0));
+    match (one.step < 0, two.step < 0) {
+        (false, false) => zip_fold::<false, false, _>(a, b, fixed, low, slow, mex)?,
+        (false, true) => zip_fold::<false, true, _>(a, b, fixed, low, slow, mex)?,
+        (true, false) => zip_fold::<true, false, _>(a, b, fixed, low, slow, mex)?,
+        (true, true) => zip_fold::<true, true, _>(a, b, fixed, low, slow, mex)?,
+    }
+    Ok(count)
+}
+
+/// Folds the options whose cells are `a`'s and `b`'s in step, each read
+/// from its end when its flag says the line runs back.
+#[inline(always)]
+fn zip_fold<const A_BACK: bool, const B_BACK: bool, T: Cell>(
+    a: &[T],
+    b: &[T],
+    fixed: Grundy,
+    low: &mut u64,
+    slow: &mut impl FnMut(isize, &mut Mex) -> Result<(), EvalError>,
+    mex: &mut Mex,
+) -> Result<(), EvalError> {
+    let count = a.len().min(b.len());
+    let (a, b) = (&a[..count], &b[..count]);
+    let mut gathered = 0u64;
+    for i in 0..count {
+        let a = a[if A_BACK { count - 1 - i } else { i }].raw();
+        let b = b[if B_BACK { count - 1 - i } else { i }].raw();
+        let value = fixed ^ a ^ b;
+        match a.max(b) < T::STATES {
+            true if value < 64 => gathered |= 1 << value,
+            true => mex.add(value),
+            false => slow(i as isize, mex)?,
+        }
+    }
+    *low |= gathered;
     Ok(())
 }
