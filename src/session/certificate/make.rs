@@ -27,7 +27,7 @@ impl Session {
         // Every part the options of the parts reach, in the order found;
         // a part is noted when first met, so the queue holds each once.
         let mut parts: Vec<Component> = Vec::new();
-        let mut index: HashMap<Component, usize> = HashMap::new();
+        let mut index: HashMap<Component, usize> = HashMap::default();
         let mut queue: Vec<usize> = Vec::new();
         let mut note = |part: &Component, parts: &mut Vec<Component>, queue: &mut Vec<usize>| {
             if matches!(part, Component::Heap(_)) || index.contains_key(part) {

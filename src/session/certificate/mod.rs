@@ -21,7 +21,7 @@
 //! among u's options. Options of loopy parts are single parts here.
 
 use std::cell::Cell;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use miette::{Diagnostic, Report};
 use serde::{Deserialize, Serialize};
