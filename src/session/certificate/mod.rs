@@ -21,9 +21,9 @@
 //! among u's options. Options of loopy parts are single parts here.
 
 use std::cell::Cell;
-use rustc_hash::FxHashMap as HashMap;
 
 use miette::{Diagnostic, Report};
+use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
