@@ -300,13 +300,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        if let Some(n) = rules.as_heap(part) {
-            return Ok(n);
-        }
-        match self.kept(rules, part) {
-            value if value < LOOPY => return Ok(value),
-            LOOPY | EXPANDING => return Err(Stop::ToMemo),
-            _ => {}
+        if let Some(value) = self.known(rules, part)? {
+            return Ok(value);
         }
         let key = self.intern(rules, part, part)?;
         if self.searches(rules, part) && depth < DEEPEST {
@@ -314,6 +309,51 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
         self.solve(rules, key)?;
         Ok(self.value(key))
+    }
+
+    /// A part's value if it needs no search: a heap's, or one the memo
+    /// keeps. A part the memo found loopy, or is expanding, is the memo's
+    /// to value.
+    fn known<R>(&mut self, rules: &R, part: &P) -> Searched<Option<Grundy>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        if let Some(n) = rules.as_heap(part) {
+            return Ok(Some(n));
+        }
+        match self.kept(rules, part) {
+            value if value < LOOPY => Ok(Some(value)),
+            LOOPY | EXPANDING => Err(Stop::ToMemo),
+            _ => Ok(None),
+        }
+    }
+
+    /// The value of an option of `parts` if it is among the values
+    /// `asked(x)` allows, `x` the XOR of its parts but the hardest (the
+    /// first), which are valued in full and folded into `candidate`;
+    /// asked for no values, the hardest part is valued in full too.
+    fn option_value<R>(
+        &mut self,
+        rules: &R,
+        parts: &[P],
+        candidate: &mut Candidate,
+        asked: impl FnOnce(Grundy) -> Option<Values>,
+        depth: usize,
+    ) -> Searched<Option<Grundy>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        while candidate.len > 1 {
+            let part = &parts[candidate.start + candidate.len - 1];
+            candidate.x ^= self.part_value(rules, part, depth)?;
+            candidate.len -= 1;
+        }
+        let hardest = &parts[candidate.start];
+        let found = match asked(candidate.x) {
+            Some(asked) => self.value_in(rules, hardest, asked, depth)?,
+            None => Some(self.part_value(rules, hardest, depth)?),
+        };
+        Ok(found.map(|found| found ^ candidate.x))
     }
 
     /// A component's value by the least value none of its options has.
@@ -340,22 +380,15 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             let mut index = 0;
             while index < options.candidates.len() {
                 let mut candidate = options.candidates[index];
-                while candidate.len > 1 {
-                    let part = &options.parts[candidate.start + candidate.len - 1];
-                    candidate.x ^= self.part_value(rules, part, depth + 1)?;
-                    candidate.len -= 1;
-                }
+                let asked = |x| Values::one(value ^ x);
+                let found =
+                    self.option_value(rules, &options.parts, &mut candidate, asked, depth + 1)?;
                 options.candidates[index] = candidate;
-                let hardest = &options.parts[candidate.start];
-                let found = match Values::one(value ^ candidate.x) {
-                    Some(asked) => self.value_in(rules, hardest, asked, depth + 1)?,
-                    None => Some(self.part_value(rules, hardest, depth + 1)?),
-                };
                 match found {
                     Some(found) => {
-                        options.known.add(found ^ candidate.x);
+                        options.known.add(found);
                         options.candidates.remove(index);
-                        if found ^ candidate.x == value {
+                        if found == value {
                             value += 1;
                             continue 'values;
                         }
@@ -409,13 +442,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         let kept = |value: Grundy| Ok(wanted.contains(value).then_some(value));
-        if let Some(n) = rules.as_heap(position) {
-            return kept(n);
-        }
-        match self.kept(rules, position) {
-            value if value < LOOPY => return kept(value),
-            LOOPY | EXPANDING => return Err(Stop::ToMemo),
-            _ => {}
+        if let Some(value) = self.known(rules, position)? {
+            return kept(value);
         }
         if !self.searches(rules, position) || depth >= DEEPEST {
             return kept(self.part_value(rules, position, depth)?);
@@ -445,19 +473,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 break;
             }
             let mut candidate = options.candidates[index];
-            while candidate.len > 1 {
-                let part = &options.parts[candidate.start + candidate.len - 1];
-                candidate.x ^= self.part_value(rules, part, depth + 1)?;
-                candidate.len -= 1;
-            }
-            let hardest = &options.parts[candidate.start];
-            let asked = left.without_max().intersection(upto).xored(candidate.x);
-            let found = match asked {
-                Some(asked) => self.value_in(rules, hardest, asked, depth + 1)?,
-                None => Some(self.part_value(rules, hardest, depth + 1)?),
-            };
+            let asked = |x| left.without_max().intersection(upto).xored(x);
+            let found =
+                self.option_value(rules, &options.parts, &mut candidate, asked, depth + 1)?;
             match found {
-                Some(value) => left.strike(value ^ candidate.x),
+                Some(value) => left.strike(value),
                 None => {
                     left.strike_max();
                     exact = false;
