@@ -75,7 +75,7 @@ impl Budget {
             },
             Spent::Options => EvalError::TooManyOptions {
                 limit: self.limit,
-                what: "assignments of the bindings",
+                what: ("assignment of the bindings", "assignments of the bindings"),
                 span,
                 context: String::new(),
             },

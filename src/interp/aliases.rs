@@ -29,7 +29,7 @@ impl<'p> Interpreter<'p> {
                 if parts > limit {
                     return Err(EvalError::TooManyOptions {
                         limit,
-                        what: "components in the options",
+                        what: ("component in the options", "components in the options"),
                         span,
                         context: String::new(),
                     });

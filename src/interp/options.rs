@@ -23,7 +23,7 @@ impl<'p> Interpreter<'p> {
             Moves::Code(code) => {
                 let too_many = |too_many: TooManyOptions| EvalError::TooManyOptions {
                     limit: too_many.limit,
-                    what: "options",
+                    what: ("option", "options"),
                     span: game.span,
                     context: String::new(),
                 };
@@ -50,7 +50,7 @@ impl<'p> Interpreter<'p> {
                     .end_option()
                     .map_err(|too_many| EvalError::TooManyOptions {
                         limit: too_many.limit,
-                        what: "options",
+                        what: ("option", "options"),
                         span: rule.span,
                         context: String::new(),
                     })
@@ -93,7 +93,7 @@ impl<'p> Interpreter<'p> {
                     .end_option()
                     .map_err(|too_many| EvalError::TooManyOptions {
                         limit: too_many.limit,
-                        what: "options",
+                        what: ("option", "options"),
                         span,
                         context: String::new(),
                     })?;
