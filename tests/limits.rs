@@ -277,6 +277,40 @@ fn the_work_limit_counts_positions_solved_in_the_singular_for_one() {
     }
 }
 
+/// The option limit's error says its count in English: "more than 1
+/// option", "more than 2 options". Each position here has three options,
+/// by three rules or by three assignments of one rule's binding, so any
+/// limit below three stops the listing of the first.
+#[test]
+fn the_option_limit_counts_in_the_singular_for_one() {
+    let by_rules = "game R(n) { move R(n - 1) if n > 0\n move R(n - 2) if n > 1\n move R(n - 3) if n > 2 }\ngrundy R(3)\n";
+    let by_bindings = "game B(n) { move B(n - k) for k in 1..=n }\ngrundy B(3)\n";
+    for (limit, options, assignments) in [
+        (
+            1,
+            "more than 1 option ",
+            "more than 1 assignment of the bindings ",
+        ),
+        (
+            2,
+            "more than 2 options ",
+            "more than 2 assignments of the bindings ",
+        ),
+    ] {
+        for (source, expected) in [(by_rules, options), (by_bindings, assignments)] {
+            let mut events = Vec::new();
+            Session::new(limit).run("test.game", source, &mut |event| events.push(event));
+            let [Event::Error(report)] = events.as_slice() else {
+                panic!("expected the option limit's error, got {events:?}");
+            };
+            assert!(
+                report.to_string().starts_with(expected),
+                "limit {limit}: {report}"
+            );
+        }
+    }
+}
+
 /// A code's table counts the splits it examines against `--max-work`:
 /// octal 0.004 (take three, leave two heaps) finds a heap's value only
 /// among all its splits, about n/2 of them for heap n, so its table to

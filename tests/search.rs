@@ -4,9 +4,6 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::Command;
-
 use common::{answers_in, grundy_values_in};
 use proptest::prelude::*;
 use sprague::engine::{DEFAULT_MAX_STATES, Method};
@@ -136,27 +133,5 @@ proptest! {
 /// where they must.
 #[test]
 fn every_example_prints_the_same_by_search() {
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut checked = 0;
-    for entry in std::fs::read_dir(&examples).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|extension| extension != "game") {
-            continue;
-        }
-        let expected = std::fs::read_to_string(path.with_extension("out")).unwrap();
-        let output = Command::new(env!("CARGO_BIN_EXE_sprague"))
-            .args(["run", "--method", "search"])
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{}", path.display());
-        assert_eq!(
-            String::from_utf8_lossy(&output.stdout),
-            expected,
-            "{}",
-            path.display()
-        );
-        checked += 1;
-    }
-    assert!(checked >= 8, "only {checked} examples found");
+    common::every_example_prints_its_expected_output(&["--method", "search"]);
 }

@@ -8,6 +8,7 @@ use miette::{Diagnostic, Report};
 use thiserror::Error;
 
 use crate::engine::DEFAULT_MAX_STATES;
+use crate::eval::count;
 use crate::output::{self, ErrorStyle};
 use crate::program::QueryKind;
 use crate::session::{Answer, Diff, DiffRow, Session, Value};
@@ -17,7 +18,10 @@ const MAX_POSITIONS: u128 = 1_000_000;
 
 #[derive(Debug, Error, Diagnostic)]
 enum DiffError {
-    #[error("comparing `{game}` over {dimensions} parameters would cover {positions} positions")]
+    #[error(
+        "comparing `{game}` over {} would cover {positions} positions",
+        count(*.dimensions, "parameter", "parameters")
+    )]
     #[diagnostic(
         code(sprague::cli::diff_too_large),
         help("narrow the range with `--range`; it is a usage error, exit code 2")
@@ -127,7 +131,8 @@ pub fn run(
                     })
                 ),
                 false => say!(
-                    "{game}: {arity} parameters in {}, {later_arity} in {}; not compared",
+                    "{game}: {} in {}, {later_arity} in {}; not compared",
+                    count(arity, "parameter", "parameters"),
                     names.0,
                     names.1
                 ),

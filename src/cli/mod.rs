@@ -251,7 +251,8 @@ impl Limits {
             && usize::from(threads) > cores
         {
             eprintln!(
-                "note: --threads {threads} is more than the {cores} cores here; using {cores}"
+                "note: --threads {threads} is more than the {} here; using {cores}",
+                crate::eval::count(cores, "core", "cores")
             );
             self.threads = u16::try_from(cores).ok();
         }

@@ -6,7 +6,7 @@ use std::cell::Cell;
 use miette::SourceSpan;
 
 use super::{EvalError, eval, value};
-use crate::program::{Binding, Domain, Expr, ExprKind};
+use crate::program::{Binding, Domain, EdgeRule, Expr, ExprKind, Rule, Turn};
 use crate::values::{Set, Value};
 
 /// How many more binding assignments may be tried, out of how many.
@@ -75,7 +75,7 @@ impl Budget {
             },
             Spent::Options => EvalError::TooManyOptions {
                 limit: self.limit,
-                what: "assignments of the bindings",
+                what: ("assignment of the bindings", "assignments of the bindings"),
                 span,
                 context: String::new(),
             },
@@ -105,6 +105,75 @@ impl Budget {
             None => Err(self.exhausted(span)),
         }
     }
+}
+
+/// A rule that runs over bindings under a guard: a game's move rule, a
+/// coin-turning game's turn or a family's edge rule.
+pub trait BoundRule {
+    fn bindings(&self) -> &[Binding];
+    fn guard(&self) -> Option<&Expr>;
+}
+
+impl BoundRule for Rule {
+    fn bindings(&self) -> &[Binding] {
+        &self.bindings
+    }
+    fn guard(&self) -> Option<&Expr> {
+        self.guard.as_ref()
+    }
+}
+
+impl BoundRule for Turn {
+    fn bindings(&self) -> &[Binding] {
+        &self.bindings
+    }
+    fn guard(&self) -> Option<&Expr> {
+        self.guard.as_ref()
+    }
+}
+
+impl BoundRule for EdgeRule {
+    fn bindings(&self) -> &[Binding] {
+        &self.bindings
+    }
+    fn guard(&self) -> Option<&Expr> {
+        self.guard.as_ref()
+    }
+}
+
+/// How the rules of a list spend their limit of assignments.
+#[derive(Clone, Copy)]
+pub enum Spending {
+    /// Each rule up to the limit: a game's rules.
+    EachRule,
+    /// All the rules together up to the limit: a board's edge rules.
+    Shared,
+}
+
+/// Calls `each` with every rule and every assignment of its bindings for
+/// which its guard holds, rule by rule, in order, trying no more
+/// assignments than `limit` (see [`assignments`]).
+pub fn rule_assignments<R, F>(
+    rules: &[R],
+    env: &mut [Value],
+    limit: usize,
+    spending: Spending,
+    each: &mut F,
+) -> Result<(), EvalError>
+where
+    R: BoundRule,
+    F: FnMut(&R, &mut [Value]) -> Result<(), EvalError>,
+{
+    let budget = &Budget::new(limit);
+    for rule in rules {
+        if let Spending::EachRule = spending {
+            budget.refill();
+        }
+        assignments(rule.bindings(), rule.guard(), env, budget, &mut |env| {
+            each(rule, env)
+        })?;
+    }
+    Ok(())
 }
 
 /// Calls `each` with every assignment of the bindings, left to right, for

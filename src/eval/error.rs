@@ -140,14 +140,14 @@ pub enum EvalError {
         context: String,
     },
 
-    #[error("more than {limit} {what}{context}")]
+    #[error("more than {}{context}", count(*.limit, .what.0, .what.1))]
     #[diagnostic(
         code(sprague::eval::too_many_options),
         help("raise the limit with `--max-states`, or narrow the bindings")
     )]
     TooManyOptions {
         limit: usize,
-        what: &'static str,
+        what: Noun,
         #[label("this produces too many")]
         span: SourceSpan,
         context: String,
@@ -195,7 +195,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("a table of more than {limit} rows")]
+    #[error("a table of more than {}", count(*.limit, "row", "rows"))]
     #[diagnostic(
         code(sprague::eval::too_many_rows),
         help("narrow the bindings, or raise the limit with `--max-rows N`")
@@ -247,19 +247,23 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("searching the whole sum would need {needed} positions, over the limit of {limit}")]
+    #[error("searching the whole sum would need {needed}, over the limit of {limit}")]
     #[diagnostic(
         code(sprague::eval::search_too_large),
         help("ask about a smaller sum, or raise the limit with `--max-search N`")
     )]
     SearchTooLarge {
         limit: usize,
+        /// How many positions, with the noun: `more than 1 position`.
         needed: String,
         #[label("too large to search whole")]
         span: SourceSpan,
     },
 
-    #[error("the quotient's trial monoid at heap {heap} would pass {limit} elements")]
+    #[error(
+        "the quotient's trial monoid at heap {heap} would pass {}",
+        count(*.limit, "element", "elements")
+    )]
     #[diagnostic(
         code(sprague::eval::quotient_too_large),
         help("ask for the quotient of fewer heaps, or raise the limit with `--max-quotient N`")
@@ -300,7 +304,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("the move graph has {count}, over the limit of {limit} nodes")]
+    #[error("the move graph has {count}, over the limit of {}", self::count(*.limit, "node", "nodes"))]
     #[diagnostic(
         code(sprague::eval::draw_too_large),
         help("draw a smaller position, or raise the limit with `--max-draw N`")
@@ -405,7 +409,8 @@ pub enum EvalError {
     },
 
     #[error(
-        "more than {limit} moves to look at while valuing the loopy positions {position} reaches"
+        "more than {} to look at while valuing the loopy positions {position} reaches",
+        count(*.limit, "move", "moves")
     )]
     #[diagnostic(
         code(sprague::eval::too_many_moves),
@@ -482,9 +487,17 @@ pub fn noun<'a>(count: u64, one: &'a str, many: &'a str) -> &'a str {
 }
 
 /// A count and its noun: `1 position`, `12 positions`.
-pub fn count(count: usize, one: &str, many: &str) -> String {
-    format!("{count} {}", noun(count as u64, one, many))
+pub fn count<N>(count: N, one: &str, many: &str) -> String
+where
+    N: std::fmt::Display + PartialEq + From<u8>,
+{
+    let noun = if count == N::from(1) { one } else { many };
+    format!("{count} {noun}")
 }
+
+/// A noun in the singular and the plural, to agree with a count:
+/// `("option", "options")`.
+pub type Noun = (&'static str, &'static str);
 
 /// A count with its digits grouped by threes (`1,000,000`), as the
 /// command line reads it back.

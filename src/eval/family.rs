@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use miette::SourceSpan;
 use smallvec::SmallVec;
 
-use super::{Budget, EvalError, assignments, eval};
+use super::{EvalError, Spending, eval, rule_assignments};
 use crate::program::{Expr, Family};
 use crate::values::board::{GraphId, MAX_BOARD};
 use crate::values::{GraphBoard, Value};
@@ -87,60 +87,57 @@ fn build(family: &Family, args: &[i64], span: SourceSpan) -> Result<GraphBoard, 
     let nodes = count as usize;
     let mut edges: Vec<(u32, u32)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let budget = Budget::new(MAX_FAMILY_ASSIGNMENTS);
-    for rule in &family.edges {
-        assignments(
-            &rule.bindings,
-            rule.guard.as_ref(),
-            &mut env,
-            &budget,
-            &mut |env| {
-                let end = |expr: &Expr| -> Result<u32, EvalError> {
-                    let node = eval(expr, env)?;
-                    match node.checked_sub(start) {
-                        Some(index) if (0..count as i64).contains(&index) => Ok(index as u32),
-                        _ => Err(EvalError::OutOfRange {
-                            what: match count {
-                                0 => format!("node {node} is not a node of {shown}, which has none"),
-                                _ => format!(
-                                    "node {node} is not a node of {shown}, {start} to {}",
-                                    start as i128 + count - 1
-                                ),
-                            },
-                            help: "an edge joins two of the family's nodes: guard the rule so that both ends are, e.g. `if j < n`",
-                            span: expr.span,
-                            context: String::new(),
-                        }),
-                    }
-                };
-                let (a, b) = (end(&rule.from)?, end(&rule.to)?);
-                if a == b {
-                    return Err(EvalError::OutOfRange {
-                        what: format!(
-                            "an edge of {shown} joins node {} to itself",
-                            start as i128 + i128::from(a)
-                        ),
-                        help: "a board has no loops: guard the rule with `if i != j`",
-                        span: rule.span,
+    rule_assignments(
+        &family.edges,
+        &mut env,
+        MAX_FAMILY_ASSIGNMENTS,
+        Spending::Shared,
+        &mut |rule, env| {
+            let end = |expr: &Expr| -> Result<u32, EvalError> {
+                let node = eval(expr, env)?;
+                match node.checked_sub(start) {
+                    Some(index) if (0..count as i64).contains(&index) => Ok(index as u32),
+                    _ => Err(EvalError::OutOfRange {
+                        what: match count {
+                            0 => format!("node {node} is not a node of {shown}, which has none"),
+                            _ => format!(
+                                "node {node} is not a node of {shown}, {start} to {}",
+                                start as i128 + count - 1
+                            ),
+                        },
+                        help: "an edge joins two of the family's nodes: guard the rule so that both ends are, e.g. `if j < n`",
+                        span: expr.span,
                         context: String::new(),
+                    }),
+                }
+            };
+            let (a, b) = (end(&rule.from)?, end(&rule.to)?);
+            if a == b {
+                return Err(EvalError::OutOfRange {
+                    what: format!(
+                        "an edge of {shown} joins node {} to itself",
+                        start as i128 + i128::from(a)
+                    ),
+                    help: "a board has no loops: guard the rule with `if i != j`",
+                    span: rule.span,
+                    context: String::new(),
+                });
+            }
+            if seen.insert((a.min(b), a.max(b))) {
+                if edges.len() == MAX_FAMILY_EDGES {
+                    return Err(EvalError::TooManyEdges {
+                        board: shown.clone(),
+                        limit: MAX_FAMILY_EDGES,
+                        what: "edges",
+                        span: rule.span,
                     });
                 }
-                if seen.insert((a.min(b), a.max(b))) {
-                    if edges.len() == MAX_FAMILY_EDGES {
-                        return Err(EvalError::TooManyEdges {
-                            board: shown.clone(),
-                            limit: MAX_FAMILY_EDGES,
-                            what: "edges",
-                            span: rule.span,
-                        });
-                    }
-                    edges.push((a, b));
-                }
-                Ok(())
-            },
-        )
-        .map_err(context)?;
-    }
+                edges.push((a, b));
+            }
+            Ok(())
+        },
+    )
+    .map_err(context)?;
     let id = GraphId(NEXT_ID.fetch_sub(1, Ordering::Relaxed));
     Ok(GraphBoard::new(id, shown, nodes, edges))
 }

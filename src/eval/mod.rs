@@ -13,8 +13,10 @@ use miette::SourceSpan;
 
 use crate::program::{BinaryOp, Chain, Expr, ExprKind};
 use crate::values::Value;
-pub use bindings::{Budget, assignments, fixed_count, set_int};
-pub use error::{EvalError, count, grouped, noun};
+pub use bindings::{
+    BoundRule, Budget, Spending, assignments, fixed_count, rule_assignments, set_int,
+};
+pub use error::{EvalError, Noun, count, grouped, noun};
 pub use value::value;
 
 /// Evaluates an expression; conditions give 0 or 1.

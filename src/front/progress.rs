@@ -178,7 +178,8 @@ fn message(stage: Option<&Stage>, states: usize, solved: usize, seconds: f64) ->
             format!("quotient {game}: heaps to {heap}, order {order}; {solving}")
         }
         Some(Stage::Verify { checked, claims }) => format!(
-            "verifying: {checked} of {claims} claims checked ({:.0}/s)",
+            "verifying: {checked} of {} checked ({:.0}/s)",
+            count(*claims, "claim", "claims"),
             rate(*checked as f64)
         ),
     };

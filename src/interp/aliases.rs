@@ -29,7 +29,7 @@ impl<'p> Interpreter<'p> {
                 if parts > limit {
                     return Err(EvalError::TooManyOptions {
                         limit,
-                        what: "components in the options",
+                        what: ("component in the options", "components in the options"),
                         span,
                         context: String::new(),
                     });
@@ -90,8 +90,7 @@ impl<'p> Interpreter<'p> {
                 let limit = limit.min(MAX_ALIAS_DEPTH);
                 return Err(self.alias_too_deep(id, &expanding, limit));
             }
-            let mut env = vec![Value::Int(0); self.program.game(*game).slots];
-            env[..args.len()].clone_from_slice(args);
+            let env = self.program.game(*game).env(args);
             let start = pending.len();
             self.position(inner, &env, &mut |part| pending.push(part))?;
             pending[start..].reverse();

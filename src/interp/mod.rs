@@ -34,7 +34,7 @@ use crate::engine::{
     Address, BoxRules, Grundy, Mex, Options, Packed, Rules, Solved, TooManyOptions, Unknown,
     fold_listed,
 };
-use crate::eval::{Budget, EvalError, assignments, eval, quick, value};
+use crate::eval::{Budget, EvalError, Spending, assignments, eval, quick, rule_assignments, value};
 use crate::octal::Table;
 use crate::program::*;
 use crate::values::{Board, Region, Set, Value};

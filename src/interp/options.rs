@@ -18,14 +18,12 @@ impl<'p> Interpreter<'p> {
             Moves::Rules(rules) => rules,
             &Moves::Product(a, b) => return self.product_options(id, (a, b), args, options),
             Moves::Alias(terms) => {
-                let mut env = vec![Value::Int(0); game.slots];
-                env[..args.len()].clone_from_slice(args);
-                return self.alias_options(id, terms, &env, options);
+                return self.alias_options(id, terms, &game.env(args), options);
             }
             Moves::Code(code) => {
                 let too_many = |too_many: TooManyOptions| EvalError::TooManyOptions {
                     limit: too_many.limit,
-                    what: "options",
+                    what: ("option", "options"),
                     span: game.span,
                     context: String::new(),
                 };
@@ -35,35 +33,29 @@ impl<'p> Interpreter<'p> {
                 return take_break_options(code, id, n, options).map_err(too_many);
             }
         };
-        let mut env = vec![Value::Int(0); game.slots];
-        env[..args.len()].clone_from_slice(args);
-        for rule in rules {
-            let budget = Budget::new(options.limit());
-            assignments(
-                &rule.bindings,
-                rule.guard.as_ref(),
-                &mut env,
-                &budget,
-                &mut |env| {
-                    self.go_on(rule.span)?;
-                    if let Err(error) =
-                        self.position(&rule.target, env, &mut |part| options.push_part(part))
-                    {
-                        options.abandon_option();
-                        return Err(error);
-                    }
-                    options
-                        .end_option()
-                        .map_err(|too_many| EvalError::TooManyOptions {
-                            limit: too_many.limit,
-                            what: "options",
-                            span: rule.span,
-                            context: String::new(),
-                        })
-                },
-            )?;
-        }
-        Ok(())
+        rule_assignments(
+            rules,
+            &mut game.env(args),
+            options.limit(),
+            Spending::EachRule,
+            &mut |rule, env| {
+                self.go_on(rule.span)?;
+                if let Err(error) =
+                    self.position(&rule.target, env, &mut |part| options.push_part(part))
+                {
+                    options.abandon_option();
+                    return Err(error);
+                }
+                options
+                    .end_option()
+                    .map_err(|too_many| EvalError::TooManyOptions {
+                        limit: too_many.limit,
+                        what: ("option", "options"),
+                        span: rule.span,
+                        context: String::new(),
+                    })
+            },
+        )
     }
 
     /// The options of a head at (x, y) of a product of coin-turning games:
@@ -101,7 +93,7 @@ impl<'p> Interpreter<'p> {
                     .end_option()
                     .map_err(|too_many| EvalError::TooManyOptions {
                         limit: too_many.limit,
-                        what: "options",
+                        what: ("option", "options"),
                         span,
                         context: String::new(),
                     })?;
@@ -119,23 +111,18 @@ impl<'p> Interpreter<'p> {
         limit: usize,
     ) -> Result<Vec<Vec<i64>>, EvalError> {
         let game = self.program.game(id);
-        let mut env = vec![Value::Int(0); game.slots];
-        env[0] = Value::Int(n);
         let mut found = Vec::new();
-        for turn in game.coins.iter().flatten() {
-            let budget = Budget::new(limit);
-            assignments(
-                &turn.bindings,
-                turn.guard.as_ref(),
-                &mut env,
-                &budget,
-                &mut |env| {
-                    let turned = value(&turn.set, env)?;
-                    found.push(crate::eval::value::elements(&turned, turn.set.span)?);
-                    Ok(())
-                },
-            )?;
-        }
+        rule_assignments(
+            game.coins.as_deref().unwrap_or_default(),
+            &mut game.env(&[Value::Int(n)]),
+            limit,
+            Spending::EachRule,
+            &mut |turn, env| {
+                let turned = value(&turn.set, env)?;
+                found.push(crate::eval::value::elements(&turned, turn.set.span)?);
+                Ok(())
+            },
+        )?;
         Ok(found)
     }
 

@@ -298,7 +298,7 @@ pub(super) fn push_option(
         .push(option)
         .map_err(|too_many| EvalError::TooManyOptions {
             limit: too_many.limit,
-            what: "options",
+            what: ("option", "options"),
             span: span.unwrap_or_else(|| SourceSpan::new(0.into(), 0)),
             context: String::new(),
         })

@@ -44,7 +44,7 @@ impl Count {
             }
             false => Err(EvalError::TooManyOptions {
                 limit: self.limit,
-                what: "options",
+                what: ("option", "options"),
                 span,
                 context: String::new(),
             }),

@@ -33,24 +33,19 @@ impl Interpreter<'_> {
         let Moves::Rules(rules) = &game.moves else {
             return Ok(None);
         };
-        let mut env = vec![Value::Int(0); game.slots];
-        env[..args.len()].clone_from_slice(args);
         let mut options = Vec::new();
-        for rule in rules {
-            let budget = Budget::new(limit);
-            assignments(
-                &rule.bindings,
-                rule.guard.as_ref(),
-                &mut env,
-                &budget,
-                &mut |env| {
-                    let mut option = Vec::new();
-                    self.written_position(&rule.target, env, &mut |part| option.push(part))?;
-                    options.push(option);
-                    Ok(())
-                },
-            )?;
-        }
+        rule_assignments(
+            rules,
+            &mut game.env(args),
+            limit,
+            Spending::EachRule,
+            &mut |rule, env| {
+                let mut option = Vec::new();
+                self.written_position(&rule.target, env, &mut |part| option.push(part))?;
+                options.push(option);
+                Ok(())
+            },
+        )?;
         Ok(Some(options))
     }
 
@@ -82,8 +77,7 @@ impl Interpreter<'_> {
         let Moves::Alias(terms) = &game.moves else {
             return Ok(None);
         };
-        let mut env = vec![Value::Int(0); game.slots];
-        env[..args.len()].clone_from_slice(args);
+        let env = game.env(args);
         let mut written = Vec::new();
         self.written_position(terms, &env, &mut |term| written.push(term))?;
         let sum = self.alias_sum(*id, terms, &env, limit)?;

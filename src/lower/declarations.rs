@@ -424,39 +424,22 @@ impl Lowerer {
                 }
                 Target::Game(id.unwrap_or(GameId(0)))
             }
-            ast::Target::Game(game) => {
-                let id = self.any_game(game);
-                if let Some(id) = id
-                    && self.program.game(id).params.len() != 1
-                {
-                    self.errors.push(CheckError::NotOneParameter {
-                        name: game.name.clone(),
-                        params: self.program.game(id).params.len(),
-                        query: "`period`",
-                        help: "periods are found for games of one parameter, such as a heap size",
-                        span: game.span,
-                    });
-                }
-                Target::Game(id.unwrap_or(GameId(0)))
-            }
+            ast::Target::Game(game) => Target::Game(self.one_parameter_game(
+                game,
+                "`period`",
+                "periods are found for games of one parameter, such as a heap size",
+            )),
             ast::Target::Quotient {
                 game,
                 up_to,
                 up_to_span,
             } => {
-                let id = self.any_game(game);
-                if let Some(id) = id
-                    && self.program.game(id).params.len() != 1
-                {
-                    self.errors.push(CheckError::NotOneParameter {
-                        name: game.name.clone(),
-                        params: self.program.game(id).params.len(),
-                        query: "`quotient`",
-                        help: "misère quotients are found for heap games: one parameter, a heap \
-                               size, each option a sum of smaller heaps",
-                        span: game.span,
-                    });
-                }
+                let id = self.one_parameter_game(
+                    game,
+                    "`quotient`",
+                    "misère quotients are found for heap games: one parameter, a heap size, \
+                     each option a sum of smaller heaps",
+                );
                 if *up_to > MAX_QUOTIENT_HEAP {
                     self.errors.push(CheckError::QuotientTooFar {
                         up_to: *up_to,
@@ -464,10 +447,7 @@ impl Lowerer {
                         span: *up_to_span,
                     });
                 }
-                Target::Quotient(
-                    id.unwrap_or(GameId(0)),
-                    (*up_to).min(MAX_QUOTIENT_HEAP) as u32,
-                )
+                Target::Quotient(id, (*up_to).min(MAX_QUOTIENT_HEAP) as u32)
             }
             ast::Target::Games(a, b) => {
                 let (first, second) = (self.any_game(a), self.any_game(b));
@@ -523,6 +503,29 @@ impl Lowerer {
             span: query.span,
             target_span: query.target.span(),
         }
+    }
+
+    /// The game a query of one heap game names (`period`, `quotient`); one
+    /// of another number of parameters is an error, its `help` said.
+    fn one_parameter_game(
+        &mut self,
+        game: &ast::Ident,
+        query: &'static str,
+        help: &'static str,
+    ) -> GameId {
+        let id = self.any_game(game);
+        if let Some(id) = id
+            && self.program.game(id).params.len() != 1
+        {
+            self.errors.push(CheckError::NotOneParameter {
+                name: game.name.clone(),
+                params: self.program.game(id).params.len(),
+                query,
+                help,
+                span: game.span,
+            });
+        }
+        id.unwrap_or(GameId(0))
     }
 
     /// A game named alone, as `period` and `diff` name them.

@@ -328,7 +328,7 @@ pub enum CheckError {
 
 /// Every error found in one source, reported together.
 #[derive(Debug, Clone, Error, Diagnostic, PartialEq, Eq)]
-#[error("{} errors found while checking", errors.len())]
+#[error("{} found while checking", crate::eval::count(errors.len(), "error", "errors"))]
 #[diagnostic(
     code(sprague::check::errors),
     help("nothing was evaluated; fix these and run again")
@@ -366,7 +366,7 @@ impl Diagnostic for Grouped {
 
 /// Checking errors after grouping, reported together.
 #[derive(Debug, Error, Diagnostic)]
-#[error("{} errors found while checking", count)]
+#[error("{} found while checking", crate::eval::count(*count, "error", "errors"))]
 #[diagnostic(
     code(sprague::check::errors),
     help("nothing was evaluated; fix these and run again")

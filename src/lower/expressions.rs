@@ -448,7 +448,10 @@ impl Lowerer {
             let expected = match (at_least, at_most) {
                 (1, 1) => "1 argument".to_owned(),
                 (least, most) if least == most => format!("{least} arguments"),
-                _ => format!("at least {at_least} argument"),
+                _ => format!(
+                    "at least {}",
+                    crate::eval::count(at_least, "argument", "arguments")
+                ),
             };
             self.errors.push(CheckError::Arity {
                 name: function.name.clone(),

@@ -17,6 +17,8 @@ use std::io::{self, BufRead, Read, Write};
 use lsp_server::{ErrorCode, Message};
 use serde_json::{Value as Json, json};
 
+use crate::eval::count;
+
 /// The largest message body read: a longer one is skipped unread and
 /// answered with an error, never held in memory.
 pub const MAX_MESSAGE: u64 = 64 << 20;
@@ -135,8 +137,8 @@ impl<R: BufRead> Reader<R> {
                     self.refuse(
                         ErrorCode::ParseError,
                         &format!(
-                            "skipped {} bytes that are not an LSP header",
-                            skipped + dropped
+                            "skipped {} that are not an LSP header",
+                            count(skipped + dropped, "byte", "bytes")
                         ),
                     );
                     return Ok(true);
@@ -160,7 +162,10 @@ impl<R: BufRead> Reader<R> {
         if reported {
             self.refuse(
                 ErrorCode::ParseError,
-                &format!("skipped {junk} bytes that are not an LSP header"),
+                &format!(
+                    "skipped {} that are not an LSP header",
+                    count(junk, "byte", "bytes")
+                ),
             );
         }
         match length {
@@ -180,7 +185,8 @@ impl<R: BufRead> Reader<R> {
                 self.refuse(
                     ErrorCode::InvalidRequest,
                     &format!(
-                        "a message of {length} bytes is longer than the {} MiB sprague reads; skipped",
+                        "a message of {} is longer than the {} MiB sprague reads; skipped",
+                        count(length, "byte", "bytes"),
                         MAX_MESSAGE >> 20
                     ),
                 );
@@ -191,16 +197,18 @@ impl<R: BufRead> Reader<R> {
                     id: id(&body),
                     code: ErrorCode::ParseError as i32,
                     message: format!(
-                        "a message declared {length} bytes long has the next header after {} bytes; \
+                        "a message declared {} long has the next header after {}; \
                          refused, and the next message read from there",
-                        body.len()
+                        count(length, "byte", "bytes"),
+                        count(body.len(), "byte", "bytes")
                     ),
                 })),
                 (Body::Ended, body) => self.refuse(
                     ErrorCode::ParseError,
                     &format!(
-                        "the input ended {} bytes into a message declared {length} bytes long",
-                        body.len()
+                        "the input ended {} into a message declared {} long",
+                        count(body.len(), "byte", "bytes"),
+                        count(length, "byte", "bytes")
                     ),
                 ),
             },

@@ -144,7 +144,10 @@ where
                     }
                     std::cmp::Ordering::Equal if colours.len() > LEGEND_ENTRIES => {
                         let more = colours.len() - index;
-                        series.label(format!("… {more} more values of {second}, not listed"));
+                        series.label(format!(
+                            "… {} of {second}, not listed",
+                            crate::eval::count(more, "more value", "more values")
+                        ));
                     }
                     std::cmp::Ordering::Equal => {
                         series

@@ -96,6 +96,16 @@ pub struct Game {
     pub span: SourceSpan,
 }
 
+impl Game {
+    /// The slots a rule of the game runs in: the arguments first, then
+    /// room for the rule's bindings.
+    pub fn env(&self, args: &[crate::values::Value]) -> Vec<crate::values::Value> {
+        let mut env = vec![crate::values::Value::Int(0); self.slots.max(args.len())];
+        env[..args.len()].clone_from_slice(args);
+        env
+    }
+}
+
 /// `turn SET for … if …`: with the coin at slot 0, one move per
 /// assignment, turning the coin and the coins of SET.
 #[derive(Debug, Clone)]

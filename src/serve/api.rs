@@ -17,6 +17,7 @@ use serde_json::{Value as Json, json};
 
 use super::{Shared, Unanswered};
 use crate::engine::Gamma;
+use crate::eval::count;
 use crate::interp::Component;
 use crate::output::{self, ErrorStyle};
 use crate::session::{Event, PlayMove, Session};
@@ -340,7 +341,7 @@ pub async fn play(
                     .checked_sub(1)
                     .and_then(|i| moves.get(i))
                     .ok_or_else(|| {
-                        json!({ "message": format!("there is no move {number}: the position has {} moves", moves.len()) })
+                        json!({ "message": format!("there is no move {number}: the position has {}", count(moves.len(), "move", "moves")) })
                     })?,
                 (None, Some(to)) => {
                     // Compared as the parts the search makes of each, so

@@ -4,7 +4,7 @@
 use miette::SourceSpan;
 
 use crate::engine::EngineError;
-use crate::eval::EvalError;
+use crate::eval::{EvalError, count};
 use crate::interp::{Component, Interpreter};
 
 /// Names the positions of an engine error in the language's own words.
@@ -113,7 +113,7 @@ pub(super) fn engine_error(
             position,
         } => EvalError::TooManyOptions {
             limit,
-            what: "options",
+            what: ("option", "options"),
             span,
             context: format!(
                 " while listing the options of {} ({count} of them)",
@@ -123,8 +123,8 @@ pub(super) fn engine_error(
         EngineError::SearchTooLarge { limit, needed } => EvalError::SearchTooLarge {
             limit,
             needed: match needed > limit as u128 + 1 {
-                true => format!("at least {needed}"),
-                false => format!("more than {limit}"),
+                true => format!("at least {}", count(needed, "position", "positions")),
+                false => format!("more than {}", count(limit, "position", "positions")),
             },
             span,
         },

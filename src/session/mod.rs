@@ -51,7 +51,11 @@ pub const DEFAULT_MAX_SOURCE: usize = 32 * 1024 * 1024;
 
 /// A source longer than the session reads at once.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("`{name}` is {size} bytes, more than the {limit} bytes one source may hold")]
+#[error(
+    "`{name}` is {}, more than the {} one source may hold",
+    crate::eval::count(*.size, "byte", "bytes"),
+    crate::eval::count(*.limit, "byte", "bytes")
+)]
 #[diagnostic(
     code(sprague::session::source_too_large),
     help(
@@ -630,7 +634,10 @@ impl Session {
                 DeclarationKind::Graph(id) => Listing {
                     kind: "graph",
                     name: name.clone(),
-                    detail: format!(" ({} nodes)", self.program.graph(id).nodes.len()),
+                    detail: format!(
+                        " ({})",
+                        crate::eval::count(self.program.graph(id).nodes.len(), "node", "nodes")
+                    ),
                 },
                 DeclarationKind::Family(id) => Listing {
                     kind: "graph",

@@ -8,7 +8,7 @@ use miette::SourceSpan;
 use super::errors::engine_error;
 use super::{Answer, Picture, Session, Value};
 use crate::engine::{Engine, Gamma, Rules};
-use crate::eval::{Budget, EvalError};
+use crate::eval::{Budget, EvalError, count};
 use crate::interp::{Component, Interpreter};
 use crate::picture::{self, Cluster, Edge, EdgeKind, MoveGraph, Node, Plot};
 use crate::program::{Destination, GameId, Moves, Query};
@@ -57,10 +57,11 @@ pub(super) fn move_graph(
         total += shape.keys.len();
         if total > limit || shape.moves_capped {
             // Counted on past the limit, to say how large the graph is.
+            let nodes = count(total, "node", "nodes");
             let count = match (shape.complete, shape.moves_capped) {
-                (true, _) => format!("{total} nodes"),
-                (false, false) => format!("at least {total} nodes"),
-                (false, true) => format!("at least {total} nodes and more than {MOVES_CAP} moves"),
+                (true, _) => nodes,
+                (false, false) => format!("at least {nodes}"),
+                (false, true) => format!("at least {nodes} and more than {MOVES_CAP} moves"),
             };
             return Err(EvalError::DrawTooLarge { count, limit, span });
         }

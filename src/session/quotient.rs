@@ -114,7 +114,10 @@ fn quotient_error(error: QuotientError, span: SourceSpan) -> EvalError {
         }
         QuotientError::SearchTooLarge { limit, .. } => EvalError::SearchTooLarge {
             limit,
-            needed: format!("more than {limit}"),
+            needed: format!(
+                "more than {}",
+                crate::eval::count(limit, "position", "positions")
+            ),
             span,
         },
         QuotientError::Unresolved { heap } => EvalError::QuotientUnresolved { heap, span },

@@ -81,6 +81,42 @@ pub fn sprague(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs every example file with `sprague run`, `extra` arguments added, and
+/// checks that it succeeds and prints exactly the `.out` file beside it.
+pub fn every_example_prints_its_expected_output(extra: &[&str]) {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&examples).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|extension| extension != "game") {
+            continue;
+        }
+        let expected_path = path.with_extension("out");
+        let expected = std::fs::read_to_string(&expected_path)
+            .unwrap_or_else(|_| panic!("{} has no expected output beside it", path.display()));
+        let output = Command::new(env!("CARGO_BIN_EXE_sprague"))
+            .arg("run")
+            .args(extra)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{} {extra:?} failed:\n{}",
+            path.display(),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            expected,
+            "{} {extra:?}",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 8, "only {checked} examples found");
+}
+
 /// Runs the `sprague` binary like [`sprague`], and also gives the peak
 /// resident memory of that process, in kilobytes.
 #[allow(clippy::zombie_processes, reason = "the child is reaped by wait4")]
