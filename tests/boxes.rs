@@ -239,7 +239,7 @@ fn a_box_past_the_work_limit_fails_and_the_session_goes_on() {
 fn an_interrupted_box_keeps_its_values_and_goes_on() {
     use std::sync::{Arc, Mutex};
     let mut session = session(2);
-    session.set_watcher(Some(Box::new(|states| states < 30_000)));
+    session.set_watcher(Some(Box::new(|tally| tally.states < 30_000)));
     let mut interrupted = false;
     session.run(
         "test.game",
@@ -251,8 +251,8 @@ fn an_interrupted_box_keeps_its_values_and_goes_on() {
     assert!(interrupted);
     let first = Arc::new(Mutex::new(None));
     let seen = Arc::clone(&first);
-    session.set_watcher(Some(Box::new(move |states| {
-        seen.lock().unwrap().get_or_insert(states);
+    session.set_watcher(Some(Box::new(move |tally| {
+        seen.lock().unwrap().get_or_insert(tally.states);
         true
     })));
     let values = grundy_values_in(

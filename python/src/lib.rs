@@ -324,8 +324,8 @@ impl PySession {
             let stop = Arc::new(AtomicBool::new(false));
             let solved = Arc::new(AtomicUsize::new(0));
             let (watched, counted) = (stop.clone(), solved.clone());
-            session.set_watcher(Some(Box::new(move |states| {
-                counted.store(states, Ordering::Relaxed);
+            session.set_watcher(Some(Box::new(move |tally| {
+                counted.store(tally.states, Ordering::Relaxed);
                 !watched.load(Ordering::SeqCst)
             })));
             session.set_stop(Some(stop.clone()));

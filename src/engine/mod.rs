@@ -69,9 +69,24 @@ pub const DEFAULT_MAX_STATES: usize = 10_000_000;
 /// swept rules, a minute of rules folded option by option.
 pub const DEFAULT_MAX_WORK: u64 = 1_000_000_000;
 
-/// Called as the search goes, with the number of positions solved so far;
-/// returning `false` stops the search with [`EngineError::Interrupted`].
-pub type Watcher = Box<dyn FnMut(usize) -> bool + Send>;
+/// Called as the search goes, with how far it went; returning `false`
+/// stops the search with [`EngineError::Interrupted`].
+pub type Watcher = Box<dyn FnMut(&Tally) -> bool + Send>;
+
+/// How far the work under way went, as the [`Watcher`] is told.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Distinct positions kept so far.
+    pub states: usize,
+    /// Positions whose options the pruned search listed, since the engine
+    /// began (a position listed again counts again).
+    pub searched: u64,
+    /// The components the pruned search is expanding, one in another.
+    pub depth: usize,
+    /// The value the pruned search is testing for the component asked,
+    /// while it looks for one's value (see `Engine::search_value`).
+    pub testing: Option<Grundy>,
+}
 
 /// How many steps of the search (a position entered or completed) pass
 /// between calls of the watcher.
@@ -161,6 +176,10 @@ pub struct Engine<P> {
     loopy: HashMap<P, Gamma>,
     watcher: Option<Watcher>,
     steps_since_watch: usize,
+    /// Positions whose options the pruned search listed.
+    searched: u64,
+    /// The value the pruned search is testing for the component asked.
+    testing: Option<Grundy>,
     /// The threads that solve boxes.
     threads: usize,
     /// The corner of the last box solved in each dense table: a box asked
@@ -199,6 +218,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             loopy: HashMap::default(),
             watcher: None,
             steps_since_watch: 0,
+            searched: 0,
+            testing: None,
             threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
             boxes: HashMap::default(),
             method: Method::default(),
@@ -243,6 +264,16 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// Sets (or clears) the function told of progress, which may stop a search.
     pub fn set_watcher(&mut self, watcher: Option<Watcher>) {
         self.watcher = watcher;
+    }
+
+    /// How far the work under way went.
+    pub fn tally(&self) -> Tally {
+        Tally {
+            states: self.states(),
+            searched: self.searched,
+            depth: self.path.len(),
+            testing: self.testing,
+        }
     }
 
     /// How many distinct positions are kept.
@@ -373,7 +404,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Ok(value);
         }
         let watcher = &mut self.watcher;
-        let mut watch = |done| watcher.as_mut().is_none_or(|watcher| watcher(done));
+        let mut watch = |states| {
+            let tally = Tally {
+                states,
+                ..Tally::default()
+            };
+            watcher.as_mut().is_none_or(|watcher| watcher(&tally))
+        };
         match rules.known_grundy(position, self.max_states, self.max_work, &mut watch) {
             Ok(Some(value)) => return Ok(value),
             Ok(None) => {}
@@ -758,6 +795,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             deferred: &mut self.deferred,
             work: 0,
             budget: self.max_work.saturating_sub(self.work),
+            tally: Tally {
+                states: 0,
+                searched: self.searched,
+                depth: self.path.len(),
+                testing: self.testing,
+            },
             watcher: self.watcher.as_mut(),
             next_watch: WATCH_WORK,
             stopped: false,
@@ -917,8 +960,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Ok(());
         }
         self.steps_since_watch = 0;
-        let states = self.states();
-        match self.watcher.as_mut().is_none_or(|watcher| watcher(states)) {
+        let tally = self.tally();
+        match self.watcher.as_mut().is_none_or(|watcher| watcher(&tally)) {
             true => Ok(()),
             false => Err(EngineError::Interrupted),
         }

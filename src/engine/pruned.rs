@@ -215,6 +215,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return self.solve(rules, key);
         }
         let searched = self.search_value(rules, position, key, 0);
+        self.testing = None;
         self.unwind();
         match searched {
             Ok(_) => Ok(()),
@@ -262,7 +263,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         self.work = 0;
         self.dense.keep();
         self.packed.keep();
+        self.testing = Some(rest);
         let asked = self.has_value(rules, position, rest, 0);
+        self.testing = None;
         self.unwind();
         match asked {
             Ok(is) => {
@@ -376,6 +379,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             if options.known.contains(value) {
                 value += 1;
                 continue;
+            }
+            if depth == 0 {
+                self.testing = Some(value);
             }
             let mut index = 0;
             while index < options.candidates.len() {
@@ -512,6 +518,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
+        self.searched += 1;
         self.watch()?;
         self.fold(rules, position)?;
         let all_deferred =

@@ -32,6 +32,9 @@ pub struct Solved<'a, P> {
     /// The work this fold may do before the search passes its limit.
     pub(super) budget: u64,
     /// Told of progress while a long fold goes on; it may stop the fold.
+    /// How far the search went when this fold began, told to the watcher
+    /// with the positions kept now.
+    pub(super) tally: Tally,
     pub(super) watcher: Option<&'a mut Watcher>,
     /// The work at which the watcher is told next.
     pub(super) next_watch: u64,
@@ -160,9 +163,9 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
     pub fn exhausted(&mut self) -> bool {
         if self.work >= self.next_watch && !self.stopped {
             self.next_watch = self.work.saturating_add(WATCH_WORK);
-            let states = self.positions.len() + self.dense.len() + self.packed.len();
+            self.tally.states = self.positions.len() + self.dense.len() + self.packed.len();
             if let Some(watcher) = self.watcher.as_mut() {
-                self.stopped = !watcher(states);
+                self.stopped = !watcher(&self.tally);
             }
         }
         self.stopped || self.work > self.budget

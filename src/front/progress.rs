@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
+use crate::engine::Tally;
 use crate::eval::count;
 use crate::session::Stage;
 
@@ -38,10 +39,11 @@ pub fn interrupted() -> bool {
 
 #[derive(Default)]
 struct State {
-    /// When the search started, and the positions solved before it.
-    started: Option<(Instant, Option<usize>)>,
-    /// The positions solved, as last told.
-    states: usize,
+    /// When the search started, and the positions solved and searched
+    /// before it.
+    started: Option<(Instant, Option<Tally>)>,
+    /// How far the search went, as last told.
+    tally: Tally,
     /// What the search is about, when the session said (a period looked
     /// for, a certificate made or checked).
     stage: Option<Stage>,
@@ -74,8 +76,8 @@ impl Progress {
     /// once Ctrl-C is pressed.
     pub fn watcher(&self) -> crate::engine::Watcher {
         let progress = self.clone();
-        Box::new(move |states| {
-            progress.tick(states);
+        Box::new(move |tally| {
+            progress.tick(tally);
             !interrupted()
         })
     }
@@ -91,12 +93,12 @@ impl Progress {
         })
     }
 
-    /// Called with the number of positions solved so far.
-    pub fn tick(&self, states: usize) {
+    /// Called with how far the search went.
+    pub fn tick(&self, tally: &Tally) {
         if let Ok(mut state) = self.0.lock() {
-            state.states = states;
+            state.tally = *tally;
             if let Some((_, first @ None)) = state.started.as_mut() {
-                *first = Some(states);
+                *first = Some(*tally);
             }
             draw(&mut state);
         }
@@ -139,22 +141,43 @@ fn draw(state: &mut State) {
         bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
         bar
     });
-    let solved = state.states.saturating_sub(first.unwrap_or(state.states));
+    let first = first.unwrap_or(state.tally);
+    let since = Tally {
+        states: state.tally.states.saturating_sub(first.states),
+        searched: state.tally.searched.saturating_sub(first.searched),
+        ..state.tally
+    };
     let seconds = elapsed.as_secs_f64();
-    bar.set_message(message(state.stage.as_ref(), state.states, solved, seconds));
+    bar.set_message(message(state.stage.as_ref(), &state.tally, &since, seconds));
     bar.tick();
 }
 
 /// The progress line: what the search is about, when the session said,
-/// and how fast it goes.
-fn message(stage: Option<&Stage>, states: usize, solved: usize, seconds: f64) -> String {
+/// and how fast it goes. `tally` is how far the search went, `since` how
+/// far since it started.
+fn message(stage: Option<&Stage>, tally: &Tally, since: &Tally, seconds: f64) -> String {
     let rate = |n: f64| n / seconds;
     let solving = format!(
         "{}, {:.0}/s",
-        count(states, "position", "positions"),
-        rate(solved as f64)
+        count(tally.states, "position", "positions"),
+        rate(since.states as f64)
     );
     let text = match stage {
+        // The pruned search: the value tested, how deep it is, how fast
+        // it lists positions.
+        None if since.searched > 0 => {
+            let testing = match tally.testing {
+                Some(value) => format!("testing value {value}, "),
+                None => String::new(),
+            };
+            format!(
+                "searching: {testing}depth {}, {} listed ({:.0}/s); {}",
+                tally.depth,
+                count(since.searched, "position", "positions"),
+                rate(since.searched as f64),
+                count(tally.states, "position", "positions")
+            )
+        }
         None => format!("solving: {solving}"),
         Some(Stage::Period { game, largest, .. }) => {
             format!("period {game}: none up to {largest} proven; {solving}")

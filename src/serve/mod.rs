@@ -236,11 +236,11 @@ impl Shared {
             *locked(&lane.started) = Some(Instant::now());
             let shared_watch = shared.clone();
             let (watched, name) = (token.clone(), lane.name);
-            state.session.set_watcher(Some(Box::new(move |solved| {
+            state.session.set_watcher(Some(Box::new(move |tally| {
                 shared_watch
                     .lane_of(name)
                     .solved
-                    .store(solved, Ordering::SeqCst);
+                    .store(tally.states, Ordering::SeqCst);
                 !watched.load(Ordering::SeqCst)
             })));
             state.session.set_stop(Some(token.clone()));
