@@ -280,13 +280,27 @@ impl Known {
     }
 }
 
-/// Heaps between two calls of the watcher.
+/// Heaps between two calls of the watcher, at most.
 const WATCH_EVERY: usize = 1024;
 
-/// Heaps between two calls of the watcher for a code that leaves three
-/// heaps: each heap of n lists some n²/12 splits, so that 1,024 heaps
-/// would be seconds of work unheard.
-const WATCH_THREE_EVERY: usize = 16;
+/// Splits between two calls of the watcher, at most: the engine's watch
+/// counted in splits (see [`SPLITS_PER_OPTION`]), so that a code whose
+/// heaps each list millions of splits (three heaps of a large heap, or
+/// `0.004`'s seldom rare splits) is heard within a heap or two, not after
+/// a thousand.
+const WATCH_SPLITS: u64 = crate::engine::WATCH_WORK * SPLITS_PER_OPTION;
+
+/// When a table's watcher is next told: at a heap, or once the table's
+/// count of splits reaches a number, whichever comes first.
+struct Due {
+    heap: usize,
+    splits: u64,
+}
+
+impl Due {
+    /// Due at once.
+    const NOW: Due = Due { heap: 0, splits: 0 };
+}
 
 /// Heaps to go from which a table shares the work among its threads.
 const ROUNDS_FROM: usize = 4096;
@@ -346,12 +360,19 @@ impl Table {
         self.threads = threads.max(1);
     }
 
-    /// Heaps between two calls of the watcher.
-    fn watch_every(&self) -> usize {
-        match self.moves.code.leaves_three() {
-            true => WATCH_THREE_EVERY,
-            false => WATCH_EVERY,
+    /// When the watcher is next told, counted from heap `heap`: after
+    /// [`WATCH_EVERY`] heaps or [`WATCH_SPLITS`] splits, whichever first.
+    fn watch_after(&self, heap: usize) -> Due {
+        Due {
+            heap: heap + WATCH_EVERY,
+            splits: self.moves.examined.load(Ordering::Relaxed) + WATCH_SPLITS,
         }
+    }
+
+    /// Whether the watcher is due at heap `heap`.
+    #[inline]
+    fn is_due(&self, due: &Due, heap: usize) -> bool {
+        heap >= due.heap || self.moves.examined.load(Ordering::Relaxed) >= due.splits
     }
 
     pub fn values(&self) -> &[u64] {
@@ -396,10 +417,14 @@ impl Table {
 
     /// Extends the table through heap `n` on this thread alone.
     fn extend(&mut self, n: usize, watch: &mut dyn FnMut(usize) -> bool) -> Result<(), Stopped> {
+        let mut due = Due::NOW;
         while self.values.len() <= n {
             let heap = self.values.len();
-            if heap.is_multiple_of(self.watch_every()) && !watch(heap) {
-                return Err(Stopped);
+            if self.is_due(&due, heap) {
+                if !watch(heap) {
+                    return Err(Stopped);
+                }
+                due = self.watch_after(heap);
             }
             if heap.is_power_of_two() && heap >= 64 {
                 self.known.choose_mask();

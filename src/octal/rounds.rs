@@ -30,7 +30,7 @@ use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use super::batch::BATCH;
-use super::{Known, Moves, Scratch, Table, marked_above};
+use super::{Due, Known, Moves, Scratch, Table, marked_above};
 use crate::engine::Stopped;
 
 /// Batches another thread may have been given that the table has not
@@ -170,15 +170,14 @@ pub(super) fn extend(
         let mut given: VecDeque<Given> = VecDeque::new();
         let mut next = table.values.len();
         let mut turn = 0;
-        let mut next_watch = table.values.len();
+        let mut due = Due::NOW;
         loop {
             let settled = table.values.len();
-            if settled >= next_watch {
+            if table.is_due(&due, settled) {
                 if !watch(settled) {
                     return Err(Stopped);
                 }
-                let every = table.watch_every();
-                next_watch = (settled / every + 1) * every;
+                due = table.watch_after(settled);
             }
             let ahead = (AHEAD * helpers.len() + OWN) * BATCH;
             let heaps = |first: usize| first..(first + BATCH).min(n + 1);
