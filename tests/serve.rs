@@ -233,6 +233,32 @@ async fn moves_and_play_restore_xor_zero() {
     );
 }
 
+/// The engine may move first: from 3, 4, 5 (XOR 2, a win for the player
+/// to move) it leaves XOR 0; from a position with no move it says so.
+#[tokio::test]
+async fn the_engine_moves_first_when_asked() {
+    let shared = shared();
+    let first = json!({ "position": "*3 + *4 + *5", "first": true });
+    let (status, body) = post(&shared, "/api/play", first).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["you"], Value::Null, "{body}");
+    assert_eq!(body["reply"]["winning"], true, "{body}");
+    // The heap of 3 (011) holds the XOR's highest bit: 3 ^ 2 = 1.
+    assert_eq!(body["reply"]["leaves"], "*1 + *4 + *5", "{body}");
+    assert_eq!(body["grundy"], 0, "{body}");
+    assert_eq!(body["winner"], Value::Null, "{body}");
+    // From *0 the engine has no move, and loses.
+    let first = json!({ "position": "*0", "first": true });
+    let (status, body) = post(&shared, "/api/play", first).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["winner"], "you", "{body}");
+    assert_eq!(body["reply"], Value::Null, "{body}");
+    // Taking the last token: sprague moves, and has won.
+    let first = json!({ "position": "*2", "first": true });
+    let (_, body) = post(&shared, "/api/play", first).await;
+    assert_eq!(body["winner"], "sprague", "{body}");
+}
+
 /// `/api/moves` and `/api/play` show a board as written, as `moves` and the
 /// REPL's `play` do: each domino of Cram on a 2 × 3 grid by the cells it
 /// takes (seven moves, seven different lines, where the search's parts

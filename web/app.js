@@ -475,6 +475,20 @@ async function take(h, t) {
     : result.why;
 }
 
+// The engine moves first from the heaps as they stand.
+$("engine-first").addEventListener("click", handler("board", async () => {
+  const result = await api("board", "/api/play", { position: nimPosition(heaps), first: true });
+  if (result.errors) {
+    $("reply").textContent = result.errors.map((e) => e.message).join("; ");
+    return;
+  }
+  heaps = result.parts.map((part) => part.heap).filter((n) => n > 0);
+  drawNim();
+  $("reply").textContent = result.reply
+    ? `sprague moves first: ${result.reply.move}. Why: ${result.why}.${result.winner === "sprague" ? " You have no move: sprague wins." : " Your move."}`
+    : `${result.why}.`;
+}));
+
 $("add-heap").addEventListener("click", () => { heaps.push(1); drawNim(); });
 $("new-nim").addEventListener("click", () => { heaps = [3, 4, 5]; $("reply").textContent = ""; drawNim(); });
 
@@ -542,6 +556,13 @@ function mexLine(state) {
 function showPlayErrors(errors) {
   $("play").textContent = errors.map((e) => e.message + (e.help ? ` (help: ${e.help})` : "")).join("\n");
 }
+
+$("play-first").addEventListener("click", handler("board", async () => {
+  const result = await api("board", "/api/play", { position: $("play-position").value, first: true });
+  if (result.errors) return showPlayErrors(result.errors);
+  const said = result.reply ? `sprague moves first: ${result.reply.move} (${result.why}).` : `${result.why}.`;
+  showPlay(result, said + (result.winner === "sprague" ? " You have no move: sprague wins." : ""));
+}));
 
 $("play-form").addEventListener("submit", handler("board", async () => {
   const result = await api("board", "/api/moves", { position: $("play-position").value });

@@ -36,7 +36,7 @@ use batch::{BATCH, Batch};
 use prefix::Prefix;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::engine::Stopped;
 use crate::program::{Digit, TakeBreak};
@@ -76,6 +76,9 @@ struct Moves {
     /// The splits examined so far, by every thread, the table's work (see
     /// [`Table::examined`]).
     examined: Arc<AtomicU64>,
+    /// Set once the watcher stops the work: every thread sharing it leaves
+    /// its batch at its next heap.
+    stopped: Arc<AtomicBool>,
 }
 
 /// The values found so far as the loops read them, and what is known of
@@ -290,16 +293,38 @@ const WATCH_EVERY: usize = 1024;
 /// a thousand.
 const WATCH_SPLITS: u64 = crate::engine::WATCH_WORK * SPLITS_PER_OPTION;
 
-/// When a table's watcher is next told: at a heap, or once the table's
-/// count of splits reaches a number, whichever comes first.
-struct Due {
+/// A table's watcher, told of the heaps done when due: after
+/// [`WATCH_EVERY`] heaps or [`WATCH_SPLITS`] splits, whichever comes
+/// first (and at once, the first time).
+struct Watch<'w> {
+    watch: &'w mut dyn FnMut(usize) -> bool,
+    examined: Arc<AtomicU64>,
+    /// The heap, and the count of splits, from which it is due.
     heap: usize,
     splits: u64,
 }
 
-impl Due {
-    /// Due at once.
-    const NOW: Due = Due { heap: 0, splits: 0 };
+impl<'w> Watch<'w> {
+    fn new(watch: &'w mut dyn FnMut(usize) -> bool, moves: &Moves) -> Self {
+        Watch {
+            watch,
+            examined: Arc::clone(&moves.examined),
+            heap: 0,
+            splits: 0,
+        }
+    }
+
+    /// Whether to go on at `heap`: the watcher's answer when it is due.
+    #[inline]
+    fn go_on(&mut self, heap: usize) -> bool {
+        let examined = self.examined.load(Ordering::Relaxed);
+        if heap < self.heap && examined < self.splits {
+            return true;
+        }
+        self.heap = heap + WATCH_EVERY;
+        self.splits = examined + WATCH_SPLITS;
+        (self.watch)(heap)
+    }
 }
 
 /// Heaps to go from which a table shares the work among its threads.
@@ -344,6 +369,7 @@ impl Table {
                 code,
                 removals,
                 examined: Arc::default(),
+                stopped: Arc::default(),
             },
             values: Vec::new(),
             known: Known::new(),
@@ -358,21 +384,6 @@ impl Table {
     /// Sets the threads of the long extensions to come (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
-    }
-
-    /// When the watcher is next told, counted from heap `heap`: after
-    /// [`WATCH_EVERY`] heaps or [`WATCH_SPLITS`] splits, whichever first.
-    fn watch_after(&self, heap: usize) -> Due {
-        Due {
-            heap: heap + WATCH_EVERY,
-            splits: self.moves.examined.load(Ordering::Relaxed) + WATCH_SPLITS,
-        }
-    }
-
-    /// Whether the watcher is due at heap `heap`.
-    #[inline]
-    fn is_due(&self, due: &Due, heap: usize) -> bool {
-        heap >= due.heap || self.moves.examined.load(Ordering::Relaxed) >= due.splits
     }
 
     pub fn values(&self) -> &[u64] {
@@ -417,14 +428,11 @@ impl Table {
 
     /// Extends the table through heap `n` on this thread alone.
     fn extend(&mut self, n: usize, watch: &mut dyn FnMut(usize) -> bool) -> Result<(), Stopped> {
-        let mut due = Due::NOW;
+        let mut watch = Watch::new(watch, &self.moves);
         while self.values.len() <= n {
             let heap = self.values.len();
-            if self.is_due(&due, heap) {
-                if !watch(heap) {
-                    return Err(Stopped);
-                }
-                due = self.watch_after(heap);
+            if !watch.go_on(heap) {
+                return Err(Stopped);
             }
             if heap.is_power_of_two() && heap >= 64 {
                 self.known.choose_mask();

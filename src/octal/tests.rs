@@ -266,3 +266,17 @@ fn the_watcher_is_told_every_so_many_splits() {
         }
     }
 }
+
+/// A table stopped while its threads share the work goes on rightly when
+/// extended again: the stop reaches every thread, and is forgotten after.
+#[test]
+fn a_table_stopped_on_threads_goes_on_rightly() {
+    let code = code("4!.0");
+    let mut table = Table::with_threads(code.clone(), 3);
+    let mut watch = |heaps: usize| heaps < 9_000;
+    assert_eq!(table.extend_to(40_000, &mut watch), Err(Stopped));
+    let reached = table.values().len();
+    assert!((9_000..40_000).contains(&reached), "{reached}");
+    table.extend_to(40_000, &mut |_| true).unwrap();
+    assert_eq!(table.values(), naive(&code, 40_000));
+}
