@@ -893,3 +893,57 @@ async fn the_move_graph_is_laid_out_and_zooms_and_pans_by_keyboard() {
         .await;
     assert_eq!(labels, json!(["S(2)", "S(3)"]));
 }
+
+/// The engine moves first when asked: from 3, 4, 5 it takes 2 from the
+/// heap of 3 (the only heap with a 1 in the XOR's highest column), leaving
+/// XOR 0. The recurrence is built value by value: G(0) has no options and
+/// value 0; S(5) = mex of S(4), S(3), S(2)'s values 0, 3, 2 = 1 (n mod 4
+/// for subtraction {1, 2, 3}).
+#[tokio::test]
+async fn the_engine_moves_first_and_the_recurrence_is_built_value_by_value() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    click(&page.client, "#engine-first").await;
+    let reply = text_when(&page.client, "reply", |text| {
+        text.contains("sprague moves first")
+    })
+    .await;
+    assert!(reply.contains("*3 -> *1"), "{reply}");
+    let binary = text_when(&page.client, "binary", |text| text.contains("XOR")).await;
+    assert!(binary.contains("XOR     000  (0)"), "{binary}");
+    let verdict = text_when(&page.client, "verdict", |text| !text.is_empty()).await;
+    assert!(verdict.contains("XOR 0"), "{verdict}");
+    // The recurrence of S, the game plotted first.
+    page.eval("document.getElementById('sequence-game').value = 'S'")
+        .await;
+    for n in 0..6 {
+        click(&page.client, "#recurrence-form button").await;
+        page.until(
+            "the next value",
+            &format!(
+                "return document.querySelectorAll('#recurrence li').length === {}",
+                n + 1
+            ),
+        )
+        .await;
+    }
+    let rows = page
+        .eval("return [...document.querySelectorAll('#recurrence li')].map(li => li.textContent)")
+        .await;
+    let rows: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row.as_str().unwrap())
+        .collect();
+    assert_eq!(rows[0], "S(0): no options; mex{} = 0");
+    assert!(
+        rows[5].starts_with("S(5): options S(4) = 0, S(3) = 3, S(2) = 2"),
+        "{rows:?}"
+    );
+    assert!(rows[5].ends_with("mex{0, 2, 3} = 1"), "{rows:?}");
+    for (n, row) in rows.iter().enumerate() {
+        assert!(row.ends_with(&format!("= {}", n % 4)), "{rows:?}");
+    }
+}

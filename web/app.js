@@ -709,6 +709,38 @@ $("mex-form").addEventListener("submit", handler("sequence", async () => {
   box.appendChild(list);
 }));
 
+// The recurrence built value by value: each press values the next n from
+// its options' values (each option's value found before it), and shows
+// the mex that makes G(n).
+let recurrence = { game: null, next: 0 };
+$("recurrence-form").addEventListener("submit", handler("sequence", async () => {
+  const game = $("sequence-game").value;
+  if (!game) return;
+  if (recurrence.game !== game) {
+    recurrence = { game, next: 0 };
+    $("recurrence").textContent = "";
+  }
+  const n = recurrence.next;
+  const state = await api("sequence", "/api/moves", { position: `${game}(${n})` });
+  const item = document.createElement("li");
+  if (state.errors) {
+    item.textContent = state.errors.map((e) => e.message).join("; ");
+    $("recurrence").appendChild(item);
+    return;
+  }
+  const options = state.moves.map((choice) => `${choice.leaves || choice.move} = ${choice.grundy}`);
+  const values = [...new Set(state.moves.map((choice) => Number(choice.grundy)))].sort((a, b) => a - b);
+  item.textContent = options.length
+    ? `${game}(${n}): options ${options.join(", ")}; mex{${values.join(", ")}} = ${state.grundy}`
+    : `${game}(${n}): no options; mex{} = ${state.grundy}`;
+  $("recurrence").appendChild(item);
+  recurrence.next = n + 1;
+}));
+$("recurrence-restart").addEventListener("click", () => {
+  recurrence = { game: null, next: 0 };
+  $("recurrence").textContent = "";
+});
+
 // ---- the move graph: the `draw` query's DOT, laid out in layers by dagre
 // (vendored), drawn here, and looked at through a view that zooms and pans
 // by keyboard, buttons, wheel and drag ----
