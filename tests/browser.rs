@@ -9,6 +9,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,21 @@ struct Killed(Child);
 impl Drop for Killed {
     fn drop(&mut self) {
         let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// chromedriver, started in a process group of its own, killed with the
+/// browsers it started when the test ends, however it ends: a test that
+/// never closes its session leaves no Chromium behind.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let group = self.0.id() as libc::pid_t;
+        // SAFETY: a signal to the group chromedriver leads, which holds
+        // only it and the browsers it started.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
         let _ = self.0.wait();
     }
 }
@@ -61,7 +77,7 @@ fn serve_with(args: &[&str]) -> (Killed, String) {
     (Killed(child), url)
 }
 
-fn chromedriver() -> (Killed, u16) {
+fn chromedriver() -> (Driver, u16) {
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -71,9 +87,10 @@ fn chromedriver() -> (Killed, u16) {
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
+        .process_group(0)
         .spawn()
         .expect("chromedriver starts");
-    (Killed(child), port)
+    (Driver(child), port)
 }
 
 async fn connect(port: u16, profile: &std::path::Path) -> Client {
@@ -90,7 +107,8 @@ async fn connect_at(port: u16, profile: &std::path::Path, (width, height): (u32,
         "args": [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
             "--no-first-run", "--disable-background-networking", "--disable-sync",
-            "--disable-component-update", format!("--window-size={width},{height}"),
+            "--disable-component-update", "--disable-crash-reporter", "--disable-breakpad",
+            format!("--window-size={width},{height}"),
             format!("--user-data-dir={}", profile.display()),
         ]
     });
@@ -297,7 +315,7 @@ async fn the_page_answers_plays_and_plots_in_a_real_browser() {
 struct Page {
     client: Client,
     server: Option<Killed>,
-    _driver: Killed,
+    _driver: Driver,
     _profile: tempfile::TempDir,
 }
 
@@ -769,5 +787,163 @@ async fn the_page_shows_the_winning_move_the_mex_and_both_verdicts() {
     assert_eq!(rows.len(), 12, "the first 12 sums are shown");
     for row in rows {
         assert_eq!(row[0], row[1], "the XOR's verdict and the search's");
+    }
+}
+
+/// The move graph: S(5) laid out in layers with every move to a smaller
+/// heap visible (none drawn through a box it does not join), arrowheads of
+/// one size on bold edges too, shown in a view no taller than the panel
+/// allows; a sum's components each in a labelled frame; and the view
+/// zoomed, panned and fitted by keyboard alone. (The page drew S(5) as
+/// one column 1,900 px tall, the moves to S(3) and S(2) hidden behind the
+/// boxes, with no zoom or pan.)
+#[tokio::test]
+async fn the_move_graph_is_laid_out_and_zooms_and_pans_by_keyboard() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    page.run("game S = subtraction {1, 2, 3}\ngrundy S(5)\n")
+        .await;
+    text_when(&page.client, "answers", |text| text.contains("S(5) = 1")).await;
+    page.eval("document.getElementById('graph-position').value = 'S(5)'")
+        .await;
+    click(&page.client, "#graph-form button").await;
+    page.until(
+        "the graph is drawn",
+        "return document.querySelectorAll('#graph .node').length === 6",
+    )
+    .await;
+    // S(n) moves to S(n - 1), S(n - 2) and S(n - 3) (*0 for S(0)): 12 moves.
+    let crossings = page
+        .eval(
+            "const boxes = [...document.querySelectorAll('#graph .node')].map(g => [g.dataset.id, g.querySelector('rect').getBBox()]);
+             const edges = [...document.querySelectorAll('#graph path.edge')];
+             const through = [];
+             for (const edge of edges) {
+               const length = edge.getTotalLength();
+               for (let t = 0; t <= length; t += 2) {
+                 const p = edge.getPointAtLength(t);
+                 for (const [id, b] of boxes) {
+                   if (id === edge.dataset.from || id === edge.dataset.to) continue;
+                   if (p.x > b.x + 1 && p.x < b.x + b.width - 1 && p.y > b.y + 1 && p.y < b.y + b.height - 1) through.push(edge.dataset.from + '->' + edge.dataset.to + ' through ' + id);
+                 }
+               }
+             }
+             return [edges.length, [...new Set(through)]];",
+        )
+        .await;
+    assert_eq!(crossings, json!([12, []]), "every move visible");
+    let shape = page
+        .eval(
+            "const view = document.querySelector('#graph .graph-view');
+             const markers = [...document.querySelectorAll('#graph marker')].map(m => m.getAttribute('markerUnits'));
+             const svg = view.querySelector('svg').getBoundingClientRect();
+             return [view.getBoundingClientRect().height <= 420, svg.height <= 420, markers.length > 0 && markers.every(u => u === 'userSpaceOnUse')];",
+        )
+        .await;
+    assert_eq!(shape, json!([true, true, true]), "height and arrowheads");
+    // By keyboard: Tab from Draw reaches the view; + zooms in, an arrow
+    // pans, 0 fits it whole again.
+    page.eval("document.querySelector('#graph-form button').focus()")
+        .await;
+    for _ in 0..6 {
+        page.keys(&key(Key::Tab)).await;
+        let here = page
+            .eval("return document.activeElement.classList.contains('graph-view')")
+            .await;
+        if here == json!(true) {
+            break;
+        }
+    }
+    let view = "const box = document.querySelector('#graph .graph-box'); return [document.activeElement.classList.contains('graph-view'), Number(box.dataset.scale), document.querySelector('#graph svg').getAttribute('viewBox')]";
+    let fitted = page.eval(view).await;
+    assert_eq!(fitted[0], json!(true), "the view takes the focus: {fitted}");
+    page.keys("+").await;
+    let zoomed = page.eval(view).await;
+    assert!(
+        zoomed[1].as_f64() > fitted[1].as_f64(),
+        "{zoomed} after {fitted}"
+    );
+    page.keys(&key(Key::Right)).await;
+    let panned = page.eval(view).await;
+    let left = |shown: &serde_json::Value| -> f64 {
+        shown[2]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(left(&panned) > left(&zoomed), "{panned} after {zoomed}");
+    page.keys("0").await;
+    assert_eq!(page.eval(view).await, fitted, "0 fits it again");
+    // A sum: each component in a frame of its own, labelled.
+    page.eval("document.getElementById('graph-position').value = 'S(2) + S(3)'")
+        .await;
+    click(&page.client, "#graph-form button").await;
+    page.until(
+        "the sum is drawn",
+        "return document.querySelectorAll('#graph .frame').length === 2",
+    )
+    .await;
+    let labels = page
+        .eval("return [...document.querySelectorAll('#graph .frame-label')].map(t => t.textContent).sort()")
+        .await;
+    assert_eq!(labels, json!(["S(2)", "S(3)"]));
+}
+
+/// The engine moves first when asked: from 3, 4, 5 it takes 2 from the
+/// heap of 3 (the only heap with a 1 in the XOR's highest column), leaving
+/// XOR 0. The recurrence is built value by value: G(0) has no options and
+/// value 0; S(5) = mex of S(4), S(3), S(2)'s values 0, 3, 2 = 1 (n mod 4
+/// for subtraction {1, 2, 3}).
+#[tokio::test]
+async fn the_engine_moves_first_and_the_recurrence_is_built_value_by_value() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    click(&page.client, "#engine-first").await;
+    let reply = text_when(&page.client, "reply", |text| {
+        text.contains("sprague moves first")
+    })
+    .await;
+    assert!(reply.contains("*3 -> *1"), "{reply}");
+    let binary = text_when(&page.client, "binary", |text| text.contains("XOR")).await;
+    assert!(binary.contains("XOR     000  (0)"), "{binary}");
+    let verdict = text_when(&page.client, "verdict", |text| !text.is_empty()).await;
+    assert!(verdict.contains("XOR 0"), "{verdict}");
+    // The recurrence of S, the game plotted first.
+    page.eval("document.getElementById('sequence-game').value = 'S'")
+        .await;
+    for n in 0..6 {
+        click(&page.client, "#recurrence-form button").await;
+        page.until(
+            "the next value",
+            &format!(
+                "return document.querySelectorAll('#recurrence li').length === {}",
+                n + 1
+            ),
+        )
+        .await;
+    }
+    let rows = page
+        .eval("return [...document.querySelectorAll('#recurrence li')].map(li => li.textContent)")
+        .await;
+    let rows: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row.as_str().unwrap())
+        .collect();
+    assert_eq!(rows[0], "S(0): no options; mex{} = 0");
+    assert!(
+        rows[5].starts_with("S(5): options S(4) = 0, S(3) = 3, S(2) = 2"),
+        "{rows:?}"
+    );
+    assert!(rows[5].ends_with("mex{0, 2, 3} = 1"), "{rows:?}");
+    for (n, row) in rows.iter().enumerate() {
+        assert!(row.ends_with(&format!("= {}", n % 4)), "{rows:?}");
     }
 }

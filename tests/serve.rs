@@ -233,6 +233,32 @@ async fn moves_and_play_restore_xor_zero() {
     );
 }
 
+/// The engine may move first: from 3, 4, 5 (XOR 2, a win for the player
+/// to move) it leaves XOR 0; from a position with no move it says so.
+#[tokio::test]
+async fn the_engine_moves_first_when_asked() {
+    let shared = shared();
+    let first = json!({ "position": "*3 + *4 + *5", "first": true });
+    let (status, body) = post(&shared, "/api/play", first).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["you"], Value::Null, "{body}");
+    assert_eq!(body["reply"]["winning"], true, "{body}");
+    // The heap of 3 (011) holds the XOR's highest bit: 3 ^ 2 = 1.
+    assert_eq!(body["reply"]["leaves"], "*1 + *4 + *5", "{body}");
+    assert_eq!(body["grundy"], 0, "{body}");
+    assert_eq!(body["winner"], Value::Null, "{body}");
+    // From *0 the engine has no move, and loses.
+    let first = json!({ "position": "*0", "first": true });
+    let (status, body) = post(&shared, "/api/play", first).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["winner"], "you", "{body}");
+    assert_eq!(body["reply"], Value::Null, "{body}");
+    // Taking the last token: sprague moves, and has won.
+    let first = json!({ "position": "*2", "first": true });
+    let (_, body) = post(&shared, "/api/play", first).await;
+    assert_eq!(body["winner"], "sprague", "{body}");
+}
+
 /// `/api/moves` and `/api/play` show a board as written, as `moves` and the
 /// REPL's `play` do: each domino of Cram on a 2 × 3 grid by the cells it
 /// takes (seven moves, seven different lines, where the search's parts
@@ -788,4 +814,84 @@ async fn every_lane_knows_the_games_declared_in_another() {
     let request = json!({ "source": "grundy S(6)", "lane": "sequence" });
     let (_, body) = post(&shared, "/api/run", request).await;
     assert_eq!(body["answers"][0]["value"], 2, "{body}");
+}
+
+/// Long queries of each kind the engine watches in its own way: a game of
+/// rules whose positions have thousands of options each (Grundy's game's
+/// period), a code's table whose heaps each examine millions of splits
+/// (three heaps), and a board whose options each split thousands of cells.
+const LONG_QUERIES: &[(&str, &str)] = &[
+    (
+        "sequence",
+        "game G(n) { move G(a) + G(n - a) for a in 1..n if a < n - a }\nperiod G",
+    ),
+    ("editor", "game H = hexadecimal \"0.F\"\ngrundy H(9000000)"),
+    ("board", BOARD_WORK),
+];
+
+/// Each long query, once its lane reports the engine at work, is cancelled:
+/// the cancel is taken, the query answers that it was interrupted, and
+/// then the lane is free (no longer busy, and a quick query there
+/// answers). The events are checked in that order; the timeouts only
+/// keep a failing test from hanging.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_kind_of_long_query_is_cancelled_and_its_lane_freed() {
+    let addr: SocketAddr = HOST.parse().unwrap();
+    let shared = Shared::new(
+        addr,
+        Box::new(|| {
+            let mut session = Session::interactive(DEFAULT_MAX_STATES);
+            // No query here may end by its work limit instead of the cancel.
+            session.set_max_work(u64::MAX / 2);
+            session
+        }),
+    );
+    let busy = |shared: &Arc<Shared>, lane: &'static str| {
+        let shared = shared.clone();
+        async move {
+            let (_, body) = send(&shared, "/api/progress", None, &[("host", HOST)]).await;
+            body["lanes"][lane].clone()
+        }
+    };
+    for &(lane, source) in LONG_QUERIES {
+        let request = json!({ "source": source, "lane": lane });
+        let running = {
+            let shared = shared.clone();
+            tokio::spawn(async move { post(&shared, "/api/run", request).await })
+        };
+        // First: the engine is at work (its watcher has reported positions).
+        let working = async {
+            loop {
+                let state = busy(&shared, lane).await;
+                if state["positions"].as_u64().is_some_and(|solved| solved > 0) {
+                    break;
+                }
+                assert!(!running.is_finished(), "{lane}: the query ended by itself");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(60), working)
+            .await
+            .expect("the query starts");
+        // Then the cancel, taken while the query still runs.
+        let (_, body) = post(&shared, "/api/cancel", json!({ "lane": lane })).await;
+        assert_eq!(body["cancelled"], true, "{lane}");
+        // Then the query's answer: interrupted.
+        let (status, body) = tokio::time::timeout(Duration::from_secs(60), running)
+            .await
+            .expect("the query stops once cancelled")
+            .unwrap();
+        assert_eq!(status, StatusCode::OK, "{lane}: {body}");
+        assert_eq!(
+            body["errors"][0]["code"], "sprague::eval::interrupted",
+            "{lane}: {body}"
+        );
+        // Then the lane is free.
+        assert_eq!(busy(&shared, lane).await["busy"], false, "{lane}");
+        let quick = json!({ "source": "grundy *3 + *4", "lane": lane });
+        let (_, body) = post(&shared, "/api/run", quick).await;
+        assert_eq!(body["answers"][0]["value"], 7, "{lane}: {body}");
+        let (_, body) = post(&shared, "/api/cancel", json!({ "lane": lane })).await;
+        assert_eq!(body["cancelled"], false, "{lane}: nothing runs");
+    }
 }

@@ -475,6 +475,20 @@ async function take(h, t) {
     : result.why;
 }
 
+// The engine moves first from the heaps as they stand.
+$("engine-first").addEventListener("click", handler("board", async () => {
+  const result = await api("board", "/api/play", { position: nimPosition(heaps), first: true });
+  if (result.errors) {
+    $("reply").textContent = result.errors.map((e) => e.message).join("; ");
+    return;
+  }
+  heaps = result.parts.map((part) => part.heap).filter((n) => n > 0);
+  drawNim();
+  $("reply").textContent = result.reply
+    ? `sprague moves first: ${result.reply.move}. Why: ${result.why}.${result.winner === "sprague" ? " You have no move: sprague wins." : " Your move."}`
+    : `${result.why}.`;
+}));
+
 $("add-heap").addEventListener("click", () => { heaps.push(1); drawNim(); });
 $("new-nim").addEventListener("click", () => { heaps = [3, 4, 5]; $("reply").textContent = ""; drawNim(); });
 
@@ -542,6 +556,13 @@ function mexLine(state) {
 function showPlayErrors(errors) {
   $("play").textContent = errors.map((e) => e.message + (e.help ? ` (help: ${e.help})` : "")).join("\n");
 }
+
+$("play-first").addEventListener("click", handler("board", async () => {
+  const result = await api("board", "/api/play", { position: $("play-position").value, first: true });
+  if (result.errors) return showPlayErrors(result.errors);
+  const said = result.reply ? `sprague moves first: ${result.reply.move} (${result.why}).` : `${result.why}.`;
+  showPlay(result, said + (result.winner === "sprague" ? " You have no move: sprague wins." : ""));
+}));
 
 $("play-form").addEventListener("submit", handler("board", async () => {
   const result = await api("board", "/api/moves", { position: $("play-position").value });
@@ -688,67 +709,256 @@ $("mex-form").addEventListener("submit", handler("sequence", async () => {
   box.appendChild(list);
 }));
 
-// ---- the move graph, laid out here from the `draw` query's DOT ----
+// The recurrence built value by value: each press values the next n from
+// its options' values (each option's value found before it), and shows
+// the mex that makes G(n).
+let recurrence = { game: null, next: 0 };
+$("recurrence-form").addEventListener("submit", handler("sequence", async () => {
+  const game = $("sequence-game").value;
+  if (!game) return;
+  if (recurrence.game !== game) {
+    recurrence = { game, next: 0 };
+    $("recurrence").textContent = "";
+  }
+  const n = recurrence.next;
+  const state = await api("sequence", "/api/moves", { position: `${game}(${n})` });
+  const item = document.createElement("li");
+  if (state.errors) {
+    item.textContent = state.errors.map((e) => e.message).join("; ");
+    $("recurrence").appendChild(item);
+    return;
+  }
+  const options = state.moves.map((choice) => `${choice.leaves || choice.move} = ${choice.grundy}`);
+  const values = [...new Set(state.moves.map((choice) => Number(choice.grundy)))].sort((a, b) => a - b);
+  item.textContent = options.length
+    ? `${game}(${n}): options ${options.join(", ")}; mex{${values.join(", ")}} = ${state.grundy}`
+    : `${game}(${n}): no options; mex{} = ${state.grundy}`;
+  $("recurrence").appendChild(item);
+  recurrence.next = n + 1;
+}));
+$("recurrence-restart").addEventListener("click", () => {
+  recurrence = { game: null, next: 0 };
+  $("recurrence").textContent = "";
+});
+
+// ---- the move graph: the `draw` query's DOT, laid out in layers by dagre
+// (vendored), drawn here, and looked at through a view that zooms and pans
+// by keyboard, buttons, wheel and drag ----
 
 function parseDot(dot) {
   const nodes = new Map();
   const edges = [];
+  const clusters = [];
+  let cluster = null;
+  const unquote = (text) => text.replace(/\\n/g, "\n").replace(/\\"/g, '"');
   for (const line of dot.split("\n")) {
-    const node = line.match(/^\s*(c\d+_\d+) \[label="((?:[^"\\]|\\.)*)"(.*)\];/);
-    if (node) {
-      nodes.set(node[1], { id: node[1], label: node[2].replace(/\\n/g, "\n").replace(/\\"/g, '"'), terminal: node[3].includes("box"), zero: node[3].includes("filled") });
+    if (/^\s*subgraph cluster_\d+ \{/.test(line)) {
+      cluster = { id: `cluster${clusters.length}`, label: "" };
+      clusters.push(cluster);
       continue;
     }
-    const edge = line.match(/^\s*(c\d+_\d+) -> (c\d+_\d+)(.*);/);
-    if (edge) edges.push({ from: edge[1], to: edge[2], best: edge[3].includes("bold") });
+    if (cluster && /^\s*\}\s*$/.test(line)) { cluster = null; continue; }
+    const label = line.match(/^\s*graph \[label="((?:[^"\\]|\\.)*)"/);
+    if (label && cluster) { cluster.label = unquote(label[1]); continue; }
+    const node = line.match(/^\s*(c\d+_\d+|sum) \[label="((?:[^"\\]|\\.)*)"(.*)\];/);
+    if (node) {
+      nodes.set(node[1], { id: node[1], label: unquote(node[2]), terminal: node[3].includes("box"), zero: node[3].includes("filled"), cluster: cluster && cluster.id });
+      continue;
+    }
+    const edge = line.match(/^\s*(c\d+_\d+|sum) -> (c\d+_\d+)(.*);/);
+    if (edge) {
+      const kind = edge[3].includes("dotted") ? "part" : edge[3].includes("red") ? "wins" : edge[3].includes("bold") ? "best" : "move";
+      edges.push({ from: edge[1], to: edge[2], kind });
+    }
   }
-  return { nodes, edges };
+  return { nodes, edges, clusters };
 }
 
-function drawGraph({ nodes, edges }) {
-  // Layers by the longest path from the root: every edge points down.
-  const depth = new Map([...nodes.keys()].map((id) => [id, 0]));
-  for (let round = 0; round < nodes.size; round += 1) {
-    let changed = false;
-    for (const edge of edges) {
-      if (edge.from === edge.to) continue;
-      const d = depth.get(edge.from) + 1;
-      if (d > depth.get(edge.to) && d < nodes.size) { depth.set(edge.to, d); changed = true; }
-    }
-    if (!changed) break;
-  }
-  const layers = [];
-  for (const [id, d] of depth) (layers[d] = layers[d] || []).push(id);
-  const [boxWidth, boxHeight, gapX, gapY] = [130, 36, 20, 46];
-  const widest = Math.max(1, ...layers.map((layer) => (layer || []).length));
-  const width = widest * (boxWidth + gapX) + gapX;
-  const height = layers.length * (boxHeight + gapY) + gapY;
-  const place = new Map();
-  layers.forEach((layer, d) => (layer || []).forEach((id, i) => {
-    const offset = (width - layer.length * (boxWidth + gapX) + gapX) / 2;
-    place.set(id, { x: offset + i * (boxWidth + gapX), y: gapY / 2 + d * (boxHeight + gapY) });
-  }));
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": `move graph of ${nodes.size} positions` });
-  const defs = svg("defs", {}, root);
-  const arrow = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto" }, defs);
-  svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#475467" }, arrow);
-  for (const edge of edges) {
-    const a = place.get(edge.from);
-    const b = place.get(edge.to);
-    if (!a || !b) continue;
-    svg("line", {
-      x1: a.x + boxWidth / 2, y1: a.y + boxHeight, x2: b.x + boxWidth / 2, y2: b.y,
-      stroke: edge.best ? "#1b7f3b" : "#98a2b3", "stroke-width": edge.best ? 2.5 : 1, "marker-end": "url(#arrow)",
-    }, root);
-  }
+/** The longest label a box shows whole; longer ones are cut, whole in a tooltip. */
+const LABEL_CHARS = 28;
+
+/** Lays the graph out with dagre: boxes in layers, every move pointing down,
+ * edges that skip layers routed between the boxes, each component of a sum
+ * in a frame of its own. */
+function layoutGraph({ nodes, edges, clusters }) {
+  const layout = new dagre.graphlib.Graph({ compound: true, multigraph: true });
+  layout.setGraph({ rankdir: "TB", nodesep: 18, ranksep: 42, edgesep: 8, marginx: 12, marginy: 12 });
+  const framed = clusters.length > 1;
+  if (framed) clusters.forEach((c) => layout.setNode(c.id, { label: c.label, paddingTop: 22 }));
   for (const [id, node] of nodes) {
-    const at = place.get(id);
-    svg("rect", { x: at.x, y: at.y, width: boxWidth, height: boxHeight, rx: node.terminal ? 10 : 4, fill: node.zero ? "#e4e7ec" : "#fff", stroke: "#475467" }, root);
+    const longest = Math.max(...node.label.split("\n").map((text) => Math.min(text.length, LABEL_CHARS)));
+    layout.setNode(id, { width: Math.max(56, longest * 6.6 + 18), height: 36 });
+    if (framed && node.cluster) layout.setParent(id, node.cluster);
+  }
+  edges.forEach((edge, i) => layout.setEdge(edge.from, edge.to, { minlen: 1 }, `e${i}`));
+  dagre.layout(layout);
+  return layout;
+}
+
+/** The colour and width of each kind of edge, and its arrowhead's marker. */
+const EDGE_STYLE = {
+  move: { stroke: "#8a94a6", width: 1.2 },
+  best: { stroke: "#1b7f3b", width: 2.5 },
+  wins: { stroke: "#b4232a", width: 3 },
+  part: { stroke: "#667085", width: 1.2, dash: "3 3" },
+};
+
+/** A path through dagre's points, its corners rounded: straight to the
+ * middle of each leg, a curve round each bend. */
+function smooth(points) {
+  const at = (p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`;
+  const mid = (a, b) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+  let d = `M${at(points[0])}`;
+  for (let i = 1; i < points.length - 1; i += 1) d += ` L${at(mid(points[i - 1], points[i]))} Q${at(points[i])} ${at(mid(points[i], points[i + 1]))}`;
+  return d + ` L${at(points[points.length - 1])}`;
+}
+
+function drawGraph(parsed) {
+  const { nodes, edges, clusters } = parsed;
+  const layout = layoutGraph(parsed);
+  const { width, height } = layout.graph();
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `move graph of ${nodes.size} positions` });
+  root.dataset.width = width;
+  root.dataset.height = height;
+  // The position drawn: where the view starts when the graph is too big
+  // to show whole.
+  const top = layout.node(nodes.has("sum") ? "sum" : "c0_0");
+  root.dataset.rootX = top ? top.x : width / 2;
+  const defs = svg("defs", {}, root);
+  // Arrowheads of one size whatever the edge's width (a marker scaled by
+  // the stroke made blobs of the bold edges' heads).
+  for (const [kind, style] of Object.entries(EDGE_STYLE)) {
+    if (kind === "part") continue;
+    const marker = svg("marker", { id: `arrow-${kind}`, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: "userSpaceOnUse", orient: "auto" }, defs);
+    svg("path", { d: "M0,1 L10,5 L0,9 z", fill: style.stroke }, marker);
+  }
+  for (const c of clusters) {
+    const frame = layout.hasNode(c.id) && layout.node(c.id);
+    if (!frame || !frame.width) continue;
+    const [x, y] = [frame.x - frame.width / 2, frame.y - frame.height / 2];
+    svg("rect", { class: "frame", x, y, width: frame.width, height: frame.height, rx: 6, fill: "none", stroke: "#98a2b3", "stroke-dasharray": "5 3" }, root);
+    svg("text", { x: x + 8, y: y + 15, class: "frame-label" }, root).textContent = c.label;
+  }
+  edges.forEach((edge, i) => {
+    const route = layout.edge({ v: edge.from, w: edge.to, name: `e${i}` });
+    if (!route) return;
+    const style = EDGE_STYLE[edge.kind];
+    const d = smooth(route.points);
+    const path = svg("path", { d, fill: "none", stroke: style.stroke, "stroke-width": style.width, class: `edge ${edge.kind}`, "data-from": edge.from, "data-to": edge.to }, root);
+    if (style.dash) path.setAttribute("stroke-dasharray", style.dash);
+    else path.setAttribute("marker-end", `url(#arrow-${edge.kind})`);
+  });
+  for (const [id, node] of nodes) {
+    const at = layout.node(id);
+    const [x, y] = [at.x - at.width / 2, at.y - at.height / 2];
+    const group = svg("g", { class: "node", "data-id": id }, root);
+    svg("title", {}, group).textContent = node.label.replace("\n", ", ");
+    svg("rect", { x, y, width: at.width, height: at.height, rx: node.terminal ? 10 : 4, fill: node.zero ? "#e4e7ec" : "#fff", stroke: "#475467" }, group);
     node.label.split("\n").forEach((text, i) => {
-      svg("text", { x: at.x + boxWidth / 2, y: at.y + 15 + i * 13, "text-anchor": "middle" }, root).textContent = text.length > 22 ? text.slice(0, 21) + "…" : text;
+      const shown = text.length > LABEL_CHARS ? text.slice(0, LABEL_CHARS - 1) + "…" : text;
+      svg("text", { x: at.x, y: y + 15 + i * 13, "text-anchor": "middle" }, group).textContent = shown;
     });
   }
-  return root;
+  return graphView(root);
+}
+
+/** The graph in a view of its own: + and − (or the buttons, or the wheel)
+ * zoom, the arrow keys (or a drag) pan, 0 (or Fit) shows it whole. The
+ * graph is drawn at its own size, never stretched to the panel's width. */
+function graphView(picture) {
+  const [width, height] = [Number(picture.dataset.width), Number(picture.dataset.height)];
+  const box = document.createElement("div");
+  box.className = "graph-box";
+  const tools = document.createElement("div");
+  tools.className = "toolbar graph-tools";
+  const view = document.createElement("div");
+  view.className = "graph-view";
+  view.tabIndex = 0;
+  view.setAttribute("role", "group");
+  view.setAttribute("aria-label", "move graph: + and − zoom, arrow keys pan, 0 fits it whole");
+  view.appendChild(picture);
+  const zoomShown = document.createElement("span");
+  zoomShown.className = "zoom-level";
+  zoomShown.setAttribute("aria-live", "polite");
+  // What the view shows: the part of the graph from (x, y), `scale` screen
+  // pixels to a unit of the graph.
+  const state = { x: 0, y: 0, scale: 1 };
+  const size = () => [view.clientWidth || 600, view.clientHeight || 400];
+  const show = () => {
+    const [w, h] = size();
+    picture.setAttribute("width", w);
+    picture.setAttribute("height", h);
+    picture.setAttribute("viewBox", `${state.x.toFixed(1)} ${state.y.toFixed(1)} ${(w / state.scale).toFixed(1)} ${(h / state.scale).toFixed(1)}`);
+    zoomShown.textContent = `${Math.round(state.scale * 100)}%`;
+    box.dataset.scale = state.scale;
+  };
+  const zoom = (factor, [cx, cy] = size().map((side) => side / 2)) => {
+    const scale = Math.min(4, Math.max(0.05, state.scale * factor));
+    state.x += cx / state.scale - cx / scale;
+    state.y += cy / state.scale - cy / scale;
+    state.scale = scale;
+    show();
+  };
+  const pan = (dx, dy) => { state.x += dx / state.scale; state.y += dy / state.scale; show(); };
+  const fit = () => {
+    const [w, h] = size();
+    state.scale = Math.min(1, w / width, h / height);
+    state.x = (width - w / state.scale) / 2;
+    state.y = (height - h / state.scale) / 2;
+    show();
+  };
+  // At first: whole if it fits at a readable size, else from the top (the
+  // position drawn) at that size.
+  const start = () => {
+    const [w, h] = size();
+    if (Math.min(w / width, h / height) >= 0.6) return fit();
+    state.scale = Math.max(0.6, Math.min(1, w / width));
+    state.x = Number(picture.dataset.rootX) - w / state.scale / 2;
+    state.y = 0;
+    show();
+  };
+  const button = (text, label, act) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    b.setAttribute("aria-label", label);
+    b.addEventListener("click", act);
+    tools.appendChild(b);
+    return b;
+  };
+  button("+", "zoom in", () => zoom(1.25));
+  button("−", "zoom out", () => zoom(0.8));
+  button("Fit", "fit the whole graph", fit);
+  tools.appendChild(zoomShown);
+  const step = 60;
+  view.addEventListener("keydown", (event) => {
+    const act = {
+      "+": () => zoom(1.25), "=": () => zoom(1.25), "-": () => zoom(0.8), "0": fit,
+      ArrowLeft: () => pan(-step, 0), ArrowRight: () => pan(step, 0), ArrowUp: () => pan(0, -step), ArrowDown: () => pan(0, step),
+    }[event.key];
+    if (!act || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    act();
+  });
+  view.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const r = view.getBoundingClientRect();
+    zoom(event.deltaY < 0 ? 1.15 : 1 / 1.15, [event.clientX - r.left, event.clientY - r.top]);
+  }, { passive: false });
+  let drag = null;
+  view.addEventListener("pointerdown", (event) => { drag = [event.clientX, event.clientY]; view.setPointerCapture(event.pointerId); });
+  view.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    pan(drag[0] - event.clientX, drag[1] - event.clientY);
+    drag = [event.clientX, event.clientY];
+  });
+  const drop = () => { drag = null; };
+  view.addEventListener("pointerup", drop);
+  view.addEventListener("pointercancel", drop);
+  box.append(tools, view);
+  // Laid out once the view is on the page and has a size.
+  new ResizeObserver(() => (box.dataset.scale ? show() : start())).observe(view);
+  return box;
 }
 
 $("graph-form").addEventListener("submit", handler("graph", async () => {

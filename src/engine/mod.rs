@@ -53,8 +53,8 @@ use packed::PackedValues;
 pub use pruned::Method;
 pub use rules::{Rules, fold_listed};
 pub use search::SumSearch;
+use solved::Place;
 pub use solved::{Deferred, Solved};
-use solved::{Place, WATCH_WORK};
 use waiting::Waiting;
 pub use wavefront::BoxRules;
 use wavefront::{Hyperplanes, Settled};
@@ -88,9 +88,16 @@ pub struct Tally {
     pub testing: Option<Grundy>,
 }
 
-/// How many steps of the search (a position entered or completed) pass
-/// between calls of the watcher.
-const WATCH_EVERY: usize = 4096;
+/// How much work passes between calls of the watcher: each option
+/// examined counts one (see [`Solved::examined`]), and so does each step
+/// of the search (a position entered or completed), so that the watcher
+/// is asked as often in a game whose positions have thousands of options
+/// each as in one whose positions have a few (a cancel is heard within
+/// milliseconds either way, not after thousands of positions).
+pub(crate) const WATCH_WORK: u64 = 1 << 14;
+
+/// How many steps of the search pass between looks for a runaway chain.
+const RUNAWAY_EVERY: usize = 4096;
 
 /// How deep the search's stack must be before it is looked at for a chain
 /// of positions running off without end, and how many of the deepest
@@ -175,7 +182,8 @@ pub struct Engine<P> {
     /// Generalised values of the positions that reach a cycle.
     loopy: HashMap<P, Gamma>,
     watcher: Option<Watcher>,
-    steps_since_watch: usize,
+    /// The work (options and steps) left before the watcher is next called.
+    until_watch: u64,
     /// Positions whose options the pruned search listed.
     searched: u64,
     /// The value the pruned search is testing for the component asked.
@@ -217,7 +225,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             keys: Vec::new(),
             loopy: HashMap::default(),
             watcher: None,
-            steps_since_watch: 0,
+            until_watch: WATCH_WORK,
             searched: 0,
             testing: None,
             threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
@@ -557,9 +565,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
     }
 
-    /// Counts `work` options examined in the search under way; whether
-    /// that passes the work limit.
+    /// Counts `work` options examined in the search under way, bringing
+    /// the watcher's next call nearer; whether that passes the work limit.
     fn count_work(&mut self, work: u64) -> bool {
+        self.until_watch = self.until_watch.saturating_sub(work);
         self.work = self.work.saturating_add(work);
         self.total_work = self.total_work.saturating_add(work);
         self.work > self.max_work
@@ -694,7 +703,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
             self.watch()?;
             steps += 1;
-            if stack.len() >= RUNAWAY_CHAIN && steps.is_multiple_of(WATCH_EVERY) {
+            if stack.len() >= RUNAWAY_CHAIN && steps.is_multiple_of(RUNAWAY_EVERY) {
                 self.check_runaway(rules, stack)?;
             }
             self.set_value(key, EXPANDING);
@@ -802,7 +811,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 testing: self.testing,
             },
             watcher: self.watcher.as_mut(),
-            next_watch: WATCH_WORK,
+            next_watch: self.until_watch,
             stopped: false,
         };
         let folded = match place {
@@ -814,6 +823,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
         };
         let (work, stopped) = (solved.work.max(1), solved.stopped);
+        // The watcher's next call, as the fold left it (it may have called
+        // the watcher on the way), counted from the fold's start.
+        self.until_watch = solved.next_watch;
         let over = self.count_work(work);
         if stopped {
             return Err(EngineError::Interrupted);
@@ -953,13 +965,16 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
     }
 
-    /// Tells the watcher of progress now and then; it may stop the search.
+    /// Counts a step of the search, and tells the watcher of progress once
+    /// [`WATCH_WORK`] work has passed since it was last told; it may stop
+    /// the search.
+    #[inline]
     pub(crate) fn watch<E>(&mut self) -> Result<(), P, E> {
-        self.steps_since_watch += 1;
-        if self.steps_since_watch < WATCH_EVERY {
+        self.until_watch = self.until_watch.saturating_sub(1);
+        if self.until_watch > 0 {
             return Ok(());
         }
-        self.steps_since_watch = 0;
+        self.until_watch = WATCH_WORK;
         let tally = self.tally();
         match self.watcher.as_mut().is_none_or(|watcher| watcher(&tally)) {
             true => Ok(()),

@@ -36,14 +36,13 @@ pub struct Solved<'a, P> {
     /// with the positions kept now.
     pub(super) tally: Tally,
     pub(super) watcher: Option<&'a mut Watcher>,
-    /// The work at which the watcher is told next.
+    /// The work at which the watcher is told next: where the engine's count
+    /// of work between calls stood when the fold began, then every
+    /// [`WATCH_WORK`].
     pub(super) next_watch: u64,
     /// Whether the watcher asked the fold to stop.
     pub(super) stopped: bool,
 }
-
-/// Work between two calls of the watcher within one fold.
-pub(super) const WATCH_WORK: u64 = 1 << 16;
 
 /// An option waiting on parts not solved yet: the XOR of its solved parts,
 /// and where its missing parts end in the list of missing parts (they

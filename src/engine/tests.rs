@@ -399,3 +399,47 @@ fn a_search_past_the_work_limit_stops_and_forgets_what_it_stored() {
     // Rows up to 20 take under 1,000 options: Kayles(20) is 1 (A002186).
     assert_eq!(engine.grundy(&rules, &20), Ok(1));
 }
+
+/// Grundy's game: split a heap into two unequal heaps.
+struct GrundysGame;
+
+impl Rules for GrundysGame {
+    type Position = u64;
+    type Error = ();
+
+    fn options(&self, n: &u64, options: &mut Options<u64>) -> std::result::Result<(), ()> {
+        for a in (1..*n).take_while(|&a| a < n - a) {
+            options.push([a, n - a]).map_err(|_| ())?;
+        }
+        Ok(())
+    }
+
+    fn heap(&self, _: u64) -> u64 {
+        unreachable!("these rules have no Nim heaps")
+    }
+}
+
+/// The watcher is told as often in work as a game's options come, not once
+/// every few thousand positions: Grundy's game, asked heap by heap as
+/// `period` asks it, has about n/2 options at heap n, so that its first
+/// 3,000 heaps are over two million options but only 6,000 steps.
+#[test]
+fn the_watcher_is_told_every_so_many_options_not_positions() {
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let mut engine = Engine::new(DEFAULT_MAX_STATES);
+    let counted = calls.clone();
+    engine.set_watcher(Some(Box::new(move |_| {
+        counted.fetch_add(1, Relaxed);
+        true
+    })));
+    for n in 0..3000 {
+        engine.grundy(&GrundysGame, &n).unwrap();
+    }
+    let work = engine.total_work();
+    assert!(work > 2_000_000, "{work} options");
+    let calls = calls.load(Relaxed);
+    assert!(
+        calls >= work / (2 * WATCH_WORK),
+        "{calls} calls for {work} options"
+    );
+}

@@ -36,7 +36,7 @@ use batch::{BATCH, Batch};
 use prefix::Prefix;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::engine::Stopped;
 use crate::program::{Digit, TakeBreak};
@@ -76,6 +76,9 @@ struct Moves {
     /// The splits examined so far, by every thread, the table's work (see
     /// [`Table::examined`]).
     examined: Arc<AtomicU64>,
+    /// Set once the watcher stops the work: every thread sharing it leaves
+    /// its batch at its next heap.
+    stopped: Arc<AtomicBool>,
 }
 
 /// The values found so far as the loops read them, and what is known of
@@ -280,13 +283,49 @@ impl Known {
     }
 }
 
-/// Heaps between two calls of the watcher.
+/// Heaps between two calls of the watcher, at most.
 const WATCH_EVERY: usize = 1024;
 
-/// Heaps between two calls of the watcher for a code that leaves three
-/// heaps: each heap of n lists some n²/12 splits, so that 1,024 heaps
-/// would be seconds of work unheard.
-const WATCH_THREE_EVERY: usize = 16;
+/// Splits between two calls of the watcher, at most: the engine's watch
+/// counted in splits (see [`SPLITS_PER_OPTION`]), so that a code whose
+/// heaps each list millions of splits (three heaps of a large heap, or
+/// `0.004`'s seldom rare splits) is heard within a heap or two, not after
+/// a thousand.
+const WATCH_SPLITS: u64 = crate::engine::WATCH_WORK * SPLITS_PER_OPTION;
+
+/// A table's watcher, told of the heaps done when due: after
+/// [`WATCH_EVERY`] heaps or [`WATCH_SPLITS`] splits, whichever comes
+/// first (and at once, the first time).
+struct Watch<'w> {
+    watch: &'w mut dyn FnMut(usize) -> bool,
+    examined: Arc<AtomicU64>,
+    /// The heap, and the count of splits, from which it is due.
+    heap: usize,
+    splits: u64,
+}
+
+impl<'w> Watch<'w> {
+    fn new(watch: &'w mut dyn FnMut(usize) -> bool, moves: &Moves) -> Self {
+        Watch {
+            watch,
+            examined: Arc::clone(&moves.examined),
+            heap: 0,
+            splits: 0,
+        }
+    }
+
+    /// Whether to go on at `heap`: the watcher's answer when it is due.
+    #[inline]
+    fn go_on(&mut self, heap: usize) -> bool {
+        let examined = self.examined.load(Ordering::Relaxed);
+        if heap < self.heap && examined < self.splits {
+            return true;
+        }
+        self.heap = heap + WATCH_EVERY;
+        self.splits = examined + WATCH_SPLITS;
+        (self.watch)(heap)
+    }
+}
 
 /// Heaps to go from which a table shares the work among its threads.
 const ROUNDS_FROM: usize = 4096;
@@ -330,6 +369,7 @@ impl Table {
                 code,
                 removals,
                 examined: Arc::default(),
+                stopped: Arc::default(),
             },
             values: Vec::new(),
             known: Known::new(),
@@ -344,14 +384,6 @@ impl Table {
     /// Sets the threads of the long extensions to come (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
-    }
-
-    /// Heaps between two calls of the watcher.
-    fn watch_every(&self) -> usize {
-        match self.moves.code.leaves_three() {
-            true => WATCH_THREE_EVERY,
-            false => WATCH_EVERY,
-        }
     }
 
     pub fn values(&self) -> &[u64] {
@@ -396,9 +428,10 @@ impl Table {
 
     /// Extends the table through heap `n` on this thread alone.
     fn extend(&mut self, n: usize, watch: &mut dyn FnMut(usize) -> bool) -> Result<(), Stopped> {
+        let mut watch = Watch::new(watch, &self.moves);
         while self.values.len() <= n {
             let heap = self.values.len();
-            if heap.is_multiple_of(self.watch_every()) && !watch(heap) {
+            if !watch.go_on(heap) {
                 return Err(Stopped);
             }
             if heap.is_power_of_two() && heap >= 64 {

@@ -26,11 +26,12 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use super::batch::BATCH;
-use super::{Known, Moves, Scratch, Table, marked_above};
+use super::{Known, Moves, Scratch, Table, Watch, marked_above};
 use crate::engine::Stopped;
 
 /// Batches another thread may have been given that the table has not
@@ -129,6 +130,8 @@ pub(super) fn extend(
     watch: &mut dyn FnMut(usize) -> bool,
 ) -> Result<(), Stopped> {
     let (threads, late) = (table.threads, table.late);
+    // Not stopped (a stop ended the last extension, if any).
+    table.moves.stopped.store(false, Relaxed);
     let moves = table.moves.clone();
     let moves = &moves;
     std::thread::scope(|scope| {
@@ -149,7 +152,11 @@ pub(super) fn extend(
                             known.push(value);
                         }
                         known.remask(job.mask);
-                        let guesses = moves.guesses(&known, &mut scratch, job.heaps);
+                        let go_on = &mut |_| !moves.stopped.load(Relaxed);
+                        let Some(guesses) = moves.guesses(&known, &mut scratch, job.heaps, go_on)
+                        else {
+                            break;
+                        };
                         if told.send((known.rare.mask, guesses)).is_err() {
                             break;
                         }
@@ -170,15 +177,16 @@ pub(super) fn extend(
         let mut given: VecDeque<Given> = VecDeque::new();
         let mut next = table.values.len();
         let mut turn = 0;
-        let mut next_watch = table.values.len();
+        let mut watch = Watch::new(watch, moves);
+        // Stopped: the other threads leave their batches at once.
+        let stop = || {
+            moves.stopped.store(true, Relaxed);
+            Err(Stopped)
+        };
         loop {
             let settled = table.values.len();
-            if settled >= next_watch {
-                if !watch(settled) {
-                    return Err(Stopped);
-                }
-                let every = table.watch_every();
-                next_watch = (settled / every + 1) * every;
+            if !watch.go_on(settled) {
+                return stop();
             }
             let ahead = (AHEAD * helpers.len() + OWN) * BATCH;
             let heaps = |first: usize| first..(first + BATCH).min(n + 1);
@@ -230,7 +238,12 @@ pub(super) fn extend(
                         Answer::NotYet => {
                             helper.taken_back += 1;
                             let (known, scratch) = (&table.known, &mut table.scratch);
-                            let guesses = moves.guesses(known, scratch, oldest.heaps.clone());
+                            let go_on = &mut |heap| watch.go_on(heap);
+                            let Some(guesses) =
+                                moves.guesses(known, scratch, oldest.heaps.clone(), go_on)
+                            else {
+                                return stop();
+                            };
                             oldest.bound = settled;
                             oldest.guesses = Guesses::Found(known.rare.mask, guesses);
                             true
@@ -249,7 +262,12 @@ pub(super) fn extend(
                 }
             };
             if !back {
-                let guesses = moves.guesses(&table.known, &mut table.scratch, heaps(next));
+                let go_on = &mut |heap| watch.go_on(heap);
+                let Some(guesses) =
+                    moves.guesses(&table.known, &mut table.scratch, heaps(next), go_on)
+                else {
+                    return stop();
+                };
                 given.push_back(Given {
                     heaps: heaps(next),
                     bound: settled,
@@ -268,6 +286,9 @@ pub(super) fn extend(
             };
             let mut guesses = guesses.into_iter();
             for heap in heaps {
+                if !watch.go_on(heap) {
+                    return stop();
+                }
                 table.settle(moves, (heap, bound), (mask, guesses.next()));
             }
         }
@@ -275,14 +296,23 @@ pub(super) fn extend(
 }
 
 impl Moves {
-    /// The guesses for a batch of heaps, from the values known.
-    fn guesses(&self, known: &Known, scratch: &mut Scratch, heaps: Range<usize>) -> Vec<Guess> {
+    /// The guesses for a batch of heaps, from the values known; `None` if
+    /// `go_on`, asked before each heap, says to stop.
+    fn guesses(
+        &self,
+        known: &Known,
+        scratch: &mut Scratch,
+        heaps: Range<usize>,
+        go_on: &mut dyn FnMut(usize) -> bool,
+    ) -> Option<Vec<Guess>> {
         let batch = self.batch(known, scratch, heaps.start);
         heaps
             .map(|heap| {
-                let value = self.guess(known, scratch, heap, batch.as_ref());
-                let above = marked_above(&scratch.seen.marks, value);
-                Guess { value, above }
+                go_on(heap).then(|| {
+                    let value = self.guess(known, scratch, heap, batch.as_ref());
+                    let above = marked_above(&scratch.seen.marks, value);
+                    Guess { value, above }
+                })
             })
             .collect()
     }

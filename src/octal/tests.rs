@@ -227,3 +227,56 @@ fn the_watcher_stops_a_table() {
     assert_eq!(told, [0, 1024, 2048, 3072]);
     assert_eq!(table.values(), naive(&code, 3071));
 }
+
+/// The watcher is told every so many splits, not every so many heaps: a
+/// code whose heaps each examine many splits (`0.004`, about n/2 splits
+/// into two at heap n; `0.F`, about n²/12 into three) is heard within a
+/// heap of [`WATCH_SPLITS`], where it was once heard every 1,024 (or 16)
+/// heaps, seconds apart on a large heap.
+#[test]
+fn the_watcher_is_told_every_so_many_splits() {
+    // The most splits one heap n can count: n into two, and n²/12 into
+    // three, each [`SPLITS_PER_OPTION`] (with room to spare).
+    let one_heap = |n: u64, three: bool| {
+        n + if three {
+            n * n / 8 * SPLITS_PER_OPTION
+        } else {
+            0
+        }
+    };
+    for (code, three, last) in [(code("0.004"), false, 20_000), (hex("0.F"), true, 1_200)] {
+        let mut table = Table::with_threads(code, 1);
+        let examined = table.examined();
+        let mut told = Vec::new();
+        let mut watch = |heaps: usize| {
+            told.push((heaps as u64, examined.load(Ordering::Relaxed)));
+            true
+        };
+        table.extend_to(last, &mut watch).unwrap();
+        let total = examined.load(Ordering::Relaxed);
+        assert!(total > 10 * WATCH_SPLITS, "{total} splits to heap {last}");
+        told.push((last as u64 + 1, total));
+        for pair in told.windows(2) {
+            let ((from, before), (to, after)) = (pair[0], pair[1]);
+            assert!(
+                after - before <= WATCH_SPLITS + one_heap(to, three),
+                "heaps {from} to {to}: {} splits unheard",
+                after - before
+            );
+        }
+    }
+}
+
+/// A table stopped while its threads share the work goes on rightly when
+/// extended again: the stop reaches every thread, and is forgotten after.
+#[test]
+fn a_table_stopped_on_threads_goes_on_rightly() {
+    let code = code("4!.0");
+    let mut table = Table::with_threads(code.clone(), 3);
+    let mut watch = |heaps: usize| heaps < 9_000;
+    assert_eq!(table.extend_to(40_000, &mut watch), Err(Stopped));
+    let reached = table.values().len();
+    assert!((9_000..40_000).contains(&reached), "{reached}");
+    table.extend_to(40_000, &mut |_| true).unwrap();
+    assert_eq!(table.values(), naive(&code, 40_000));
+}

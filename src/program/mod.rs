@@ -167,14 +167,6 @@ impl TakeBreak {
             .unwrap_or_default()
     }
 
-    /// Whether a move may leave three heaps.
-    pub fn leaves_three(&self) -> bool {
-        self.digits
-            .iter()
-            .chain(&self.rest)
-            .any(|digit| digit.bits & 8 != 0)
-    }
-
     /// The most tokens one move removes, when that is bounded.
     pub fn largest_removal(&self) -> Option<usize> {
         match self.rest {

@@ -75,6 +75,9 @@ pub struct PlayRequest {
     number: Option<usize>,
     /// Or the position the move leaves.
     to: Option<String>,
+    /// Or no move of the user's: the engine moves first, from `position`.
+    #[serde(default)]
+    first: bool,
 }
 
 /// A lane a request named that does not exist: answered 400, naming the
@@ -320,7 +323,8 @@ pub async fn moves(
     reply(outcome)
 }
 
-/// `POST /api/play`: the user's move, then the engine's reply and why.
+/// `POST /api/play`: the user's move (or none, with `first`: the engine
+/// moves first), then the engine's reply and why.
 pub async fn play(
     State(shared): State<Arc<Shared>>,
     Request(request): Request<PlayRequest>,
@@ -337,12 +341,13 @@ pub async fn play(
             let span = sent.span();
             let moves = session.written_moves(&position, span).map_err(failed)?;
             let chosen = match (request.number, &request.to) {
-                (Some(number), _) => number
+                _ if request.first => None,
+                (Some(number), _) => Some(number
                     .checked_sub(1)
                     .and_then(|i| moves.get(i))
                     .ok_or_else(|| {
                         json!({ "message": format!("there is no move {number}: the position has {}", count(moves.len(), "move", "moves")) })
-                    })?,
+                    })?),
                 (None, Some(to)) => {
                     // Compared as the parts the search makes of each, so
                     // that a move is found whether its position is sent on
@@ -351,23 +356,28 @@ pub async fn play(
                     let wanted = session.parts(&wanted).map_err(failed)?;
                     let sum = session.parts(&position).map_err(failed)?;
                     let change = Change::between(&sum, &wanted);
-                    moves
+                    Some(moves
                         .iter()
                         .find(|choice| change.is(&sum, choice))
-                        .ok_or_else(|| json!({ "message": format!("{to} is not one move away") }))?
+                        .ok_or_else(|| json!({ "message": format!("{to} is not one move away") }))?)
                 }
                 (None, None) => {
-                    return Err(json!({ "message": "say which move: `move` (a number) or `to` (a position)" }));
+                    return Err(json!({ "message": "say which move: `move` (a number), `to` (a position), or `first` for sprague to move first" }));
                 }
             };
-            let you = move_json(session, chosen);
-            let after = &chosen.leaves;
+            let (you, after) = match chosen {
+                Some(chosen) => (move_json(session, chosen), &chosen.leaves),
+                None => (Json::Null, &position),
+            };
             let replies = session.written_moves(after, span).map_err(failed)?;
             let Some(answer) = session.reply(after, &replies, span).map_err(failed)? else {
                 let mut body = state(session, after).map_err(failed)?;
                 body["you"] = you;
                 body["reply"] = Json::Null;
-                body["why"] = json!("you took the last move: you win");
+                body["why"] = json!(match chosen {
+                    Some(_) => "you took the last move: you win",
+                    None => "sprague has no move: you win",
+                });
                 body["winner"] = json!("you");
                 return Ok(body);
             };

@@ -34,6 +34,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("../../web/vendor/codemirror/simple.js"),
     ),
+    (
+        "dagre.min.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../web/vendor/dagre/dagre.min.js"),
+    ),
 ];
 
 pub async fn index() -> Html<&'static str> {
