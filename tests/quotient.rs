@@ -67,6 +67,11 @@ moves misere K(2) + K(3)",
     );
     let mut memo = HashMap::new();
     assert_eq!(found[1].by, None);
+    // JSON says how: `"by":"quotient"` from the quotient, nothing for the
+    // search.
+    assert_eq!(sprague::output::json(&found[3])["by"], "quotient");
+    assert_eq!(sprague::output::json(&found[2])["by"], "quotient");
+    assert!(sprague::output::json(&found[1]).get("by").is_none());
     assert_eq!(
         found[1].value,
         Value::Wins(wins(&[3, 9], "0.77", &mut memo))
