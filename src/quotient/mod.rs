@@ -174,6 +174,11 @@ impl Quotient {
 
     /// Adds the next heap, given its options (sums of smaller heaps).
     pub fn push(&mut self, options: Vec<Word>, control: &mut Control) -> Result<()> {
+        // Asked once a heap too: the walks below ask only every 4096
+        // states, and a quotient that stays small never reaches that.
+        if (control.stop)() {
+            return Err(QuotientError::Interrupted);
+        }
         let n = self.options.len() as Heap;
         let mut sorted = Vec::with_capacity(options.len());
         for mut option in options {

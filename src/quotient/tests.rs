@@ -215,6 +215,24 @@ fn misere_kayles_to_30_answers_every_sum_of_32_tokens_as_a_search_does() {
     assert_eq!(checked, 43820 - 3);
 }
 
+/// A stop asked for is heeded at the next heap, even by a quotient whose
+/// walks are too small to ask (Kayles adds heaps past 30 without a new
+/// element), and the heaps done are kept.
+#[test]
+fn a_stop_is_heeded_at_the_next_heap() {
+    let options = octal("0.77", 40);
+    let mut quotient = quotient_of(&options[..=30]);
+    let order = quotient.order();
+    let stop = || true;
+    let mut progress = |_, _| {};
+    let mut control = control(&stop, &mut progress);
+    assert_eq!(
+        quotient.push(options[31].clone(), &mut control),
+        Err(QuotientError::Interrupted)
+    );
+    assert_eq!((quotient.up_to(), quotient.order()), (Some(30), order));
+}
+
 /// Misère 0.75 is the quotient R8 of order 8, ⟨a, b, c | a² = 1, b³ = b,
 /// bc = ab, c² = b²⟩ with P-portion {a, b²} (T. E. Plambeck, *Taming the
 /// wild*, 2005; A. N. Siegel, *The structure and classification of misère
