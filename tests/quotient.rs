@@ -299,3 +299,22 @@ fn a_trial_too_large_for_memory_is_a_diagnostic() {
     );
     assert!(errors.contains("--max-quotient"), "{errors}");
 }
+
+/// A quotient asked for fewer heaps than one kept is of those heaps: 0.6's
+/// quotient grows from heap 12 to heap 16, and asked again to 12 after 16
+/// it is the quotient to 12, not the larger one kept; misère sums with
+/// heaps to 16 are still answered from the one kept.
+#[test]
+fn a_quotient_of_fewer_heaps_than_kept_is_of_those_heaps() {
+    let order = |answer: &sprague::session::Answer| match &answer.value {
+        Value::Quotient(report) => (report.order, report.up_to),
+        other => panic!("expected a quotient, got {other:?}"),
+    };
+    let alone = answers("game G = octal \"0.6\"\nquotient G up to 12");
+    let after = answers(
+        "game G = octal \"0.6\"\nquotient G up to 16\nquotient G up to 12\nwins? misere G(16) + G(3)",
+    );
+    assert_ne!(order(&after[0]).0, order(&alone[0]).0);
+    assert_eq!(order(&after[1]), order(&alone[0]));
+    assert_eq!(after[2].by, Some("quotient"));
+}

@@ -28,7 +28,15 @@ impl Session {
     ) -> Result<(), EvalError> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let name = self.program.game(game).name.clone();
-        let quotient = self.quotients.entry(game).or_default();
+        let kept = self.quotients.entry(game).or_default();
+        // A quotient kept past N is of more heaps, and may be larger than
+        // N's: N's is grown apart, and the one kept (which answers more
+        // sums) stays.
+        let mut apart = Quotient::new();
+        let quotient = match kept.up_to().is_some_and(|kept| kept > up_to) {
+            true => &mut apart,
+            false => kept,
+        };
         let stages = &mut self.stages;
         let tables = &self.tables;
         let stop = || tables.stopped();
