@@ -5,60 +5,15 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::answers;
+use common::{answers, misere};
 use sprague::engine::DEFAULT_MAX_STATES;
 use sprague::session::{Event, Session, Value};
 
-/// The options of heap n of an octal code "0.d1d2…": removing k tokens
-/// may leave no heap (bit 1, only when k is the whole heap), one (bit 2)
-/// or two (bit 4).
-fn octal_options(code: &str, heap: u32) -> Vec<Vec<u32>> {
-    let mut options = Vec::new();
-    for (i, digit) in code[2..].chars().enumerate() {
-        let (digit, k) = (digit.to_digit(8).unwrap(), i as u32 + 1);
-        if k > heap {
-            break;
-        }
-        let rest = heap - k;
-        if digit & 1 != 0 && rest == 0 {
-            options.push(vec![]);
-        }
-        if digit & 2 != 0 && rest > 0 {
-            options.push(vec![rest]);
-        }
-        if digit & 4 != 0 && rest >= 2 {
-            options.extend((1..=rest / 2).map(|a| vec![a, rest - a]));
-        }
-    }
-    options
-}
-
-/// Misère: a sum with no move is won by the player to move.
+/// Misère: whether the player to move wins a sum of heaps of an octal
+/// code, by the search of `common::misere`.
 fn wins(sum: &[u32], code: &str, memo: &mut HashMap<Vec<u32>, bool>) -> bool {
-    let mut key: Vec<u32> = sum.to_vec();
-    key.sort_unstable();
-    if let Some(&known) = memo.get(&key) {
-        return known;
-    }
-    let mut any = false;
-    let mut wins_by_move = false;
-    for i in 0..key.len() {
-        if wins_by_move || (i > 0 && key[i - 1] == key[i]) {
-            continue;
-        }
-        for option in octal_options(code, key[i]) {
-            any = true;
-            let mut next: Vec<u32> = key[..i].iter().chain(&key[i + 1..]).copied().collect();
-            next.extend(option);
-            if !wins(&next, code, memo) {
-                wins_by_move = true;
-                break;
-            }
-        }
-    }
-    let result = !any || wins_by_move;
-    memo.insert(key, result);
-    result
+    let largest = sum.iter().copied().max().unwrap_or(0);
+    misere::wins(sum, &misere::octal(code, largest), memo)
 }
 
 /// Sums of up to four heaps ≤ 12 from a fixed sequence, as the session
@@ -112,6 +67,11 @@ moves misere K(2) + K(3)",
     );
     let mut memo = HashMap::new();
     assert_eq!(found[1].by, None);
+    // JSON says how: `"by":"quotient"` from the quotient, nothing for the
+    // search.
+    assert_eq!(sprague::output::json(&found[3])["by"], "quotient");
+    assert_eq!(sprague::output::json(&found[2])["by"], "quotient");
+    assert!(sprague::output::json(&found[1]).get("by").is_none());
     assert_eq!(
         found[1].value,
         Value::Wins(wins(&[3, 9], "0.77", &mut memo))
@@ -295,4 +255,66 @@ fn sums_of_twenty_kayles_heaps_to_30_are_answered_by_the_quotient() {
         panic!("expected a best move");
     };
     assert_eq!(found[2].value, Value::Wins(best.is_some()));
+}
+
+/// A trial monoid whose table (4 bytes times the square of its elements)
+/// cannot be had is a diagnostic naming the elements and the limit to
+/// lower, not an abort: Daisies (4.7) to heap 9 with the limit raised
+/// past what 1.5 GB of address space holds.
+#[test]
+fn a_trial_too_large_for_memory_is_a_diagnostic() {
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command
+        .args(["run", "--max-quotient", "1000000", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(|| {
+            let cap = libc::rlimit {
+                rlim_cur: 1_500_000_000,
+                rlim_max: 1_500_000_000,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &cap);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("sprague runs");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(b"game Daisies = octal \"4.7\"\nquotient Daisies up to 9\n")
+        .expect("written");
+    let output = child.wait_with_output().expect("sprague ends");
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{errors}");
+    assert!(
+        errors.contains("sprague::eval::quotient_out_of_memory"),
+        "{errors}"
+    );
+    assert!(errors.contains("--max-quotient"), "{errors}");
+}
+
+/// A quotient asked for fewer heaps than one kept is of those heaps: 0.6's
+/// quotient grows from heap 12 to heap 16, and asked again to 12 after 16
+/// it is the quotient to 12, not the larger one kept; misère sums with
+/// heaps to 16 are still answered from the one kept.
+#[test]
+fn a_quotient_of_fewer_heaps_than_kept_is_of_those_heaps() {
+    let order = |answer: &sprague::session::Answer| match &answer.value {
+        Value::Quotient(report) => (report.order, report.up_to),
+        other => panic!("expected a quotient, got {other:?}"),
+    };
+    let alone = answers("game G = octal \"0.6\"\nquotient G up to 12");
+    let after = answers(
+        "game G = octal \"0.6\"\nquotient G up to 16\nquotient G up to 12\nwins? misere G(16) + G(3)",
+    );
+    assert_ne!(order(&after[0]).0, order(&alone[0]).0);
+    assert_eq!(order(&after[1]), order(&alone[0]));
+    assert_eq!(after[2].by, Some("quotient"));
 }

@@ -42,6 +42,14 @@ fn whole_games_against_the_engine() {
     transcript("play");
 }
 
+/// Misère play: moves judged by the misère outcome they leave, from the
+/// quotient where it reaches the heaps and by the search past it; the
+/// player left without a move wins.
+#[test]
+fn misere_games_against_the_engine() {
+    transcript("misere_play");
+}
+
 /// A loopy game: the engine keeps a drawn game drawn (never stepping to
 /// Spin.c, which loses), and takes a win when offered one.
 #[test]

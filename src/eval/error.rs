@@ -276,6 +276,21 @@ pub enum EvalError {
     },
 
     #[error(
+        "the quotient's trial monoid at heap {heap} has {elements} elements, and its table ({bytes}) does not fit in memory"
+    )]
+    #[diagnostic(
+        code(sprague::eval::quotient_out_of_memory),
+        help("lower `--max-quotient N` below {elements}, or ask for the quotient of fewer heaps")
+    )]
+    QuotientOutOfMemory {
+        heap: u32,
+        elements: usize,
+        bytes: String,
+        #[label("this quotient")]
+        span: SourceSpan,
+    },
+
+    #[error(
         "no quotient was found for heap {heap}: no refinement of the trials answered every sum"
     )]
     #[diagnostic(
@@ -567,6 +582,7 @@ impl EvalError {
             | EvalError::Interrupted { .. }
             | EvalError::SearchTooLarge { .. }
             | EvalError::QuotientTooLarge { .. }
+            | EvalError::QuotientOutOfMemory { .. }
             | EvalError::QuotientUnresolved { .. }
             | EvalError::QuotientNotHeaps { .. }
             | EvalError::DrawTooLarge { .. }

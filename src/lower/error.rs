@@ -232,7 +232,7 @@ pub enum CheckError {
     #[diagnostic(
         code(sprague::check::no_misere),
         help(
-            "misère play is asked with `grundy misere P`, `wins? misere P`, `best_move misere P`, `moves misere P` or `crosscheck misere P`; `genus P` gives a position's misère values"
+            "misère play is asked with `grundy misere P`, `wins? misere P`, `best_move misere P`, `moves misere P`, `crosscheck misere P` or `play misere P`; `genus P` gives a position's misère values"
         )
     )]
     NoMisere {

@@ -58,6 +58,12 @@ pub enum QuotientError {
         heap: Heap,
         limit: usize,
     },
+    /// The table of a trial of `elements` elements (4 bytes times their
+    /// square) could not be allocated.
+    OutOfMemory {
+        heap: Heap,
+        elements: usize,
+    },
     /// An option of `heap` holds a heap not smaller than it.
     NotSmaller {
         heap: Heap,
@@ -168,6 +174,11 @@ impl Quotient {
 
     /// Adds the next heap, given its options (sums of smaller heaps).
     pub fn push(&mut self, options: Vec<Word>, control: &mut Control) -> Result<()> {
+        // Asked once a heap too: the walks below ask only every 4096
+        // states, and a quotient that stays small never reaches that.
+        if (control.stop)() {
+            return Err(QuotientError::Interrupted);
+        }
         let n = self.options.len() as Heap;
         let mut sorted = Vec::with_capacity(options.len());
         for mut option in options {
@@ -269,7 +280,9 @@ impl Quotient {
             for refined in &refinements {
                 let attempt = match self.trial(n, base, refined, control) {
                     Ok(attempt) => attempt,
-                    Err(QuotientError::TooLarge { .. }) => continue,
+                    Err(QuotientError::TooLarge { .. } | QuotientError::OutOfMemory { .. }) => {
+                        continue;
+                    }
                     Err(error) => return Err(error),
                 };
                 if attempt.p[attempt.element(&wrong) as usize] == truth {
@@ -317,8 +330,14 @@ impl Quotient {
                 limit: control.max_order,
             });
         }
+        let out_of_memory = QuotientError::OutOfMemory {
+            heap: n,
+            elements: size,
+        };
         for &(_, index) in freed {
-            monoid = monoid.times(&Monoid::cyclic(index, 2));
+            monoid = monoid
+                .times(&Monoid::cyclic(index, 2))
+                .ok_or(out_of_memory.clone())?;
         }
         let local: HashMap<u32, u32> = elements
             .iter()
@@ -339,7 +358,7 @@ impl Quotient {
         }
         let p = self.p_portion(&monoid, &phi, control)?;
         let generators: Vec<u32> = phi.clone();
-        let reduced = reduce(&monoid, &p, &generators);
+        let reduced = reduce(&monoid, &p, &generators).ok_or(out_of_memory)?;
         let phi = phi
             .iter()
             .map(|&x| reduced.class[x as usize].expect("a generator is reached"))

@@ -2,7 +2,11 @@
 //! engine can win it plays a winning move, restoring value 0 after any move
 //! out of a position of value 0 (the second player's strategy in the proof
 //! of the Sprague–Grundy theorem); when it cannot, it plays the move that
-//! leaves the longest possible play, to make the game last.
+//! leaves the longest possible play, to make the game last. `play misere P`
+//! is played under misère play (whoever moves last loses): moves are
+//! judged by the misère outcome of what they leave, from a quotient
+//! computed for the heaps (`quotient G up to N`) when one reaches them
+//! all, else by the misère search.
 
 use std::collections::HashSet;
 
@@ -11,6 +15,7 @@ use miette::SourceSpan;
 use crate::engine::{Gamma, Outcome};
 use crate::interp::Component;
 use crate::output;
+use crate::program::Play;
 use crate::session::{PlayMove, PlayRequest};
 
 use super::Repl;
@@ -23,10 +28,18 @@ const PLAY_HELP: &str = "type a move's number or the position it leaves; \
 const LISTED: usize = 40;
 
 pub fn play(repl: &mut Repl, request: PlayRequest) {
-    let PlayRequest { mut position, span } = request;
+    let PlayRequest {
+        mut position,
+        play,
+        span,
+    } = request;
     let mut history: Vec<Vec<Component>> = Vec::new();
+    let under = match play {
+        Play::Normal => "",
+        Play::Misere => " under misère play (whoever moves last loses)",
+    };
     say!(
-        "playing {}: you move first; {PLAY_HELP}",
+        "playing {}{under}: you move first; {PLAY_HELP}",
         repl.session.show(&position)
     );
     // Parts with no move are left out of what is shown from the start.
@@ -35,12 +48,15 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
         Err(report) => return repl.report(&report),
     }
     loop {
-        let Some(moves) = list_moves(repl, &position, span) else {
+        let Some(moves) = list_moves(repl, &position, play, span) else {
             return;
         };
-        show(repl, &position, &moves, span);
+        show(repl, &position, &moves, play, span);
         if moves.is_empty() {
-            say!("you have no move: sprague wins");
+            match play {
+                Play::Normal => say!("you have no move: sprague wins"),
+                Play::Misere => say!("you have no move: under misère play you win"),
+            }
             return;
         }
         let chosen = loop {
@@ -57,7 +73,7 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
                         return;
                     }
                     ":help" => say!("{PLAY_HELP}"),
-                    ":hint" => hint(&moves),
+                    ":hint" => hint(&moves, play),
                     ":undo" => match history.pop() {
                         Some(before) => {
                             position = before;
@@ -79,15 +95,23 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
         say!("you: {}", output::move_text(&chosen.line));
         let after = leaves(repl, &chosen, span);
         history.push(std::mem::replace(&mut position, after));
-        let Some(replies) = list_moves(repl, &position, span) else {
+        let Some(replies) = list_moves(repl, &position, play, span) else {
             return;
         };
-        let reply = match repl.session.reply(&position, &replies, span) {
+        let reply = match play {
+            Play::Normal => repl.session.reply(&position, &replies, span),
+            // The first move to a misère P-position, else the longest play.
+            Play::Misere => Ok(PlayMove::reply(&replies)),
+        };
+        let reply = match reply {
             Ok(reply) => reply,
             Err(report) => return repl.report(&report),
         };
         let Some(reply) = reply else {
-            say!("sprague has no move: you win");
+            match play {
+                Play::Normal => say!("sprague has no move: you win"),
+                Play::Misere => say!("sprague has no move: under misère play sprague wins"),
+            }
             return;
         };
         say!("sprague: {}", output::move_text(&reply.line));
@@ -104,13 +128,23 @@ fn leaves(repl: &mut Repl, choice: &PlayMove, span: SourceSpan) -> Vec<Component
 /// The moves of a position as written, each shown as `moves` shows it
 /// and leaving a different position: moves that leave the same terms in
 /// another order (`Kayles(0) + Kayles(2)` and `Kayles(2) + Kayles(0)`) are
-/// one move. Finished parts are dropped from what each leaves.
-fn list_moves(repl: &mut Repl, position: &[Component], span: SourceSpan) -> Option<Vec<PlayMove>> {
+/// one move. Finished parts are dropped from what each leaves. Under
+/// misère play a move is marked winning when it leaves a misère
+/// P-position.
+fn list_moves(
+    repl: &mut Repl,
+    position: &[Component],
+    play: Play,
+    span: SourceSpan,
+) -> Option<Vec<PlayMove>> {
     repl.progress.start();
     let moves = repl
         .session
         .written_moves(position, span)
-        .and_then(|moves| {
+        .and_then(|mut moves| {
+            if play == Play::Misere {
+                repl.session.mark_misere(position, &mut moves, span)?;
+            }
             let mut seen = HashSet::new();
             let mut distinct = Vec::new();
             for mut choice in moves {
@@ -134,10 +168,20 @@ fn list_moves(repl: &mut Repl, position: &[Component], span: SourceSpan) -> Opti
     }
 }
 
-/// The position, each component's value and the nim-sum, and the moves.
-fn show(repl: &mut Repl, position: &[Component], moves: &[PlayMove], span: SourceSpan) {
+/// The position, each component's value and the nim-sum (under misère
+/// play, its outcome and how it was found), and the moves.
+fn show(repl: &mut Repl, position: &[Component], moves: &[PlayMove], play: Play, span: SourceSpan) {
     say!("position: {}", repl.session.show(position));
-    if let Ok(values) = repl.session.values(position, span) {
+    if play == Play::Misere {
+        match repl.session.misere_wins(position, span) {
+            Ok((wins, quoted)) => say!(
+                "misère outcome: the player to move {}{}",
+                if wins { "wins" } else { "loses" },
+                if quoted { " (by the quotient)" } else { "" }
+            ),
+            Err(report) => repl.report(&report),
+        }
+    } else if let Ok(values) = repl.session.values(position, span) {
         let nim_sum = values
             .iter()
             .fold(Gamma::Finite(0), |acc, value| acc.add(value));
@@ -172,7 +216,7 @@ fn is_drawn(repl: &mut Repl, position: &[Component], span: SourceSpan) -> bool {
     })
 }
 
-fn hint(moves: &[PlayMove]) {
+fn hint(moves: &[PlayMove], play: Play) {
     match moves.iter().position(|choice| choice.line.winning) {
         Some(index) => say!(
             "hint: move {} wins: {}",
@@ -185,7 +229,14 @@ fn hint(moves: &[PlayMove]) {
                 index + 1,
                 output::move_text(&moves[index].line)
             ),
-            None => say!("hint: the position has value 0; every move loses against best play"),
+            None => match play {
+                Play::Normal => {
+                    say!("hint: the position has value 0; every move loses against best play")
+                }
+                Play::Misere => say!(
+                    "hint: the position is a misère P-position; every move loses against best play"
+                ),
+            },
         },
     }
 }

@@ -115,6 +115,7 @@ impl Session {
                 (QueryKind::Play, _) if interactive => {
                     sink(Event::Play(PlayRequest {
                         position: written.map_or(sum, |written| written.terms),
+                        play: query.play,
                         span,
                     }));
                     return Ok(());
@@ -468,7 +469,7 @@ fn loopy_best_move(
 }
 
 /// A query under misère play, from the genera of the sums searched.
-fn solve_misere(
+pub(super) fn solve_misere(
     interp: &Interpreter,
     engine: &mut Engine<Component>,
     misere: &mut Misere<Component>,

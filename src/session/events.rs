@@ -198,6 +198,8 @@ impl PlayMove {
 pub struct PlayRequest {
     /// The position as written: a game on a board kept whole.
     pub position: Vec<Component>,
+    /// Normal play, or misère (`play misere P`).
+    pub play: Play,
     pub span: SourceSpan,
 }
 

@@ -518,6 +518,62 @@ impl Session {
         Ok(chosen.or_else(|| PlayMove::reply(moves)))
     }
 
+    /// Whether the player to move wins a position (as written, or a sum of
+    /// parts) under misère play, and whether a quotient said so: from the
+    /// quotient computed for its heaps when one reaches them all (never for
+    /// a heap past its N), else by the misère search.
+    pub fn misere_wins(
+        &mut self,
+        position: &[Component],
+        span: SourceSpan,
+    ) -> Result<(bool, bool), Report> {
+        let sum = self.parts(position)?;
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
+        let (engine, misere) = (&mut self.engine, &mut self.misere);
+        let by_quotient =
+            quotient::solve_by_quotient(&interp, engine, &self.quotients, QueryKind::Wins, &sum);
+        let quoted = by_quotient.is_some();
+        let solved = match by_quotient {
+            Some(solved) => solved,
+            None => {
+                misere.begin_query(self.max_search);
+                answer::solve_misere(
+                    &interp,
+                    engine,
+                    misere,
+                    QueryKind::Wins,
+                    &sum,
+                    self.max_search,
+                )
+            }
+        };
+        match solved.map_err(|error| engine_error(&interp, error, span)) {
+            Ok(Value::Wins(wins)) => Ok((wins, quoted)),
+            Ok(other) => unreachable!("`wins?` answers {other:?}"),
+            Err(error) => Err(self.report(error)),
+        }
+    }
+
+    /// Marks each of a position's moves (from [`Session::written_moves`])
+    /// winning under misère play when it leaves a misère P-position; true
+    /// when a quotient answered every one.
+    pub fn mark_misere(
+        &mut self,
+        position: &[Component],
+        moves: &mut [PlayMove],
+        span: SourceSpan,
+    ) -> Result<bool, Report> {
+        let sum = self.parts(position)?;
+        let mut quoted = true;
+        for choice in moves {
+            let (wins, by_quotient) = self.misere_wins(&choice.r#move.apply(&sum), span)?;
+            choice.line.winning = !wins;
+            choice.line.drawing = false;
+            quoted &= by_quotient;
+        }
+        Ok(quoted)
+    }
+
     /// The terms of a position (as written, or a sum of parts) that still
     /// have a move: what a game in progress shows, its finished parts
     /// dropped.

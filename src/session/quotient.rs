@@ -13,7 +13,8 @@ use crate::program::{GameId, QueryKind};
 use crate::quotient::{Control, Heap, Quotient, QuotientError, Word};
 
 /// The default bound on the elements of a trial monoid (`--max-quotient`).
-pub const DEFAULT_MAX_QUOTIENT: usize = 1 << 16;
+/// A trial of N elements holds a table of 4·N² bytes: 64 MiB at 4096.
+pub const DEFAULT_MAX_QUOTIENT: usize = 1 << 12;
 
 impl Session {
     /// `quotient G up to N`: grows G's quotient to heap N (keeping it for
@@ -27,7 +28,15 @@ impl Session {
     ) -> Result<(), EvalError> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let name = self.program.game(game).name.clone();
-        let quotient = self.quotients.entry(game).or_default();
+        let kept = self.quotients.entry(game).or_default();
+        // A quotient kept past N is of more heaps, and may be larger than
+        // N's: N's is grown apart, and the one kept (which answers more
+        // sums) stays.
+        let mut apart = Quotient::new();
+        let quotient = match kept.up_to().is_some_and(|kept| kept > up_to) {
+            true => &mut apart,
+            false => kept,
+        };
         let stages = &mut self.stages;
         let tables = &self.tables;
         let stop = || tables.stopped();
@@ -120,6 +129,12 @@ fn quotient_error(error: QuotientError, span: SourceSpan) -> EvalError {
             ),
             span,
         },
+        QuotientError::OutOfMemory { heap, elements } => EvalError::QuotientOutOfMemory {
+            heap,
+            elements,
+            bytes: grouped_bytes(elements),
+            span,
+        },
         QuotientError::Unresolved { heap } => EvalError::QuotientUnresolved { heap, span },
         // Checked when the options are listed.
         QuotientError::NotSmaller { heap, option } => EvalError::QuotientNotHeaps {
@@ -129,6 +144,12 @@ fn quotient_error(error: QuotientError, span: SourceSpan) -> EvalError {
         },
         QuotientError::Interrupted => EvalError::Interrupted { span },
     }
+}
+
+/// The bytes of a table of `elements` elements, written out.
+fn grouped_bytes(elements: usize) -> String {
+    let bytes = (elements as u128) * (elements as u128) * 4;
+    format!("{:.1} GB", bytes as f64 / 1e9)
 }
 
 fn report(game: &str, up_to: Heap, quotient: &Quotient) -> QuotientReport {

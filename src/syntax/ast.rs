@@ -256,6 +256,7 @@ impl QueryKind {
                 | QueryKind::Moves
                 | QueryKind::Crosscheck
                 | QueryKind::Why
+                | QueryKind::Play
         )
     }
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod misere;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
