@@ -135,3 +135,47 @@ proptest! {
 fn every_example_prints_the_same_by_search() {
     common::every_example_prints_its_expected_output(&["--method", "search"]);
 }
+
+/// The watcher is told how the search goes: the positions it listed grow,
+/// it is deep in the board, and the value it tests at the top is one the
+/// answer can be (no more than the value found). With the memo, nothing
+/// is searched.
+#[test]
+fn the_watcher_is_told_the_searchs_depth_and_the_value_tested() {
+    use sprague::engine::Tally;
+    use std::sync::{Arc, Mutex};
+    let told = |method: Method| {
+        let tallies: Arc<Mutex<Vec<Tally>>> = Arc::default();
+        let mut session = session(method);
+        let seen = Arc::clone(&tallies);
+        session.set_watcher(Some(Box::new(move |tally| {
+            seen.lock().unwrap().push(*tally);
+            true
+        })));
+        // NodeKayles 3 × 16 is 3 (A316632).
+        let source = format!("{GAMES}grundy NodeKayles(Grid(3, 16))\n");
+        assert_eq!(grundy_values_in(session, &source), [3]);
+        let tallies = tallies.lock().unwrap().clone();
+        tallies
+    };
+    let searched = told(Method::Search);
+    assert!(searched.len() >= 2, "told {} times", searched.len());
+    assert!(
+        searched
+            .windows(2)
+            .all(|two| two[0].searched <= two[1].searched)
+    );
+    assert!(searched.last().is_some_and(|tally| tally.searched > 0));
+    assert!(searched.iter().any(|tally| tally.depth >= 2));
+    assert!(
+        searched
+            .iter()
+            .all(|tally| tally.testing.is_none_or(|value| value <= 3))
+    );
+    assert!(searched.iter().any(|tally| tally.testing.is_some()));
+    let memo = told(Method::Memo);
+    assert!(
+        memo.iter()
+            .all(|tally| tally.searched == 0 && tally.testing.is_none())
+    );
+}
