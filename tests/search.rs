@@ -155,8 +155,7 @@ fn the_watcher_is_told_the_searchs_depth_and_the_value_tested() {
         // NodeKayles 3 × 16 is 3 (A316632).
         let source = format!("{GAMES}grundy NodeKayles(Grid(3, 16))\n");
         assert_eq!(grundy_values_in(session, &source), [3]);
-        let tallies = tallies.lock().unwrap().clone();
-        tallies
+        tallies.lock().unwrap().clone()
     };
     let searched = told(Method::Search);
     assert!(searched.len() >= 2, "told {} times", searched.len());
