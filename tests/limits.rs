@@ -336,3 +336,41 @@ fn a_code_table_keeps_to_the_work_limit() {
     assert!(message.contains("past the limit of 1,000,000"), "{message}");
     assert!(message.contains("while expanding X("), "{message}");
 }
+
+/// How far a quotient is grown is bounded by `--max-rows` (a row for each
+/// heap), not by a bound fixed in the program: up to 10 is 11 heaps.
+#[test]
+fn a_quotient_is_grown_as_far_as_the_row_limit() {
+    let source = "game K = octal \"0.77\"\nquotient K up to 10\n";
+    let answered = |max_rows: usize| {
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        session.set_max_rows(max_rows);
+        let mut events = Vec::new();
+        session.run("test.game", source, &mut |event| events.push(event));
+        match events.as_slice() {
+            [Event::Error(report)] => Err(report.to_string()),
+            _ => Ok(()),
+        }
+    };
+    let refused = answered(10).expect_err("11 heaps are past 10 rows");
+    assert!(
+        refused.contains("11 heaps, past the limit of 10"),
+        "{refused}"
+    );
+    assert_eq!(answered(11), Ok(()));
+    // Past the old fixed bound of 100,000 heaps, the check lets it through
+    // to the row limit.
+    let mut session = Session::new(DEFAULT_MAX_STATES);
+    let mut events = Vec::new();
+    let far = "game K = octal \"0.77\"\nquotient K up to 200000\n";
+    session.set_max_rows(100);
+    session.run("test.game", far, &mut |event| events.push(event));
+    let [Event::Error(report)] = events.as_slice() else {
+        panic!("expected the row limit's error, got {events:?}");
+    };
+    let help = report
+        .help()
+        .map(|help| help.to_string())
+        .unwrap_or_default();
+    assert!(help.contains("--max-rows"), "{help}");
+}

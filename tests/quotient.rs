@@ -161,8 +161,12 @@ fn error_code(source: &str, session: &mut Session) -> Option<String> {
 fn bad_quotients_are_refused_with_their_reasons() {
     let cases = [
         (
-            "game K = octal \"0.77\"\nquotient K up to 100001",
+            "game K = octal \"0.77\"\nquotient K up to 4294967295",
             "sprague::check::quotient_too_far",
+        ),
+        (
+            "game K = octal \"0.77\"\nquotient K up to 2000000",
+            "sprague::eval::quotient_too_far",
         ),
         (
             "game W(a, b) { move W(a - 1, b) if a > 0 }\nquotient W up to 3",

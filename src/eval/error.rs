@@ -261,6 +261,21 @@ pub enum EvalError {
     },
 
     #[error(
+        "a quotient up to heap {up_to} has a row for each of {} heaps, past the limit of {limit}",
+        *up_to as u64 + 1
+    )]
+    #[diagnostic(
+        code(sprague::eval::quotient_too_far),
+        help("ask for the quotient of fewer heaps, or raise the limit with `--max-rows N`")
+    )]
+    QuotientTooFar {
+        up_to: u32,
+        limit: usize,
+        #[label("this heap")]
+        span: SourceSpan,
+    },
+
+    #[error(
         "the quotient's trial monoid at heap {heap} would pass {}",
         count(*.limit, "element", "elements")
     )]
@@ -582,6 +597,7 @@ impl EvalError {
             | EvalError::Interrupted { .. }
             | EvalError::SearchTooLarge { .. }
             | EvalError::QuotientTooLarge { .. }
+            | EvalError::QuotientTooFar { .. }
             | EvalError::QuotientOutOfMemory { .. }
             | EvalError::QuotientUnresolved { .. }
             | EvalError::QuotientNotHeaps { .. }

@@ -623,6 +623,7 @@ pub(super) fn node_id(graph: &mut Graph, name: &str) -> NodeId {
     NodeId(index as u32)
 }
 
-/// The largest heap a quotient may be grown to: past it, listing each
-/// heap's options alone outgrows any quotient worth computing.
-pub const MAX_QUOTIENT_HEAP: u64 = 100_000;
+/// The largest heap a quotient may be grown to, as heaps are numbered in
+/// 32 bits; how far one is grown is bounded by `--max-rows` (a row for
+/// each heap's element).
+pub const MAX_QUOTIENT_HEAP: u64 = u32::MAX as u64 - 1;

@@ -26,6 +26,10 @@ impl Session {
         span: SourceSpan,
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EvalError> {
+        if up_to as usize >= self.max_rows {
+            let limit = self.max_rows;
+            return Err(EvalError::QuotientTooFar { up_to, limit, span });
+        }
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let name = self.program.game(game).name.clone();
         let kept = self.quotients.entry(game).or_default();
