@@ -5,6 +5,8 @@ mod common;
 use std::collections::HashMap;
 
 use common::answers_in;
+#[cfg(target_os = "linux")]
+use common::run_capped_with;
 use sprague::engine::DEFAULT_MAX_STATES;
 use sprague::session::{Event, Session, Value};
 
@@ -130,38 +132,6 @@ fn the_state_limit_says_how_to_raise_it() {
 #[cfg(target_os = "linux")]
 fn run_capped(source: &str, cap: u64) -> std::process::Output {
     run_capped_with(&[], source, cap)
-}
-
-/// [`run_capped`] with more arguments to `run`.
-#[cfg(target_os = "linux")]
-fn run_capped_with(args: &[&str], source: &str, cap: u64) -> std::process::Output {
-    use std::io::Write;
-    use std::os::unix::process::CommandExt;
-    use std::process::{Command, Stdio};
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
-    command
-        .arg("run")
-        .args(args)
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // SAFETY: setrlimit is async-signal-safe and touches only the child.
-    unsafe {
-        command.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: cap,
-                rlim_max: cap,
-            };
-            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
-                0 => Ok(()),
-                _ => Err(std::io::Error::last_os_error()),
-            }
-        });
-    }
-    let mut child = command.spawn().expect("sprague runs");
-    let _ = child.stdin.take().unwrap().write_all(source.as_bytes());
-    child.wait_with_output().unwrap()
 }
 
 /// A chain as deep as the default state limit allows fits a 4 GB address

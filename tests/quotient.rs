@@ -267,34 +267,11 @@ fn sums_of_twenty_kayles_heaps_to_30_are_answered_by_the_quotient() {
 /// past what 1.5 GB of address space holds.
 #[test]
 fn a_trial_too_large_for_memory_is_a_diagnostic() {
-    use std::os::unix::process::CommandExt;
-    use std::process::{Command, Stdio};
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
-    command
-        .args(["run", "--max-quotient", "1000000", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // SAFETY: setrlimit is async-signal-safe and touches only the child.
-    unsafe {
-        command.pre_exec(|| {
-            let cap = libc::rlimit {
-                rlim_cur: 1_500_000_000,
-                rlim_max: 1_500_000_000,
-            };
-            libc::setrlimit(libc::RLIMIT_AS, &cap);
-            Ok(())
-        });
-    }
-    let mut child = command.spawn().expect("sprague runs");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(b"game Daisies = octal \"4.7\"\nquotient Daisies up to 9\n")
-        .expect("written");
-    let output = child.wait_with_output().expect("sprague ends");
+    let output = common::run_capped_with(
+        &["--max-quotient", "1000000"],
+        "game Daisies = octal \"4.7\"\nquotient Daisies up to 9\n",
+        1_500_000_000,
+    );
     let errors = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{errors}");
     assert!(

@@ -142,3 +142,34 @@ pub fn sprague_with_peak_memory(args: &[&str], stdin: &str) -> (Option<i32>, i64
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
     (code, usage.ru_maxrss)
 }
+
+/// Runs `sprague run ARGS -` on `source` with its address space capped at
+/// `cap` bytes, as `prlimit --as` would.
+#[cfg(target_os = "linux")]
+pub fn run_capped_with(args: &[&str], source: &str, cap: u64) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command
+        .arg("run")
+        .args(args)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: cap,
+                rlim_max: cap,
+            };
+            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    let mut child = command.spawn().expect("sprague runs");
+    let _ = child.stdin.take().unwrap().write_all(source.as_bytes());
+    child.wait_with_output().unwrap()
+}
