@@ -27,10 +27,10 @@ impl Session {
         // Every part the options of the parts reach, in the order found;
         // a part is noted when first met, so the queue holds each once.
         let mut parts: Vec<Component> = Vec::new();
-        let mut index: HashMap<Component, usize> = HashMap::default();
+        let mut index = PartIndex::default();
         let mut queue: Vec<usize> = Vec::new();
         let mut note = |part: &Component, parts: &mut Vec<Component>, queue: &mut Vec<usize>| {
-            if matches!(part, Component::Heap(_)) || index.contains_key(part) {
+            if matches!(part, Component::Heap(_)) || index.get(part).is_some() {
                 return Ok(());
             }
             if parts.len() == limits.parts {
@@ -38,7 +38,7 @@ impl Session {
                     limit: limits.parts,
                 }));
             }
-            index.insert(part.clone(), parts.len());
+            index.insert(part, parts.len());
             queue.push(parts.len());
             parts.push(part.clone());
             Ok(())
@@ -166,7 +166,7 @@ impl Session {
 /// has an option of its value with a counter from an earlier round.
 pub(super) fn loopy_counters(
     parts: &[Component],
-    index: &HashMap<Component, usize>,
+    index: &PartIndex,
     options: &[Vec<Vec<Component>>],
     values: &[Gamma],
     claims: &mut [Claim],
@@ -174,7 +174,7 @@ pub(super) fn loopy_counters(
 ) -> Result<(), Report> {
     let single = |option: &[Component]| match option {
         [Component::Heap(_)] => None,
-        [part] => Some(index[part]),
+        [part] => Some(index.place(part)),
         _ => None,
     };
     let value_of = |option: &[Component]| sum_value(index, values, option);
@@ -203,7 +203,7 @@ pub(super) fn loopy_counters(
                     value_of(back) == Some(g)
                         && back.iter().all(|part| match part {
                             Component::Heap(_) => true,
-                            part => counter[index[part]].is_some_and(|c| c < round),
+                            part => counter[index.place(part)].is_some_and(|c| c < round),
                         })
                 });
                 match back {

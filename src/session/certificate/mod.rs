@@ -36,6 +36,8 @@ use super::errors::engine_error;
 use super::{Session, Stage, tell};
 use crate::engine::{EngineError, Gamma, Grundy, Options};
 use crate::interp::{Component, Interpreter, work_per_option};
+use crate::program::GameId;
+use crate::values::Value;
 
 /// What the certificate file says it is.
 const FORMAT: &str = "sprague certificate 1";
@@ -199,16 +201,77 @@ fn normal(mut sum: Vec<Component>) -> Vec<Component> {
     sum
 }
 
+/// Where each part found while certifying is in the list of parts. A
+/// game's position of one small integer argument (a heap of a code or of
+/// heap rules) is found by that integer in a table of its own: the options
+/// of a heap are mostly the heaps below it, in order, so the lookups walk
+/// the table rather than jump about a hash table of a million parts.
+#[derive(Default)]
+pub(super) struct PartIndex {
+    heaps: HashMap<GameId, Vec<u32>>,
+    others: HashMap<Component, usize>,
+}
+
+/// Heaps beyond this are indexed by hash, with every other part.
+const INDEXED_HEAPS: i64 = 1 << 26;
+
+/// No part at this place of a heap table.
+const ABSENT: u32 = u32::MAX;
+
+impl PartIndex {
+    /// The game and heap of a part indexed by its heap.
+    fn heap(part: &Component) -> Option<(GameId, usize)> {
+        match part {
+            Component::Game(game, args) => match args.as_slice() {
+                [Value::Int(n @ 0..INDEXED_HEAPS)] => Some((*game, *n as usize)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    pub(super) fn get(&self, part: &Component) -> Option<usize> {
+        match Self::heap(part) {
+            Some((game, n)) => self
+                .heaps
+                .get(&game)
+                .and_then(|table| table.get(n))
+                .filter(|&&i| i != ABSENT)
+                .map(|&i| i as usize),
+            None => self.others.get(part).copied(),
+        }
+    }
+
+    /// The place of a part found: every part an option of a part found
+    /// reaches was found.
+    pub(super) fn place(&self, part: &Component) -> usize {
+        self.get(part)
+            .expect("every part an option reaches was found")
+    }
+
+    /// Notes that `part` is the `i`th part found.
+    pub(super) fn insert(&mut self, part: &Component, i: usize) {
+        match (Self::heap(part), u32::try_from(i)) {
+            (Some((game, n)), Ok(i)) if i != ABSENT => {
+                let table = self.heaps.entry(game).or_default();
+                if table.len() <= n {
+                    table.resize(n + 1, ABSENT);
+                }
+                table[n] = i;
+            }
+            _ => {
+                self.others.insert(part.clone(), i);
+            }
+        }
+    }
+}
+
 /// The value of a sum of parts found while certifying (`None` if a part is
 /// infinite): the XOR of theirs.
-fn sum_value(
-    index: &HashMap<Component, usize>,
-    values: &[Gamma],
-    sum: &[Component],
-) -> Option<Grundy> {
+fn sum_value(index: &PartIndex, values: &[Gamma], sum: &[Component]) -> Option<Grundy> {
     sum.iter().try_fold(0, |x, part| match part {
         Component::Heap(n) => Some(x ^ n),
-        part => match &values[index[part]] {
+        part => match &values[index.place(part)] {
             Gamma::Finite(value) => Some(x ^ value),
             Gamma::Infinite(_) => None,
         },
