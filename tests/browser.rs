@@ -9,6 +9,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,28 @@ struct Killed(Child);
 impl Drop for Killed {
     fn drop(&mut self) {
         let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A child started in a process group of its own, and the whole group
+/// killed when the test ends, however it ends: chromedriver's browsers
+/// (Chromium and its renderers, zygotes and helpers) die with it rather
+/// than outlive the test.
+struct KilledGroup(Child);
+
+impl KilledGroup {
+    fn spawn(command: &mut Command) -> std::io::Result<KilledGroup> {
+        command.process_group(0).spawn().map(KilledGroup)
+    }
+}
+
+impl Drop for KilledGroup {
+    fn drop(&mut self) {
+        let group = self.0.id() as libc::pid_t;
+        // SAFETY: kill(2) with a negative pid signals our child's own
+        // group, which holds only what the child started.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
         let _ = self.0.wait();
     }
 }
@@ -61,19 +84,20 @@ fn serve_with(args: &[&str]) -> (Killed, String) {
     (Killed(child), url)
 }
 
-fn chromedriver() -> (Killed, u16) {
+fn chromedriver() -> (KilledGroup, u16) {
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let child = Command::new("chromedriver")
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    (Killed(child), port)
+    let child = KilledGroup::spawn(
+        Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    )
+    .expect("chromedriver starts");
+    (child, port)
 }
 
 async fn connect(port: u16, profile: &std::path::Path) -> Client {
@@ -297,7 +321,7 @@ async fn the_page_answers_plays_and_plots_in_a_real_browser() {
 struct Page {
     client: Client,
     server: Option<Killed>,
-    _driver: Killed,
+    _driver: KilledGroup,
     _profile: tempfile::TempDir,
 }
 
@@ -360,6 +384,37 @@ impl Page {
         type_source(&self.client, source).await;
         click(&self.client, "#run").await;
     }
+}
+
+/// How many live processes have `needle` in their command line.
+fn processes_with(needle: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| std::fs::read(entry.ok()?.path().join("cmdline")).ok())
+        .filter(|line| String::from_utf8_lossy(line).contains(needle))
+        .count()
+}
+
+#[tokio::test]
+async fn the_browser_ends_with_its_test() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    let profile = format!("--user-data-dir={}", page._profile.path().display());
+    assert!(
+        processes_with(&profile) > 0,
+        "the browser runs with {profile}"
+    );
+    drop(page);
+    let started = Instant::now();
+    while processes_with(&profile) > 0 && started.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        processes_with(&profile),
+        0,
+        "browser processes outlive the test"
+    );
 }
 
 fn key(key: Key) -> String {
