@@ -43,11 +43,12 @@ use crate::syntax::{self, ast};
 /// The default bound on the rows of a query's table.
 pub const DEFAULT_MAX_ROWS: usize = 1_000_000;
 
-/// The most bytes of one source: parsing and checking hold about 50 bytes
-/// of tree for each byte of text (a set literal's elements, a file of
-/// queries), so 32 MiB of text needs about 1.6 GB, and a 50 MB file would
-/// not fit in 4 GB.
-pub const DEFAULT_MAX_SOURCE: usize = 32 * 1024 * 1024;
+/// The most bytes of one source: parsing and checking hold up to about
+/// 170 bytes of tokens and tree for each byte of text (a file of short
+/// queries; a set literal's elements about 120), so 8 MiB of text peaks at
+/// about 1.4 GB, beside the evaluator's 1 GiB stack, within 4 GB; 16 MB of
+/// queries did not fit.
+pub const DEFAULT_MAX_SOURCE: usize = 8 * 1024 * 1024;
 
 /// A source longer than the session reads at once.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -59,7 +60,7 @@ pub const DEFAULT_MAX_SOURCE: usize = 32 * 1024 * 1024;
 #[diagnostic(
     code(sprague::session::source_too_large),
     help(
-        "parsing needs about 50 bytes of memory for each byte of text: split the file, or raise the limit with `--max-source N` if memory allows"
+        "parsing needs up to about 170 bytes of memory for each byte of text: split the file, or raise the limit with `--max-source N` if memory allows"
     )
 )]
 pub struct SourceTooLarge {
