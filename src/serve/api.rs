@@ -361,7 +361,7 @@ pub async fn play(
                 }
             };
             let you = move_json(session, chosen);
-            let after = &chosen.leaves;
+            let after = &chosen.leaves();
             let replies = session.written_moves(after, span).map_err(failed)?;
             let Some(answer) = session.reply(after, &replies, span).map_err(failed)? else {
                 let mut body = state(session, after).map_err(failed)?;
@@ -377,7 +377,7 @@ pub async fn play(
                 (false, false) => "every move loses against best play; sprague plays the one that keeps the game longest",
             };
             let reply = move_json(session, answer);
-            let mut body = state(session, &answer.leaves).map_err(failed)?;
+            let mut body = state(session, &answer.leaves()).map_err(failed)?;
             let over = body["moves"].as_array().is_some_and(Vec::is_empty);
             body["you"] = you;
             body["reply"] = reply;
@@ -481,7 +481,7 @@ fn listed_move_json(choice: &PlayMove) -> Json {
 /// The move made, with the whole position it leaves, as written.
 fn move_json(session: &Session, choice: &PlayMove) -> Json {
     let mut line = choice.line.clone();
-    let leaves = session.show(&choice.leaves);
+    let leaves = session.show(&choice.leaves());
     line.result = Some(leaves.clone());
     json!({
         "move": output::move_text(&line),

@@ -431,11 +431,13 @@ impl Session {
         let moves = valued_moves(&interp, &mut self.engine, sum);
         let moves = moves.map_err(|error| engine_error(&interp, error, span));
         let moves = moves.map_err(|error| self.report(error))?;
+        let written_in: Arc<[Component]> = Arc::from(sum);
         Ok(moves
             .into_iter()
             .map(|(r#move, value, longest)| PlayMove {
                 line: listed_move_line(&interp, sum, &r#move, value),
-                leaves: r#move.apply(sum),
+                written: r#move.clone(),
+                written_in: written_in.clone(),
                 r#move,
                 longest,
             })
@@ -473,6 +475,7 @@ impl Session {
             return Ok(moves);
         };
         let mut shown = written::Shown::default();
+        let written_in: Arc<[Component]> = Arc::from(position);
         for choice in &mut moves {
             let made = written.show_move(
                 &interp,
@@ -484,7 +487,8 @@ impl Session {
             );
             let made = made.map_err(|error| engine_error(&interp, error, span));
             if let Some(made) = made.map_err(|error| self.report(error))? {
-                choice.leaves = written.after(&made);
+                choice.written = made.into_move();
+                choice.written_in = written_in.clone();
             }
         }
         Ok(moves)
