@@ -8,7 +8,7 @@ use common::answers_in;
 #[cfg(target_os = "linux")]
 use common::run_capped_with;
 use sprague::engine::DEFAULT_MAX_STATES;
-use sprague::session::{Event, Session, Value};
+use sprague::session::{DEFAULT_MAX_SOURCE, Event, Session, Value};
 
 const CHOMP: &str = "
 game Chomp(h) {
@@ -214,6 +214,29 @@ fn an_interned_chain_fits_in_4_gb_or_says_memory_ran_out() {
         assert!(stderr.contains("sprague::eval::out_of_memory"), "{stderr}");
         assert!(stderr.contains("--max-states"), "{stderr}");
         assert!(stderr.contains("more memory"), "{stderr}");
+    }
+}
+
+/// A source as large as the default `--max-source` allows is read and
+/// answered in a 4 GB address space. Short queries cost parsing the most
+/// memory a byte of text (some 170 bytes); at the old default of 32 MiB a
+/// file of them, or 16 MB of them, aborted with "memory allocation failed".
+#[test]
+fn a_source_as_large_as_the_default_limit_fits_in_4_gb() {
+    if !cfg!(target_os = "linux") {
+        println!("skipped: the address space is capped with setrlimit, on Linux only");
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let query = "grundy *1\n";
+        let queries = DEFAULT_MAX_SOURCE / query.len();
+        let output = run_capped(&query.repeat(queries), 4_000_000_000);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr:.2000}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(stdout.lines().count(), queries, "{stderr:.2000}");
+        assert!(stdout.lines().all(|line| line == "grundy *1 = 1"));
     }
 }
 

@@ -523,6 +523,32 @@ fn a_chain_past_the_state_limit_leaves_the_server_answering() {
     assert_eq!(body["answers"][0]["value"], 6, "{body}");
 }
 
+/// The moves of a sum of 20,000 heaps, asked of a server under a 4 GB
+/// address space, are listed, and the server goes on answering: each move
+/// once kept the whole sum it leaves, and the list grew as the square of
+/// the sum (some 23 GB here) until an allocation failure killed the server.
+#[test]
+fn the_moves_of_a_long_sum_leave_the_server_answering() {
+    let server = Server::start(4_000_000_000, &[]);
+    let position = vec!["*3"; 20_000].join(" + ");
+    let (status, body) = server.post("/api/moves", &json!({ "position": position }));
+    assert_eq!(status, 200, "{body:.2000}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    // An even number of equal heaps: value 0. A move takes one heap of 3
+    // to k < 3 and leaves 3 XOR k, never 0.
+    assert_eq!(body["grundy"], 0, "{:.2000}", body.to_string());
+    let moves = body["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3 * 20_000);
+    let left: Vec<&str> = moves[..3]
+        .iter()
+        .map(|m| m["grundy"].as_str().unwrap())
+        .collect();
+    assert_eq!(left, ["3", "2", "1"], "{:.2000}", body.to_string());
+    assert!(moves.iter().all(|m| m["winning"] == false));
+    let (status, body) = server.post("/api/run", &json!({ "source": "grundy *3 + *5" }));
+    assert_eq!(status, 200, "{body}");
+}
+
 /// With too little address space for the evaluating thread's stack, a
 /// computation is answered 503 with a JSON reason, not a panic, and the
 /// server goes on answering.

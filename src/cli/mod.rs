@@ -190,7 +190,7 @@ struct Limits {
     /// The most rows a query's table may have (`grundy G(n) for n in …`).
     #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N", value_parser = count)]
     max_rows: usize,
-    /// The most bytes of one source file (parsing holds about 50 bytes a byte).
+    /// The most bytes of one source file (parsing holds up to about 170 bytes a byte).
     #[arg(long, default_value_t = DEFAULT_MAX_SOURCE, value_name = "N", value_parser = count)]
     max_source: usize,
     /// Threads that fill a code's table of values, or solve a game's table as a box

@@ -121,7 +121,7 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
 
 /// What a move leaves, as written, its finished parts dropped.
 fn leaves(repl: &mut Repl, choice: &PlayMove, span: SourceSpan) -> Vec<Component> {
-    let result = choice.leaves.clone();
+    let result = choice.leaves();
     repl.session.unfinished(&result, span).unwrap_or(result)
 }
 
@@ -148,7 +148,7 @@ fn list_moves(
             let mut seen = HashSet::new();
             let mut distinct = Vec::new();
             for mut choice in moves {
-                let result = repl.session.unfinished(&choice.leaves, span)?;
+                let result = repl.session.unfinished(&choice.leaves(), span)?;
                 choice.line.result = Some(repl.session.show(&result));
                 let mut parts = result;
                 parts.sort();
@@ -275,7 +275,7 @@ fn choose(repl: &mut Repl, moves: &[PlayMove], text: &str) -> Option<PlayMove> {
     let wanted = parts(&typed);
     let found = moves
         .iter()
-        .find(|choice| wanted.is_some() && parts(&choice.leaves) == wanted);
+        .find(|choice| wanted.is_some() && parts(&choice.leaves()) == wanted);
     if found.is_none() {
         say!(
             "{} is not one move away; {PLAY_HELP}",

@@ -365,8 +365,12 @@ pub async fn play(
                     return Err(json!({ "message": "say which move: `move` (a number), `to` (a position), or `first` for sprague to move first" }));
                 }
             };
+            let leaves;
             let (you, after) = match chosen {
-                Some(chosen) => (move_json(session, chosen), &chosen.leaves),
+                Some(chosen) => {
+                    leaves = chosen.leaves();
+                    (move_json(session, chosen), &leaves)
+                }
                 None => (Json::Null, &position),
             };
             let replies = session.written_moves(after, span).map_err(failed)?;
@@ -387,7 +391,7 @@ pub async fn play(
                 (false, false) => "every move loses against best play; sprague plays the one that keeps the game longest",
             };
             let reply = move_json(session, answer);
-            let mut body = state(session, &answer.leaves).map_err(failed)?;
+            let mut body = state(session, &answer.leaves()).map_err(failed)?;
             let over = body["moves"].as_array().is_some_and(Vec::is_empty);
             body["you"] = you;
             body["reply"] = reply;
@@ -491,7 +495,7 @@ fn listed_move_json(choice: &PlayMove) -> Json {
 /// The move made, with the whole position it leaves, as written.
 fn move_json(session: &Session, choice: &PlayMove) -> Json {
     let mut line = choice.line.clone();
-    let leaves = session.show(&choice.leaves);
+    let leaves = session.show(&choice.leaves());
     line.result = Some(leaves.clone());
     json!({
         "move": output::move_text(&line),

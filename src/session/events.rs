@@ -169,14 +169,23 @@ pub struct PlayMove {
     pub line: MoveLine,
     /// The move: which part becomes what (see [`PlayMove::result`]).
     pub r#move: Move<Component>,
-    /// The position the move leaves, as written (see
-    /// [`Session::written_moves`]).
-    pub leaves: Vec<Component>,
+    /// The move as written: `written` made in `written_in`, the position
+    /// as written (see [`Session::written_moves`] and
+    /// [`PlayMove::leaves`]). Every move of a list shares one
+    /// `written_in`, so a list of a long sum's moves does not grow as the
+    /// square of the sum.
+    pub written: Move<Component>,
+    pub written_in: Arc<[Component]>,
     /// The longest play possible after the move.
     pub longest: u64,
 }
 
 impl PlayMove {
+    /// The position the move leaves, as written.
+    pub fn leaves(&self) -> Vec<Component> {
+        self.written.apply(&self.written_in)
+    }
+
     /// The sum the move leaves, of the sum it was listed from.
     pub fn result(&self, sum: &[Component]) -> Vec<Component> {
         self.r#move.apply(sum)

@@ -43,11 +43,12 @@ use crate::syntax::{self, ast};
 /// The default bound on the rows of a query's table.
 pub const DEFAULT_MAX_ROWS: usize = 1_000_000;
 
-/// The most bytes of one source: parsing and checking hold about 50 bytes
-/// of tree for each byte of text (a set literal's elements, a file of
-/// queries), so 32 MiB of text needs about 1.6 GB, and a 50 MB file would
-/// not fit in 4 GB.
-pub const DEFAULT_MAX_SOURCE: usize = 32 * 1024 * 1024;
+/// The most bytes of one source: parsing and checking hold up to about
+/// 170 bytes of tokens and tree for each byte of text (a file of short
+/// queries; a set literal's elements about 120), so 8 MiB of text peaks at
+/// about 1.4 GB, beside the evaluator's 1 GiB stack, within 4 GB; 16 MB of
+/// queries did not fit.
+pub const DEFAULT_MAX_SOURCE: usize = 8 * 1024 * 1024;
 
 /// A source longer than the session reads at once.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -59,7 +60,7 @@ pub const DEFAULT_MAX_SOURCE: usize = 32 * 1024 * 1024;
 #[diagnostic(
     code(sprague::session::source_too_large),
     help(
-        "parsing needs about 50 bytes of memory for each byte of text: split the file, or raise the limit with `--max-source N` if memory allows"
+        "parsing needs up to about 170 bytes of memory for each byte of text: split the file, or raise the limit with `--max-source N` if memory allows"
     )
 )]
 pub struct SourceTooLarge {
@@ -430,11 +431,13 @@ impl Session {
         let moves = valued_moves(&interp, &mut self.engine, sum);
         let moves = moves.map_err(|error| engine_error(&interp, error, span));
         let moves = moves.map_err(|error| self.report(error))?;
+        let written_in: Arc<[Component]> = Arc::from(sum);
         Ok(moves
             .into_iter()
             .map(|(r#move, value, longest)| PlayMove {
                 line: listed_move_line(&interp, sum, &r#move, value),
-                leaves: r#move.apply(sum),
+                written: r#move.clone(),
+                written_in: written_in.clone(),
                 r#move,
                 longest,
             })
@@ -472,6 +475,7 @@ impl Session {
             return Ok(moves);
         };
         let mut shown = written::Shown::default();
+        let written_in: Arc<[Component]> = Arc::from(position);
         for choice in &mut moves {
             let made = written.show_move(
                 &interp,
@@ -483,7 +487,8 @@ impl Session {
             );
             let made = made.map_err(|error| engine_error(&interp, error, span));
             if let Some(made) = made.map_err(|error| self.report(error))? {
-                choice.leaves = written.after(&made);
+                choice.written = made.into_move();
+                choice.written_in = written_in.clone();
             }
         }
         Ok(moves)

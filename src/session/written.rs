@@ -49,6 +49,16 @@ pub(super) struct WrittenMove {
     to: Vec<Component>,
 }
 
+impl WrittenMove {
+    /// The move of the position as written.
+    pub(super) fn into_move(self) -> Move<Component> {
+        Move {
+            component: self.term,
+            to: self.to,
+        }
+    }
+}
+
 /// The options of the components of a sum listed so far to be shown as
 /// written (`None` for one whose cannot be), and which were shown: the
 /// moves of a part that leave the same position are shown in turn.
