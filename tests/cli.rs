@@ -211,7 +211,8 @@ fn a_path_graph_of_a_million_nodes() {
         source += &format!("{node} -> {}\n", node + 1);
     }
     source += "}\ngrundy Path.0 + Path.1\n";
-    let output = sprague(&["run", "-"], &source);
+    // 16 MB of source, past the default limit of 8 MiB.
+    let output = sprague(&["run", "--max-source", "20000000", "-"], &source);
     assert_eq!(
         stdout(&output),
         "grundy Path.0 + Path.1 = 1\n",
