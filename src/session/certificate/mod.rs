@@ -212,7 +212,8 @@ pub(super) struct PartIndex {
     others: HashMap<Component, usize>,
 }
 
-/// Heaps beyond this are indexed by hash, with every other part.
+/// Heaps beyond this are indexed by hash, with every other part (and so
+/// are heaps too large for the parts found so far, see `insert`).
 const INDEXED_HEAPS: i64 = 1 << 26;
 
 /// No part at this place of a heap table.
@@ -231,15 +232,11 @@ impl PartIndex {
     }
 
     pub(super) fn get(&self, part: &Component) -> Option<usize> {
-        match Self::heap(part) {
-            Some((game, n)) => self
-                .heaps
-                .get(&game)
-                .and_then(|table| table.get(n))
-                .filter(|&&i| i != ABSENT)
-                .map(|&i| i as usize),
-            None => self.others.get(part).copied(),
-        }
+        let in_table = Self::heap(part).and_then(|(game, n)| {
+            let at = *self.heaps.get(&game)?.get(n)?;
+            (at != ABSENT).then_some(at as usize)
+        });
+        in_table.or_else(|| self.others.get(part).copied())
     }
 
     /// The place of a part found: every part an option of a part found
@@ -252,7 +249,9 @@ impl PartIndex {
     /// Notes that `part` is the `i`th part found.
     pub(super) fn insert(&mut self, part: &Component, i: usize) {
         match (Self::heap(part), u32::try_from(i)) {
-            (Some((game, n)), Ok(i)) if i != ABSENT => {
+            // A table holds no more than a few cells for each part found,
+            // so that one part of a huge heap does not claim a huge table.
+            (Some((game, n)), Ok(i)) if i != ABSENT && n < 16 * i as usize + (1 << 16) => {
                 let table = self.heaps.entry(game).or_default();
                 if table.len() <= n {
                     table.resize(n + 1, ABSENT);
