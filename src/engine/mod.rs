@@ -37,7 +37,7 @@ use std::hash::Hash;
 use std::sync::atomic::Ordering::Relaxed;
 
 use indexmap::IndexSet;
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use dense::Dense;
 pub use dense::{Address, Cell, CellSlice, Grid};
@@ -150,6 +150,15 @@ enum Key {
     Dense(Address),
     Packed(Packed),
     Interned(usize),
+}
+
+/// A position waiting in [`Engine::longest`]'s walk: the option it reads
+/// from, and the longest play among the options before that one.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    key: Key,
+    next: usize,
+    best: Option<u64>,
 }
 
 /// Positions with their memoised values, and the longest plays asked for.
@@ -451,43 +460,83 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             Ok(root) => root,
             Err(error) => return Err(self.whole_cycle(rules, error)),
         };
-        // Solved positions reach no cycle, so this walk ends. A position is
-        // done once every part of every option is; until then its parts
-        // wait above it on the stack.
-        let mut stack = vec![root];
-        while let Some(&key) = stack.last() {
+        // Solved positions reach no cycle, so this walk ends. Each frame is
+        // a position to measure, with the option it reads from and the
+        // longest play among the options before that one. A frame that
+        // meets parts not yet measured puts them above itself, once each,
+        // and reads its options again, from the first such option, when
+        // they are done; pushed in that order, most parts are measured
+        // after what they reach, at one reading of their options. The
+        // stack holds at most `PENDING` frames, and one more for each
+        // position on the path beyond them, so a position of n options
+        // never costs n waiting parts at once.
+        const PENDING: usize = 1 << 20;
+        let mut stack = vec![Frame {
+            key: root,
+            next: 0,
+            best: None,
+        }];
+        let (mut found, mut unknown) = (HashSet::default(), Vec::new());
+        while let Some(&Frame { key, next, best }) = stack.last() {
             if self.longest.contains_key(&key) {
                 stack.pop();
                 continue;
             }
             self.watch()?;
             let position = self.position(rules, key);
-            let (mut best, mut waiting) = (None::<u64>, false);
-            for option in self.options(rules, &position)? {
-                let mut total = 0u64;
-                for part in &option {
+            let (mut best, mut resume) = (best, None);
+            found.clear();
+            unknown.clear();
+            'options: for (index, option) in self
+                .options(rules, &position)?
+                .iter()
+                .enumerate()
+                .skip(next)
+            {
+                let mut total = Some(0u64);
+                for part in option {
+                    // A part's longest play, or its key while unmeasured.
                     let part_longest = match rules.as_heap(part) {
-                        Some(n) => n,
+                        Some(n) => Ok(n),
                         None => {
                             let part_key = self.solved(rules, part)?;
-                            match self.longest.get(&part_key) {
-                                Some(&known) => known,
-                                None => {
-                                    waiting = true;
-                                    stack.push(part_key);
-                                    0
-                                }
-                            }
+                            self.longest.get(&part_key).copied().ok_or(part_key)
                         }
                     };
-                    total = total.saturating_add(part_longest);
+                    match part_longest {
+                        Ok(n) => total = total.map(|total| total.saturating_add(n)),
+                        Err(part_key) => {
+                            total = None;
+                            resume = resume.or(Some(index));
+                            if found.insert(part_key) {
+                                if stack.len() + unknown.len() >= PENDING && !unknown.is_empty() {
+                                    break 'options;
+                                }
+                                unknown.push(part_key);
+                            }
+                        }
+                    }
                 }
-                best = Some(best.map_or(total, |best| best.max(total)));
+                if let (Some(total), None) = (total, resume) {
+                    best = Some(best.map_or(total, |best| best.max(total)));
+                }
             }
-            if !waiting {
-                self.longest
-                    .insert(key, best.map_or(0, |best| best.saturating_add(1)));
-                stack.pop();
+            match resume {
+                None => {
+                    self.longest
+                        .insert(key, best.map_or(0, |best| best.saturating_add(1)));
+                    stack.pop();
+                }
+                Some(next) => {
+                    let top = stack.len() - 1;
+                    stack[top].next = next;
+                    stack[top].best = best;
+                    stack.extend(unknown.iter().map(|&key| Frame {
+                        key,
+                        next: 0,
+                        best: None,
+                    }));
+                }
             }
         }
         Ok(self.longest[&root])
