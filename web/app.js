@@ -1070,6 +1070,7 @@ async function chartGrowth() {
   try {
     result = await api("check", "/api/run", { source: sums.map((sum) => `crosscheck ${sum}`).join("\n") });
   } catch (error) {
+    growth = null;
     say($("growth"), error instanceof Cancelled ? "the series was cancelled" : String(error.message || error), "lose");
     return;
   }
