@@ -658,6 +658,14 @@ fn position_fields(fields: &mut serde_json::Map<String, Json>, value: &Value) {
             fields.insert("search".into(), json!(outcome(check.search_wins)));
             fields.insert("positions".into(), json!(check.positions));
             fields.insert("board".into(), json!(check.boards));
+            let tables: Vec<Json> = check
+                .tables
+                .iter()
+                .map(|table| json!({ "part": table.part, "positions": table.positions }))
+                .collect();
+            let tabled: usize = check.tables.iter().map(|table| table.positions).sum();
+            fields.insert("tables".into(), Json::Array(tables));
+            fields.insert("table_positions".into(), json!(tabled));
         }
         Value::Remoteness(remoteness) => {
             fields.insert("value".into(), json!(remoteness.remoteness));

@@ -733,6 +733,11 @@ async fn axe_finds_no_violations() {
         .await;
         click(&page.client, "#check-form button").await;
         text_when(&page.client, "check", |text| text.starts_with("agreed")).await;
+        page.until(
+            "the product is charted against the tables",
+            "return document.querySelector('#growth tbody tr') !== null",
+        )
+        .await;
         assert_eq!(axe_violations(&page).await, json!([]), "at {size:?}");
         let outline = page
             .eval("const b = document.getElementById('run'); b.focus({ focusVisible: true }); const s = getComputedStyle(b); return [document.activeElement.id, s.outlineStyle, s.outlineWidth]")
@@ -787,6 +792,29 @@ async fn the_page_shows_the_winning_move_the_mex_and_both_verdicts() {
     assert_eq!(rows.len(), 12, "the first 12 sums are shown");
     for row in rows {
         assert_eq!(row[0], row[1], "the XOR's verdict and the search's");
+    }
+    // Beside the sums searched, each part's table: a heap *n reaches the
+    // n + 1 heaps 0..=n, and the tables' total is their sum.
+    let rows = page
+        .eval("return [...document.querySelectorAll('#check-table tbody tr')].map(r => [r.cells[0].textContent, r.cells[5].textContent])")
+        .await;
+    for row in rows.as_array().unwrap() {
+        let (sum, tables) = (row[0].as_str().unwrap(), row[1].as_str().unwrap());
+        let number = |text: &str| text.trim().replace(',', "").parse::<u64>().unwrap();
+        let (total, each) = tables.split_once(" (").expect("a sum of two parts or more");
+        let each: Vec<u64> = each
+            .trim_end_matches(')')
+            .split(" + ")
+            .map(number)
+            .collect();
+        let parts: Vec<&str> = sum.split(" + ").collect();
+        assert_eq!(each.len(), parts.len(), "{row}");
+        assert_eq!(number(total), each.iter().sum::<u64>(), "{row}");
+        for (part, table) in parts.iter().zip(&each) {
+            if let Some(heap) = part.strip_prefix('*') {
+                assert_eq!(*table, heap.parse::<u64>().unwrap() + 1, "{row}");
+            }
+        }
     }
 }
 
@@ -945,5 +973,124 @@ async fn the_engine_moves_first_and_the_recurrence_is_built_value_by_value() {
     assert!(rows[5].ends_with("mex{0, 2, 3} = 1"), "{rows:?}");
     for (n, row) in rows.iter().enumerate() {
         assert!(row.ends_with(&format!("= {}", n % 4)), "{rows:?}");
+    }
+}
+
+/// The Catalan number C(n): the sorted lists 0 ≤ h1 ≤ … ≤ h(n-1) with
+/// h(i) ≤ i, that is the distinct sums of Nim(1) + … + Nim(n - 1) up to
+/// the order of their heaps, all a search of that sum can meet.
+fn catalan(n: u64) -> u64 {
+    (0..n).fold(1, |c, i| c * 2 * (2 * i + 1) / (i + 2))
+}
+
+/// The product against the tables: Nim(1) + … + Nim(k) for k = 1..6,
+/// each sum's real counts from a cross-check drawn as two lines and listed
+/// in a table. Nim(i) reaches the i + 1 heaps 0..=i, so the k tables hold
+/// 2 + 3 + … + (k + 1) = k(k + 3)/2 positions; the search meets at most
+/// the Catalan number C(k + 1) of sums (14 for k = 3, 429 for k = 6).
+/// Keyboard alone redraws it; at a phone's width it fits, at full size.
+#[tokio::test]
+async fn the_search_of_the_product_is_charted_against_the_tables() {
+    for size in [(1280, 1000), (390, 844)] {
+        let Some(page) = Page::open(&["examples/nim.game"], size).await else {
+            return;
+        };
+        page.until(
+            "Nim is offered for the series",
+            "return document.getElementById('growth-game').value === 'Nim'",
+        )
+        .await;
+        click(&page.client, "#growth-form button").await;
+        page.until(
+            "the series is charted",
+            "return document.querySelectorAll('#growth tbody tr').length === 6",
+        )
+        .await;
+        let rows = page
+            .eval("return [...document.querySelectorAll('#growth tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+            .await;
+        let rows = rows.as_array().unwrap();
+        let mut searched = Vec::new();
+        for (row, k) in rows.iter().zip(1u64..) {
+            let number = |i: usize| {
+                row[i]
+                    .as_str()
+                    .unwrap()
+                    .replace(',', "")
+                    .parse::<u64>()
+                    .unwrap()
+            };
+            assert_eq!(row[0], json!(k.to_string()));
+            assert_eq!(number(2), k * (k + 3) / 2, "{row}");
+            assert!(number(1) >= 2 && number(1) <= catalan(k + 1), "{row}");
+            searched.push(number(1));
+        }
+        let caption = page
+            .eval("return document.getElementById('growth-caption').textContent")
+            .await;
+        assert!(
+            caption.as_str().unwrap().starts_with("Nim(1) + … + Nim(6)"),
+            "{caption}"
+        );
+        // The numbers are the server's: the same cross-checks asked anew.
+        let server = page
+            .eval("const sums = [1, 2, 3, 4, 5, 6].map(k => Array.from({ length: k }, (_, i) => `Nim(${i + 1})`).join(' + ')); return request('/api/run', { source: sums.map(s => `crosscheck ${s}`).join('\\n') }).then(r => r.answers.map(a => a.positions))")
+            .await;
+        assert_eq!(server, json!(searched));
+        // Each number is a point: a circle for the search, a square for the
+        // tables, with the count in its title, the last also in the legend.
+        let points = page
+            .eval("return ['searched', 'tabled'].map(s => [...document.querySelectorAll(`#growth svg .growth-${s}`)].map(p => p.querySelector('title').textContent))")
+            .await;
+        assert_eq!(points[0][5], json!(format!("k = 6: {}", searched[5])));
+        assert_eq!(points[1][5], json!("k = 6: 27"));
+        let legend = page
+            .eval("return [...document.querySelectorAll('#growth svg text')].map(t => t.textContent).join(' | ')")
+            .await;
+        let legend = legend.as_str().unwrap();
+        assert!(
+            legend.contains("positions in the k tables (27 at k = 6)"),
+            "{legend}"
+        );
+        assert!(legend.contains("log scale"), "{legend}");
+        // On a log scale the larger count is drawn higher.
+        let heights = page
+            .eval("return ['searched', 'tabled'].map(s => document.querySelectorAll(`#growth svg .growth-${s}`)[5].getBoundingClientRect().top)")
+            .await;
+        let (search_top, table_top) = (heights[0].as_f64().unwrap(), heights[1].as_f64().unwrap());
+        assert_eq!(search_top < table_top, searched[5] > 27, "{heights}");
+        // Named for a screen reader, and drawn at its own size: words as
+        // large at 390 px as at 1280, nothing past the screen's edge.
+        let named = page
+            .eval("const s = document.querySelector('#growth svg'); return [s.getAttribute('role'), document.getElementById(s.getAttribute('aria-labelledby')).textContent.length > 0, s.getBoundingClientRect().width >= s.viewBox.baseVal.width - 1, document.documentElement.scrollWidth <= window.innerWidth]")
+            .await;
+        assert_eq!(named, json!(["img", true, true, true]), "at {size:?}");
+        // By keyboard: k to 4, Enter, and the chart has four rows.
+        page.eval("const k = document.getElementById('growth-to'); k.focus(); k.select()")
+            .await;
+        page.keys(&format!("4{}", key(Key::Enter))).await;
+        page.until(
+            "the series is charted anew",
+            "return document.querySelectorAll('#growth tbody tr').length === 4",
+        )
+        .await;
+        // `SPRAGUE_GROWTH_SCREENSHOTS=DIR` keeps a look at the panel after
+        // a Check of 20 sums, which charts the series again.
+        if let Some(dir) = std::env::var_os("SPRAGUE_GROWTH_SCREENSHOTS") {
+            page.eval("document.getElementById('check-count').value = '20'")
+                .await;
+            click(&page.client, "#check-form button").await;
+            text_when(&page.client, "check", |text| text.starts_with("agreed")).await;
+            page.until(
+                "the series is charted after the check",
+                "return document.querySelector('#growth tbody tr') !== null",
+            )
+            .await;
+            page.eval("document.activeElement.blur(); document.getElementById('check-title').scrollIntoView()")
+                .await;
+            let shot = page.client.screenshot().await.unwrap();
+            let name = format!("growth-{}.png", size.0);
+            std::fs::write(std::path::Path::new(&dir).join(name), shot).unwrap();
+        }
     }
 }

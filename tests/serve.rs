@@ -719,6 +719,84 @@ async fn the_moves_of_a_long_sum_grow_as_the_sum() {
     assert_eq!(body["you"]["move"], format!("*2 -> *1, leaving {after}"));
 }
 
+/// The distinct sums of Nim heaps of at most `heaps[i]` tokens each, as
+/// the search keeps them (multisets: the order of parts does not matter),
+/// and the tuples a search that kept the order would walk.
+fn nim_sums(heaps: &[i64]) -> (usize, usize) {
+    let mut tuples: Vec<Vec<i64>> = vec![Vec::new()];
+    for &heap in heaps {
+        tuples = tuples
+            .into_iter()
+            .flat_map(|tuple| {
+                (0..=heap).map(move |size| {
+                    let mut longer = tuple.clone();
+                    longer.push(size);
+                    longer
+                })
+            })
+            .collect();
+    }
+    let product = tuples.len();
+    let multisets: std::collections::HashSet<Vec<i64>> = tuples
+        .into_iter()
+        .map(|mut tuple| {
+            tuple.sort_unstable();
+            tuple
+        })
+        .collect();
+    (multisets.len(), product)
+}
+
+/// A cross-check says, beside the sums its search visited, the table each
+/// part's value needs: Nim(n) reaches the n + 1 heaps 0..=n, so the XOR
+/// rule values 2 + 3 + 4 = 9 positions for Nim(1) + Nim(2) + Nim(3), where
+/// a search of the whole sum walks its product.
+#[tokio::test]
+async fn a_crosscheck_counts_the_search_of_the_product_and_the_tables_of_the_parts() {
+    let shared = shared();
+    let source = "game Nim(n) { move Nim(n - k) for k in 1..=n }
+                  crosscheck Nim(1) + Nim(2) + Nim(3)
+                  crosscheck Nim(1) + Nim(1) + Nim(1) + Nim(1) + Nim(1)
+                  crosscheck Nim(1) + Nim(2) + Nim(3) + Nim(4) + Nim(5) + Nim(6)";
+    let (status, body) = post(&shared, "/api/run", json!({ "source": source })).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["errors"], json!([]));
+    let answers = body["answers"].as_array().unwrap();
+    let heaps = [vec![1, 2, 3], vec![1; 5], vec![1, 2, 3, 4, 5, 6]];
+    for (answer, heaps) in answers.iter().zip(&heaps) {
+        let tables: Vec<Value> = heaps
+            .iter()
+            .map(|n| json!({ "part": format!("Nim({n})"), "positions": n + 1 }))
+            .collect();
+        assert_eq!(answer["tables"], json!(tables), "{answer}");
+        let tabled: i64 = heaps.iter().map(|n| n + 1).sum();
+        assert_eq!(answer["table_positions"], tabled, "{answer}");
+        // The search visits the root and, at most, every sum it reaches.
+        let (multisets, product) = nim_sums(heaps);
+        let positions = answer["positions"].as_u64().unwrap() as usize;
+        assert!(
+            positions > 1 && positions <= multisets,
+            "{answer}: {multisets} sums"
+        );
+        assert!(multisets <= product);
+    }
+    // 1 ^ 2 ^ 3 = 0: a lost sum, so every one of its six distinct moves is
+    // searched, each to a win; 14 sums are reachable, of 2 · 3 · 4 = 24
+    // ordered tuples.
+    let first = answers[0]["positions"].as_u64().unwrap();
+    assert!((7..=14).contains(&first), "{}", answers[0]);
+    assert_eq!(nim_sums(&[1, 2, 3]), (14, 24));
+    // Five heaps of one: each sum of them has one distinct move (to one
+    // heap fewer), so the search visits all six sums, where the tables
+    // hold 5 · 2 = 10 positions and the tuples number 2^5 = 32.
+    assert_eq!(answers[1]["positions"], 6, "{}", answers[1]);
+    assert_eq!(answers[1]["table_positions"], 10);
+    // Six heaps 1..=6: the tables hold 2 + … + 7 = 27 positions, the
+    // sums number the Catalan number C(7) = 429.
+    assert_eq!(answers[2]["table_positions"], 27);
+    assert_eq!(nim_sums(&[1, 2, 3, 4, 5, 6]).0, 429);
+}
+
 /// A client that closes its connection while board work runs for it frees
 /// the session: the server notices the close and stops the work.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

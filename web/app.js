@@ -579,16 +579,21 @@ async function refreshGames() {
   const result = await request("/api/games");
   games = result.games || [];
   files = result.files || [];
-  const select = $("sequence-game");
   const names = games.filter((g) => g.parameters === 1).map((g) => g.name);
+  listGames($("sequence-game"), names.map((name) => [name, name]));
+  listGames($("growth-game"), [...names.map((name) => [name, name]), ["*", "heaps *n"]]);
+}
+
+/** Fills a list with [value, label] choices, keeping the one chosen. */
+function listGames(select, choices) {
   // Unchanged, the list is left alone (it may be open).
-  if (names.join(" ") === [...select.options].map((o) => o.value).join(" ")) return;
+  if (choices.map(([value]) => value).join(" ") === [...select.options].map((o) => o.value).join(" ")) return;
   const chosen = select.value;
   select.textContent = "";
-  for (const game of games.filter((g) => g.parameters === 1)) {
+  for (const [value, label] of choices) {
     const option = document.createElement("option");
-    option.value = game.name;
-    option.textContent = game.name;
+    option.value = value;
+    option.textContent = label;
     select.appendChild(option);
   }
   if ([...select.options].some((o) => o.value === chosen)) select.value = chosen;
@@ -995,7 +1000,7 @@ function randomSum() {
 function showChecks(checks) {
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  for (const title of ["sum", "XOR of values", "XOR says", "minimax says", "positions searched", "agree"]) {
+  for (const title of ["sum", "XOR of values", "XOR says", "minimax says", "sums searched", "table positions", "agree"]) {
     const cell = document.createElement("th");
     cell.textContent = title;
     head.appendChild(cell);
@@ -1003,13 +1008,19 @@ function showChecks(checks) {
   const body = table.createTBody();
   for (const check of checks.slice(0, 12)) {
     const row = body.insertRow();
-    const parts = check.position.split(" + ").length;
-    for (const text of [check.position, String(check.grundy), check.grundy === 0 ? "loss" : "win", check.search, `${check.positions.toLocaleString("en")} (vs ${parts} values)`, check.agree ? "yes" : "NO"]) {
+    const tables = check.tables.map((table) => thousands(table.positions)).join(" + ");
+    const tabled = check.tables.length > 1 ? `${thousands(check.table_positions)} (${tables})` : thousands(check.table_positions);
+    for (const text of [check.position, String(check.grundy), check.grundy === 0 ? "loss" : "win", check.search, thousands(check.positions), tabled, check.agree ? "yes" : "NO"]) {
       row.insertCell().textContent = text;
     }
   }
   $("check-table").textContent = "";
   $("check-table").appendChild(table);
+}
+
+/** A count with its thousands grouped: 1,000,000. */
+function thousands(n) {
+  return n.toLocaleString("en");
 }
 
 $("check-form").addEventListener("submit", handler("check", async () => {
@@ -1028,9 +1039,175 @@ $("check-form").addEventListener("submit", handler("check", async () => {
   const agreed = checks.filter((a) => a.agree).length;
   const searched = checks.reduce((total, check) => total + check.positions, 0);
   const failed = result.errors.length ? ` (${result.errors.length} could not be searched: ${result.errors[0].message})` : "";
-  say($("check"), `agreed ${agreed}/${checks.length}${failed}; the searches visited ${searched.toLocaleString("en")} positions of whole sums`, agreed === checks.length && checks.length > 0 ? "win" : "lose");
+  const tabled = checks.reduce((total, check) => total + check.table_positions, 0);
+  say($("check"), `agreed ${agreed}/${checks.length}${failed}; the searches visited ${thousands(searched)} positions of whole sums, the parts' tables hold ${thousands(tabled)}`, agreed === checks.length && checks.length > 0 ? "win" : "lose");
   showChecks(checks);
+  await chartGrowth();
 }));
+
+// ---- the product of the parts' trees against the XOR's tables ----
+
+/** The i-th part of a series: G(i), or the heap *i. */
+function seriesPart(game, i) {
+  return game === "*" ? `*${i}` : `${game}(${i})`;
+}
+
+/** A sum of a series, short: G(1) + … + G(k) past two parts. */
+function seriesName(game, k) {
+  const parts = k <= 2 ? Array.from({ length: k }, (_, i) => seriesPart(game, i + 1)) : [seriesPart(game, 1), "…", seriesPart(game, k)];
+  return parts.join(" + ");
+}
+
+// Cross-checks G(1), G(1) + G(2), …, G(1) + … + G(k): each answer's real
+// counts, the sums searched and the positions of the parts' tables. The
+// series ends at the first sum refused (past the search limit).
+async function chartGrowth() {
+  const game = $("growth-game").value || "*";
+  const to = Math.max(1, Math.min(12, Number($("growth-to").value) || 6));
+  const sums = Array.from({ length: to }, (_, k) => Array.from({ length: k + 1 }, (_, i) => seriesPart(game, i + 1)).join(" + "));
+  say($("growth"), `searching ${seriesName(game, to)}…`);
+  let result;
+  try {
+    result = await api("check", "/api/run", { source: sums.map((sum) => `crosscheck ${sum}`).join("\n") });
+  } catch (error) {
+    growth = null;
+    say($("growth"), error instanceof Cancelled ? "the series was cancelled" : String(error.message || error), "lose");
+    return;
+  }
+  const points = [];
+  result.answers.forEach((answer, i) => {
+    const k = result.lines[i] + 1;
+    if (answer.query === "crosscheck" && k === points.length + 1) {
+      points.push({ k, searched: answer.positions, tabled: answer.table_positions });
+    }
+  });
+  const refused = points.length < to && result.errors.length ? `k = ${points.length + 1}: ${result.errors[0].message}` : "";
+  growth = { game, points, refused };
+  drawGrowth();
+}
+
+let growth = null;
+
+/** Positions on a log scale: 1, 10, …, 1,000,000, then 10^7, …. */
+function power(p) {
+  return p <= 6 ? thousands(10 ** p) : `10^${p}`;
+}
+
+// The last series as two lines on a log scale, drawn at the width it has
+// (so its words stay readable on a phone), with the numbers in a table.
+function drawGrowth() {
+  const box = $("growth");
+  box.textContent = "";
+  box.classList.remove("win", "lose");
+  box.dataset.width = box.clientWidth;
+  if (!growth) return;
+  const { game, points, refused } = growth;
+  const figure = document.createElement("figure");
+  const caption = document.createElement("figcaption");
+  caption.id = "growth-caption";
+  caption.textContent = `${seriesName(game, Math.max(1, points.length))}: sums searched against table positions, for k = 1 to ${points.length}`;
+  figure.appendChild(caption);
+  if (points.length) figure.appendChild(growthChart(game, points));
+  box.appendChild(figure);
+  if (points.length) box.appendChild(growthTable(game, points));
+  if (refused) {
+    const note = document.createElement("p");
+    note.className = "note";
+    note.textContent = `The series stops at ${refused}`;
+    box.appendChild(note);
+  }
+}
+
+const SERIES = [
+  { key: "searched", label: "search of the sum: sums visited", colour: "#2f5fd0", dash: "", mark: "circle" },
+  { key: "tabled", label: "XOR: positions in the k tables", colour: "#8a4b00", dash: "6 4", mark: "square" },
+];
+
+function growthChart(game, points) {
+  const width = Math.max(300, Math.min(720, $("growth").clientWidth || 560));
+  const [height, left, right, top, bottom] = [290, 70, 24, 68, 44];
+  const largest = Math.max(10, ...points.flatMap((p) => [p.searched, p.tabled]));
+  const decades = Math.ceil(Math.log10(largest));
+  const x = (k) => left + (points.length === 1 ? (width - left - right) / 2 : ((k - 1) * (width - left - right)) / (points.length - 1));
+  const y = (n) => height - bottom - (Math.log10(Math.max(1, n)) * (height - top - bottom)) / decades;
+  const last = points[points.length - 1];
+  const root = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    width, height,
+    role: "img",
+    "aria-labelledby": "growth-caption",
+    "aria-describedby": "growth-table-caption",
+  });
+  for (let p = 0; p <= decades; p += 1) {
+    svg("line", { x1: left, y1: y(10 ** p), x2: width - right, y2: y(10 ** p), stroke: p ? "#e4e7ec" : "#667085" }, root);
+    svg("text", { x: left - 6, y: y(10 ** p) + 4, "text-anchor": "end" }, root).textContent = power(p);
+  }
+  svg("line", { x1: left, y1: top - 6, x2: left, y2: height - bottom, stroke: "#667085" }, root);
+  svg("text", { x: 4, y: top - 14 }, root).textContent = "positions (log scale)";
+  for (const { k } of points) {
+    svg("text", { x: x(k), y: height - bottom + 16, "text-anchor": "middle" }, root).textContent = String(k);
+  }
+  svg("text", { x: left + (width - left - right) / 2, y: height - 6, "text-anchor": "middle" }, root).textContent = `k, the parts of ${seriesName(game, 2)} + …`;
+  SERIES.forEach((series, row) => {
+    const legend = 14 + row * 17;
+    svg("line", { x1: 8, y1: legend - 4, x2: 36, y2: legend - 4, stroke: series.colour, "stroke-width": 2.5, "stroke-dasharray": series.dash }, root);
+    growthMark(series, 22, legend - 4, root);
+    svg("text", { x: 44, y: legend }, root).textContent = `${series.label} (${thousands(last[series.key])} at k = ${last.k})`;
+    const line = points.map((p) => `${x(p.k)},${y(p[series.key])}`).join(" ");
+    svg("polyline", { points: line, fill: "none", stroke: series.colour, "stroke-width": 2.5, "stroke-dasharray": series.dash }, root);
+    for (const p of points) {
+      const mark = growthMark(series, x(p.k), y(p[series.key]), root);
+      mark.classList.add(`growth-${series.key}`);
+      svg("title", {}, mark).textContent = `k = ${p.k}: ${thousands(p[series.key])}`;
+    }
+  });
+  return root;
+}
+
+function growthMark(series, cx, cy, parent) {
+  return series.mark === "circle"
+    ? svg("circle", { cx, cy, r: 4, fill: series.colour }, parent)
+    : svg("rect", { x: cx - 4, y: cy - 4, width: 8, height: 8, fill: "#fff", stroke: series.colour, "stroke-width": 2 }, parent);
+}
+
+/** The chart's numbers, row by row: its text alternative. */
+function growthTable(game, points) {
+  const region = document.createElement("div");
+  region.className = "growth-table";
+  region.tabIndex = 0;
+  region.setAttribute("role", "region");
+  region.setAttribute("aria-labelledby", "growth-table-caption");
+  const table = document.createElement("table");
+  const caption = table.createCaption();
+  caption.id = "growth-table-caption";
+  caption.textContent = `The chart's numbers: for each k, the sums the search of ${seriesName(game, 2)} + … + ${seriesPart(game, "k")} visited and the positions in its k tables`;
+  const head = table.createTHead().insertRow();
+  for (const title of ["k", "sums searched", "table positions", "searched ÷ tables"]) {
+    const cell = document.createElement("th");
+    cell.scope = "col";
+    cell.textContent = title;
+    head.appendChild(cell);
+  }
+  const body = table.createTBody();
+  for (const p of points) {
+    const row = body.insertRow();
+    const ratio = p.searched / p.tabled;
+    for (const text of [String(p.k), thousands(p.searched), thousands(p.tabled), ratio < 10 ? ratio.toFixed(1) : thousands(Math.round(ratio))]) {
+      row.insertCell().textContent = text;
+    }
+  }
+  region.appendChild(table);
+  return region;
+}
+
+$("growth-form").addEventListener("submit", handler("check", chartGrowth));
+new ResizeObserver(() => {
+  const width = $("growth").clientWidth;
+  if (growth && Math.abs(width - (Number($("growth").dataset.width) || 0)) > 8) {
+    $("growth").dataset.width = width;
+    drawGrowth();
+  }
+}).observe($("growth"));
 
 // ---- start: the served files (or an example), 3-4-5, and S plotted ----
 

@@ -34,6 +34,10 @@ pub struct OutcomeSearch {
     /// Whether two heads on one coin met and were cancelled (see
     /// [`Rules::cancels_in_pairs`]): the sums searched were boards.
     pub boards: bool,
+    /// The positions each component reaches, itself included, in the
+    /// sum's order: the tables the XOR rule values, one a component,
+    /// where the search walks their product.
+    pub tables: Vec<usize>,
 }
 
 /// A component's number in a search.
@@ -73,6 +77,8 @@ struct Minimax<P> {
     root: Key,
     /// Whether a pair of components cancelled on the way.
     cancelled: bool,
+    /// The positions each component of the root reaches.
+    tables: Vec<usize>,
 }
 
 impl<P: Eq + Hash> Minimax<P> {
@@ -187,6 +193,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             wins: searched.memo[&searched.root].0,
             positions: searched.memo.len(),
             boards: searched.cancelled,
+            tables: searched.tables,
         })
     }
 
@@ -204,11 +211,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let mut needed: u128 = 1;
-        for component in sum {
-            let reachable = self.reachable(rules, component, limit)?;
-            needed = needed.saturating_mul(reachable as u128);
-        }
+        let tables = sum
+            .iter()
+            .map(|component| self.reachable(rules, component, limit))
+            .collect::<Result<Vec<usize>, P, R::Error>>()?;
+        let needed = tables
+            .iter()
+            .fold(1u128, |needed, &table| needed.saturating_mul(table as u128));
         if needed > limit as u128 {
             return Err(EngineError::SearchTooLarge { limit, needed });
         }
@@ -266,6 +275,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             ids: parts.ids,
             root,
             cancelled: parts.cancelled,
+            tables,
         })
     }
 
@@ -363,8 +373,14 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     }
 
     /// How many distinct components can arise from `position` (itself
-    /// included), counting no further than `cap + 1`.
-    fn reachable<R>(&mut self, rules: &R, position: &P, cap: usize) -> Result<usize, P, R::Error>
+    /// included), counting no further than `cap + 1`: the positions a
+    /// table of its values holds.
+    pub fn reachable<R>(
+        &mut self,
+        rules: &R,
+        position: &P,
+        cap: usize,
+    ) -> Result<usize, P, R::Error>
     where
         R: Rules<Position = P>,
     {

@@ -10,7 +10,7 @@ use super::rows::each_row;
 use super::written::Written;
 use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Stage,
-    Value, tell, why,
+    Table, Value, tell, why,
 };
 use crate::analysis::{self, Proof};
 use crate::engine::{Engine, EngineError, Gamma, Grundy, Misere, Outcome};
@@ -406,6 +406,7 @@ fn solve(
                 search_wins: search.wins,
                 positions: search.positions,
                 boards: search.boards,
+                tables: tables(interp, sum, search.tables),
             })
         }
         QueryKind::Remoteness => {
@@ -447,6 +448,17 @@ fn solve(
                 .collect(),
         ),
     })
+}
+
+/// Each part of `sum`, as shown, beside the positions its table holds.
+fn tables(interp: &Interpreter, sum: &[Component], sizes: Vec<usize>) -> Vec<Table> {
+    sum.iter()
+        .zip(sizes)
+        .map(|(part, positions)| Table {
+            part: interp.show(std::slice::from_ref(part)).to_string(),
+            positions,
+        })
+        .collect()
 }
 
 /// The best move of a sum with loopy parts: one to a position of value 0
@@ -508,11 +520,16 @@ pub(super) fn solve_misere(
         QueryKind::Crosscheck => {
             let theory = engine.genus(interp, misere, sum, true, max_search)?;
             let search = engine.genus(interp, misere, sum, false, max_search)?;
+            let sizes = sum
+                .iter()
+                .map(|component| engine.reachable(interp, component, max_search))
+                .collect::<Solved<Vec<usize>>>()?;
             Value::Crosscheck(Crosscheck {
                 grundy: theory.genus.misere[0],
                 search_wins: search.genus.wins(),
                 positions: search.positions,
                 boards: false,
+                tables: tables(interp, sum, sizes),
             })
         }
         kind => unreachable!("the checker refuses `{}` under misère play", kind.keyword()),

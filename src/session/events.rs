@@ -102,6 +102,16 @@ pub struct Crosscheck {
     /// Whether the search met two heads on one coin and turned them to
     /// tails: it searched boards of coins, not sums of heads.
     pub boards: bool,
+    /// Each part of the sum with the positions it reaches: the table of
+    /// values the theory needs for it, where the search walks the product.
+    pub tables: Vec<Table>,
+}
+
+/// One part of a sum and the positions a table of its values holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    pub part: String,
+    pub positions: usize,
 }
 
 impl Crosscheck {

@@ -24,7 +24,7 @@ pub use asked::{Asked, NotAName};
 use events::tell;
 pub use events::{
     Answer, Crosscheck, Diff, DiffRow, Event, Listing, MoveLine, Picture, PlayMove, PlayRequest,
-    QuotientReport, Remoteness, Stage, Stages, Value, WHOLE_SUM_PARTS,
+    QuotientReport, Remoteness, Stage, Stages, Table, Value, WHOLE_SUM_PARTS,
 };
 pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
 pub use quotient::DEFAULT_MAX_QUOTIENT;
