@@ -28,6 +28,7 @@ mod packed;
 mod pruned;
 mod rules;
 mod search;
+mod snapshot;
 mod solved;
 mod waiting;
 mod wavefront;
@@ -53,6 +54,7 @@ use packed::PackedValues;
 pub use pruned::Method;
 pub use rules::{Rules, fold_listed};
 pub use search::SumSearch;
+pub use snapshot::{Checkpoints, MAX_GRUNDY, Snapshot, Writer as SnapshotWriter};
 use solved::Place;
 pub use solved::{Deferred, Solved};
 use waiting::Waiting;
@@ -200,6 +202,9 @@ pub struct Engine<P> {
     /// Values the pruned search ruled out for components it did not
     /// value, as bits (values below 64).
     ruled_out: HashMap<Key, u64>,
+    /// Where a snapshot goes now and then during a long search, if
+    /// anywhere.
+    checkpoints: Option<snapshot::Checkpoints>,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -233,6 +238,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             method: Method::default(),
             path: Vec::new(),
             ruled_out: HashMap::default(),
+            checkpoints: None,
         }
     }
 
@@ -975,6 +981,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Ok(());
         }
         self.until_watch = WATCH_WORK;
+        self.checkpoint();
         let tally = self.tally();
         match self.watcher.as_mut().is_none_or(|watcher| watcher(&tally)) {
             true => Ok(()),

@@ -39,6 +39,7 @@ use crate::octal::Table;
 use crate::program::*;
 use crate::values::{Board, Region, Set, Value};
 use sweep::{Count, Sweep};
+pub use rules::{packed_game, repacked};
 pub use tables::{CodeTable, KnownPeriod, Periods, Tables};
 
 /// A game's arguments, kept inline for up to two (most games have one).
