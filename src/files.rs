@@ -33,7 +33,9 @@ pub fn write_aside(
             // The rename itself lasts through a power cut once the
             // directory is flushed; a directory that cannot be opened
             // (some systems) is left to the system.
-            let directory = path.parent().filter(|parent| !parent.as_os_str().is_empty());
+            let directory = path
+                .parent()
+                .filter(|parent| !parent.as_os_str().is_empty());
             if let Ok(directory) = File::open(directory.unwrap_or(Path::new("."))) {
                 let _ = directory.sync_all();
             }
@@ -47,7 +49,10 @@ pub fn write_aside(
 }
 
 /// `write` into a file, flushed.
-fn written(file: File, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<File> {
+fn written(
+    file: File,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<File> {
     let mut writer = BufWriter::new(file);
     write(&mut writer)?;
     writer.into_inner().map_err(|error| error.into_error())

@@ -98,7 +98,10 @@ fn a_resumed_search_answers_alike_and_lists_fewer_positions() {
     })));
     stopped.save_to(&path, Duration::from_secs(3600));
     let heard = run_in(&mut stopped, &source);
-    assert!(heard.values.is_empty() && heard.errors.len() == 1, "{heard:?}");
+    assert!(
+        heard.values.is_empty() && heard.errors.len() == 1,
+        "{heard:?}"
+    );
     let before = stopped.tally().searched;
     assert!(0 < before && before < whole, "{before} of {whole}");
     let saved = stopped.save().unwrap();
@@ -111,7 +114,10 @@ fn a_resumed_search_answers_alike_and_lists_fewer_positions() {
     assert_eq!(heard.values, [A316632[15]], "{heard:?}");
     assert_eq!(resumed(&heard.notes), saved);
     let after = resumed_run.tally().searched;
-    assert!(0 < after && after < whole, "{after} listed, {whole} when fresh");
+    assert!(
+        0 < after && after < whole,
+        "{after} listed, {whole} when fresh"
+    );
     let complete = resumed_run.save().unwrap();
     assert!(complete > saved);
 
@@ -189,7 +195,10 @@ fn a_table_saved_for_other_rules_is_refused() {
     // `Board(5)` is kept by address: its value depends on `Rows`, which
     // Cram's do not.
     let said = refused(&source.replace("Rows = 2", "Rows = 3"));
-    assert!(said.contains("values of `Board` under other rules"), "{said}");
+    assert!(
+        said.contains("values of `Board` under other rules"),
+        "{said}"
+    );
     // A declaration no game saved refers to is not their rules.
     let unused = format!("let Unused = 1\n{source}");
     session().resume(&path, &sources(&unused)).unwrap();
@@ -251,7 +260,11 @@ fn a_table_cut_short_altered_or_foreign_is_refused_before_any_query() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let file = cram_file(dir, "cram.game", "grundy Cram(Grid(4, 5))\n");
-    assert!(sprague_in(dir, &["run", "--save", "t", &file]).status.success());
+    assert!(
+        sprague_in(dir, &["run", "--save", "t", &file])
+            .status
+            .success()
+    );
     let table = std::fs::read(dir.join("t")).unwrap();
     let refused = |bytes: &[u8], expected: &str| {
         std::fs::write(dir.join("bad"), bytes).unwrap();
@@ -267,14 +280,21 @@ fn a_table_cut_short_altered_or_foreign_is_refused_before_any_query() {
     let mut flipped = table.clone();
     flipped[table.len() / 2] ^= 0x10;
     refused(&flipped, "altered or damaged");
-    refused(&std::fs::read(dir.join(&file)).unwrap(), "not a table saved by sprague");
-    refused(b"", "not a table saved by sprague");
+    refused(
+        &std::fs::read(dir.join(&file)).unwrap(),
+        "not a table saved by sprague",
+    );
+    refused(b"", "cut short after 0 bytes");
     let mut newer = table.clone();
     newer[16] = 2;
     refused(&newer, "format 2");
     // Saved for Cram, asked for Node Kayles.
     let other = dir.join("other.game");
-    std::fs::write(&other, format!("{NODE_KAYLES}grundy NodeKayles(Grid(3, 3))\n")).unwrap();
+    std::fs::write(
+        &other,
+        format!("{NODE_KAYLES}grundy NodeKayles(Grid(3, 3))\n"),
+    )
+    .unwrap();
     let output = sprague_in(dir, &["run", "--resume", "t", "other.game"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
@@ -306,7 +326,11 @@ fn a_run_killed_while_writing_leaves_the_last_table_whole() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let small = cram_file(dir, "small.game", "grundy Cram(Grid(2, 4))\n");
-    assert!(sprague_in(dir, &["run", "--save", "t", &small]).status.success());
+    assert!(
+        sprague_in(dir, &["run", "--save", "t", &small])
+            .status
+            .success()
+    );
     let before = std::fs::read(dir.join("t")).unwrap();
     let large = cram_file(dir, "large.game", "grundy Cram(Grid(4, 6))\n");
     let cap = (before.len() + 4096) as u64;
@@ -360,7 +384,10 @@ fn check_left_table(dir: &Path) {
     let said = text(&output.stderr);
     assert!(output.status.success(), "{said}");
     assert_eq!(text(&output.stdout), "grundy Cram(Grid(4, 4)) = 0\n");
-    assert!(said.starts_with("resumed ") && !said.starts_with("resumed 0 "), "{said}");
+    assert!(
+        said.starts_with("resumed ") && !said.starts_with("resumed 0 "),
+        "{said}"
+    );
 }
 
 /// During a long search the table is saved now and then: killed outright
@@ -399,6 +426,9 @@ fn ctrl_c_stops_a_long_search_and_saves_its_values() {
     let said = text(&output.stderr);
     assert_eq!(output.status.code(), Some(130), "{said}");
     assert!(output.stdout.is_empty(), "the search finished first");
-    assert!(said.contains("interrupted") && said.contains("saved "), "{said}");
+    assert!(
+        said.contains("interrupted") && said.contains("saved "),
+        "{said}"
+    );
     check_left_table(dir);
 }

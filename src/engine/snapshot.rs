@@ -113,6 +113,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 break;
             }
         }
+        // Room made at once, not grown by doubling (and hashed again) many
+        // times over; without it, as much as fits.
+        let _ = self.ruled_out.try_reserve(snapshot.ruled_out.len());
         for &(key, bits) in &snapshot.ruled_out {
             if self.packed.get(key) >= LOOPY {
                 *self.ruled_out.entry(Key::Packed(key)).or_default() |= bits;

@@ -38,8 +38,8 @@ use crate::eval::{Budget, EvalError, Spending, assignments, eval, quick, rule_as
 use crate::octal::Table;
 use crate::program::*;
 use crate::values::{Board, Region, Set, Value};
-use sweep::{Count, Sweep};
 pub use rules::{packed_game, repacked};
+use sweep::{Count, Sweep};
 pub use tables::{CodeTable, KnownPeriod, Periods, Tables};
 
 /// A game's arguments, kept inline for up to two (most games have one).

@@ -146,7 +146,10 @@ impl Session {
         if taken.is_empty() {
             self.saving.resumed = Some(Resumed {
                 path,
-                table: Table { games: left, ..table },
+                table: Table {
+                    games: left,
+                    ..table
+                },
             });
             return Ok(());
         }
@@ -284,7 +287,9 @@ fn rules_text(declared: &[(&ast::Statement, &str)], game: &str) -> Option<String
     let mut by_name: HashMap<&str, (&ast::Statement, &str)> = HashMap::new();
     for &(statement, text) in declared {
         if let Some(name) = lower::declared_name(statement) {
-            by_name.entry(name.name.as_str()).or_insert((statement, text));
+            by_name
+                .entry(name.name.as_str())
+                .or_insert((statement, text));
         }
     }
     let (statement, _) = by_name.get(game)?;
@@ -309,12 +314,16 @@ fn rules_text(declared: &[(&ast::Statement, &str)], game: &str) -> Option<String
 
 /// Refuses a table unless every game it holds values of is declared by
 /// the sources under the rules it was saved for. A source that does not
-/// parse is passed over: running it reports why.
+/// parse is passed over (running it reports why), and a game it may have
+/// declared is then not missed.
 fn check_games(path: &str, table: &Table, sources: &[(String, String)]) -> Result<(), Refused> {
     let parsed: Vec<(&str, &str, ast::Program)> = sources
         .iter()
-        .filter_map(|(name, text)| Some((name.as_str(), text.as_str(), syntax::parse(text, 0).ok()?)))
+        .filter_map(|(name, text)| {
+            Some((name.as_str(), text.as_str(), syntax::parse(text, 0).ok()?))
+        })
         .collect();
+    let all_parsed = parsed.len() == sources.len();
     let mut declared = Vec::new();
     for (name, text, program) in &parsed {
         for statement in &program.statements {
@@ -329,6 +338,9 @@ fn check_games(path: &str, table: &Table, sources: &[(String, String)]) -> Resul
         .collect();
     for game in &table.games {
         let Some(rules) = rules_text(&texts, &game.name) else {
+            if !all_parsed {
+                continue;
+            }
             return Err(Refused::NotDeclared {
                 path: path.to_owned(),
                 game: game.name.clone(),
@@ -356,7 +368,9 @@ fn check_games(path: &str, table: &Table, sources: &[(String, String)]) -> Resul
 fn table_of(games: &[Option<SavedGame>], mut values: Snapshot) -> Table {
     let known = |id: u32| games.get(id as usize).is_some_and(Option::is_some);
     values.packed.retain(|&(key, _)| known(packed_game(key).0));
-    values.ruled_out.retain(|&(key, _)| known(packed_game(key).0));
+    values
+        .ruled_out
+        .retain(|&(key, _)| known(packed_game(key).0));
     values.dense.retain(|&(address, _)| known(address.table));
     let mut used = BTreeSet::new();
     used.extend(values.packed.iter().map(|&(key, _)| packed_game(key).0));
@@ -372,5 +386,6 @@ fn table_of(games: &[Option<SavedGame>], mut values: Snapshot) -> Table {
 /// Writes a table to `path`, aside and renamed into place.
 fn write(path: &Path, table: &Table) -> Result<(), String> {
     let bytes = format::encode(table);
-    crate::files::write_aside(path, |writer| writer.write_all(&bytes)).map_err(|error| error.to_string())
+    crate::files::write_aside(path, |writer| writer.write_all(&bytes))
+        .map_err(|error| error.to_string())
 }
