@@ -13,7 +13,8 @@
 //! questions asked of rules ([`Rules`]), sums and their moves (`moves.rs`),
 //! boxes solved on threads (`boxes.rs`, `wavefront.rs`), dense tables and
 //! lines (`dense.rs`, `lines.rs`), loopy and misère play (`loopy.rs`,
-//! `misere.rs`), and why a search stopped ([`EngineError`]).
+//! `misere.rs`), its values taken out and put back (`snapshot.rs`), and
+//! why a search stopped ([`EngineError`]).
 
 mod boxes;
 mod dense;

@@ -144,6 +144,7 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<Table, Refused> {
         return Err(Refused::Version {
             path,
             found: version,
+            reads: VERSION,
         });
     }
     let length = u64::from_le_bytes(bytes[HEADER - 8..HEADER].try_into().expect("eight bytes"));

@@ -136,7 +136,10 @@ impl Session {
                 return Err(Report::new(Refused::OtherRules {
                     path,
                     game: game.name,
-                    text: NamedSource::new(self.sources.name_at(offset), text.to_owned()),
+                    text: Arc::new(NamedSource::new(
+                        self.sources.name_at(offset),
+                        text.to_owned(),
+                    )),
                     span: (0, text.len()).into(),
                 }));
             }
@@ -356,7 +359,7 @@ fn check_games(path: &str, table: &Table, sources: &[(String, String)]) -> Resul
             return Err(Refused::OtherRules {
                 path: path.to_owned(),
                 game: game.name.clone(),
-                text: NamedSource::new(*name, text.to_string()),
+                text: Arc::new(NamedSource::new(*name, text.to_string())),
                 span: statement.span(),
             });
         }

@@ -1,9 +1,9 @@
 //! Why a saved table is not read, or not written.
 
+use std::sync::Arc;
+
 use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
-
-use super::format::VERSION;
 
 /// A table refused by `--resume`, or one `--save` could not write. Each
 /// names the file and says why; none of a refused table's values is used.
@@ -25,14 +25,18 @@ pub enum Refused {
     )]
     Foreign { path: String },
 
-    #[error("`{path}` is a table of format {found}; this sprague reads format {VERSION}")]
+    #[error("`{path}` is a table of format {found}; this sprague reads format {reads}")]
     #[diagnostic(
         code(sprague::table::version),
         help(
             "a table is read by a sprague of the format that saved it: run that one, or save the table afresh with this one"
         )
     )]
-    Version { path: String, found: u32 },
+    Version {
+        path: String,
+        found: u32,
+        reads: u32,
+    },
 
     #[error("`{path}` is cut short after {found} bytes (a whole table has {expected})")]
     #[diagnostic(
@@ -85,7 +89,7 @@ pub enum Refused {
         path: String,
         game: String,
         #[source_code]
-        text: NamedSource<String>,
+        text: Arc<NamedSource<String>>,
         #[label("not the `{game}` the table was saved for")]
         span: SourceSpan,
     },
