@@ -199,11 +199,72 @@ fn a_table_saved_for_other_rules_is_refused() {
         said.contains("values of `Board` under other rules"),
         "{said}"
     );
+    // A session told one source and given another refuses the table when
+    // the game is declared, and asks none of the source's queries.
+    let mut told = session();
+    told.resume(&path, &sources(&source)).unwrap();
+    let heard = run_in(&mut told, &source.replace("a < b", "b > a"));
+    assert!(
+        heard.values.is_empty() && heard.errors.len() == 1,
+        "{heard:?}"
+    );
+    assert!(heard.errors[0].contains("other rules"), "{heard:?}");
     // A declaration no game saved refers to is not their rules.
     let unused = format!("let Unused = 1\n{source}");
     session().resume(&path, &sources(&unused)).unwrap();
     let unused = unused.replace("Unused = 1", "Unused = 2");
     session().resume(&path, &sources(&unused)).unwrap();
+}
+
+/// A table made by other means than `--save`, whole and with its
+/// checksum right, holding one value of Cram under the packed key whose
+/// first word is `head`, and node 0 in the others.
+fn table_by_hand(head: u8) -> Vec<u8> {
+    use sprague::session::saved::{MAGIC, VERSION};
+    let rules = CRAM.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(rules.len() < 128, "its length is one byte");
+    let mut body = vec![1, 0, 4];
+    body.extend(b"Cram");
+    body.push(rules.len() as u8);
+    body.extend(rules.as_bytes());
+    // One value (0) by packed key; none by address, none ruled out.
+    body.extend([1, head, 1, 0, 0, 0, 0]);
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend(VERSION.to_le_bytes());
+    bytes.extend((body.len() as u64).to_le_bytes());
+    bytes.extend(&body);
+    let checksum = crc32fast::hash(&bytes);
+    bytes.extend(checksum.to_le_bytes());
+    bytes
+}
+
+/// A key is taken in only if it is a position of its game as the rules
+/// pack it: a set (kind 3) packs with no board's sides beside it.
+#[test]
+fn a_table_whose_key_is_no_position_of_its_game_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table");
+    let source = format!("{CRAM}grundy Cram(Grid(1, 2))\n");
+    let resumed_with = |head: u8| {
+        std::fs::write(&path, table_by_hand(head)).unwrap();
+        let mut resumed = session();
+        assert_eq!(resumed.resume(&path, &sources(&source)).unwrap(), 1);
+        run_in(&mut resumed, &source)
+    };
+    // The set {0} of Cram: no move, value 0, as the table says.
+    let heard = resumed_with(3);
+    assert_eq!(resumed(&heard.notes), 1, "{heard:?}");
+    // Two cells side by side: one domino, value 1.
+    assert_eq!(heard.values, [1]);
+    let heard = resumed_with(3 | 5 << 2);
+    assert!(
+        heard.values.is_empty() && heard.errors.len() == 1,
+        "{heard:?}"
+    );
+    let said = &heard.errors[0];
+    let said = said.split_whitespace().filter(|word| *word != "│");
+    let said = said.collect::<Vec<_>>().join(" ");
+    assert!(said.contains("a key is not a position of `Cram`"), "{said}");
 }
 
 /// Runs `sprague` in `dir` with these arguments.

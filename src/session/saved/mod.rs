@@ -127,21 +127,7 @@ impl Session {
                 continue;
             };
             if rules_text(&declared, &game.name).as_deref() != Some(game.rules.as_str()) {
-                let statement = declared.iter().find(|(statement, _)| {
-                    lower::declared_name(statement).is_some_and(|name| name.name == game.name)
-                });
-                let (offset, text) = statement.map_or((0, ""), |(statement, text)| {
-                    (statement.span().offset(), *text)
-                });
-                return Err(Report::new(Refused::OtherRules {
-                    path,
-                    game: game.name,
-                    text: Arc::new(NamedSource::new(
-                        self.sources.name_at(offset),
-                        text.to_owned(),
-                    )),
-                    span: (0, text.len()).into(),
-                }));
+                return Err(self.other_rules(&declared, path, game.name));
             }
             renumbered.insert(game.id, id);
             taken.push(game.name);
@@ -177,6 +163,31 @@ impl Session {
             self.saving.resumed = Some(Resumed { path, table });
         }
         Ok(())
+    }
+
+    /// The refusal of a table for `game`, declared here under other rules
+    /// than the table was saved for.
+    fn other_rules(
+        &self,
+        declared: &[(&ast::Statement, &str)],
+        path: String,
+        game: String,
+    ) -> Report {
+        let statement = declared.iter().find(|(statement, _)| {
+            lower::declared_name(statement).is_some_and(|name| name.name == game)
+        });
+        let (offset, text) = statement.map_or((0, ""), |(statement, text)| {
+            (statement.span().offset(), *text)
+        });
+        Report::new(Refused::OtherRules {
+            path,
+            game,
+            text: Arc::new(NamedSource::new(
+                self.sources.name_at(offset),
+                text.to_owned(),
+            )),
+            span: (0, text.len()).into(),
+        })
     }
 
     /// The values of the games `renumbered` names, under their numbers in
