@@ -10,7 +10,8 @@
 //! from the bottom:
 //!
 //! 1. Foundations, nothing of the language: [`sources`] (named source
-//!    texts), [`nimber`] (the nimber field).
+//!    texts), [`nimber`] (the nimber field), [`files`] (files replaced
+//!    whole or not at all).
 //! 2. [`values`]: sets, lists, regions and boards, and their operations.
 //! 3. [`syntax`]: text to syntax trees.
 //! 4. [`program`]: the lowered program, and the forms its rules compile to.
@@ -64,6 +65,7 @@ pub mod analysis;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod front;
 pub mod interp;
 pub mod lower;

@@ -14,7 +14,7 @@ use std::path::Path;
 /// The top-level modules of src/, bottom layer first.
 const LAYERS: &[&[&str]] = &[
     // Foundations: nothing of the language.
-    &["sources", "nimber"],
+    &["sources", "nimber", "files"],
     // Sets, lists, regions, boards.
     &["values"],
     // Text to syntax trees.

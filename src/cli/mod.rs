@@ -16,7 +16,7 @@ use crate::front::{INPUT_ERROR, INTERRUPTED, STACK_SIZE, USAGE_ERROR, error_styl
 use crate::output::{self, ErrorStyle};
 use crate::session::{
     DEFAULT_MAX_DRAW, DEFAULT_MAX_QUOTIENT, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH,
-    DEFAULT_MAX_SOURCE, Event, PictureRequest, Session,
+    DEFAULT_MAX_SOURCE, DEFAULT_SAVE_EVERY, Event, PictureRequest, Session,
 };
 
 /// Sprague–Grundy values, outcomes and winning moves of impartial games
@@ -46,6 +46,8 @@ enum Command {
         json: bool,
         #[command(flatten)]
         limits: Limits,
+        #[command(flatten)]
+        tables: TableFiles,
     },
     /// Draw the move graph of a position of the file's games: DOT on
     /// standard output, or a file (SVG, by Graphviz, when it ends in .svg).
@@ -204,6 +206,25 @@ struct Limits {
     method: MethodArg,
 }
 
+/// Where `sprague run` saves the values it finds, and resumes them from.
+#[derive(Debug, Clone, clap::Args)]
+struct TableFiles {
+    /// Save the values found to FILE at the end of the run (Ctrl-C included) and now and
+    /// then during a long search; each time written beside it and renamed into place, so
+    /// that a kill at any moment leaves the last table saved whole.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Take in the values saved in FILE before the queries. A table cut short, altered,
+    /// not sprague's, or saved for other rules than the sources declare is refused.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
+    /// The least time between two tables saved during a long search, in seconds
+    /// (a save also waits twenty times as long as the last one took).
+    #[arg(long, value_name = "SECONDS", requires = "save",
+          default_value_t = DEFAULT_SAVE_EVERY.as_secs(), value_parser = work)]
+    save_every: u64,
+}
+
 /// `--method`: the engine's [`Method`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum MethodArg {
@@ -335,7 +356,8 @@ fn run(cli: Cli) -> ExitCode {
             files,
             json,
             limits,
-        }) => run_files(&files, json, limits.clamped().session(false)),
+            tables,
+        }) => run_files(&files, json, limits.clamped().session(false), &tables),
         Some(Command::Draw {
             file,
             position,
@@ -432,17 +454,41 @@ fn run(cli: Cli) -> ExitCode {
     }
 }
 
-fn run_files(files: &[PathBuf], json: bool, mut session: Session) -> ExitCode {
+fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &TableFiles) -> ExitCode {
+    let style = error_style(json);
     let sources = match read_all(files) {
         Ok(sources) => sources,
-        Err(failure) => return failure.exit_with(error_style(json)),
+        Err(failure) => return failure.exit_with(style),
     };
+    if let Some(path) = &tables.resume
+        && let Err(report) = session.resume(path, &sources)
+    {
+        eprint!("{}", output::error(&report, style));
+        return exit_code(true);
+    }
+    if let Some(path) = &tables.save {
+        let every = std::time::Duration::from_secs(tables.save_every);
+        session.save_to(path, every);
+    }
     let mut failed = false;
     for (name, text) in &sources {
         failed |= !print_run(&mut session, name, text, json);
         // Ctrl-C stops the whole run, not only the query it stopped.
         if crate::front::progress::interrupted() {
             break;
+        }
+    }
+    if let Some(path) = &tables.save {
+        match session.save() {
+            Ok(saved) => eprintln!(
+                "saved {} to {}",
+                crate::eval::count(saved, "value", "values"),
+                path.display()
+            ),
+            Err(report) => {
+                failed = true;
+                eprint!("{}", output::error(&report, style));
+            }
         }
     }
     exit_code(failed)
@@ -516,7 +562,7 @@ fn certify(
                 .and_then(|()| stdout.flush());
         }
         Some(path) => {
-            if let Err(error) = write_aside(path, &certificate) {
+            if let Err(error) = write_certificate(path, &certificate) {
                 eprintln!("sprague: cannot write {}: {error}", path.display());
                 return ExitCode::from(2);
             }
@@ -532,55 +578,16 @@ fn certify(
     ExitCode::SUCCESS
 }
 
-/// Writes a certificate to a file beside `path` and renames it into
-/// place, so that a run killed midway leaves no half-written certificate
-/// under the name asked for. A path that is not a regular file (`/dev/null`,
-/// `/dev/stdout`, a pipe) is written in place: renaming over it would
-/// replace the device with a file.
-fn write_aside(
+/// Writes a certificate so that a run killed midway leaves no
+/// half-written certificate under the name asked for.
+fn write_certificate(
     path: &std::path::Path,
     certificate: &crate::session::certificate::Certificate,
 ) -> std::io::Result<()> {
-    let write = |file: std::fs::File| -> std::io::Result<std::fs::File> {
-        let mut writer = std::io::BufWriter::new(file);
-        serde_json::to_writer_pretty(&mut writer, certificate)?;
-        writeln!(writer)?;
-        writer.into_inner().map_err(|error| error.into_error())
-    };
-    if std::fs::metadata(path).is_ok_and(|metadata| !metadata.is_file()) {
-        return write(std::fs::OpenOptions::new().write(true).open(path)?).map(drop);
-    }
-    // A link is followed (even to a file not yet there): the file it names
-    // is the one replaced.
-    let mut path = path.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::read_link(&path) {
-            Ok(target) => {
-                path = path
-                    .parent()
-                    .unwrap_or(std::path::Path::new(""))
-                    .join(target)
-            }
-            Err(_) => break,
-        }
-    }
-    let path = &path;
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("the path names no file"))?;
-    let aside = path.with_file_name(format!(
-        ".{}.{}.part",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let written = std::fs::File::create(&aside).and_then(|file| write(file)?.sync_all());
-    match written.and_then(|()| std::fs::rename(&aside, path)) {
-        Ok(()) => Ok(()),
-        Err(error) => {
-            let _ = std::fs::remove_file(&aside);
-            Err(error)
-        }
-    }
+    crate::files::write_aside(path, |writer| {
+        serde_json::to_writer_pretty(&mut *writer, certificate)?;
+        writeln!(writer)
+    })
 }
 
 /// `sprague verify FILE CERTIFICATE`.

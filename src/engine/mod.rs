@@ -13,7 +13,8 @@
 //! questions asked of rules ([`Rules`]), sums and their moves (`moves.rs`),
 //! boxes solved on threads (`boxes.rs`, `wavefront.rs`), dense tables and
 //! lines (`dense.rs`, `lines.rs`), loopy and misère play (`loopy.rs`,
-//! `misere.rs`), and why a search stopped ([`EngineError`]).
+//! `misere.rs`), its values taken out and put back (`snapshot.rs`), and
+//! why a search stopped ([`EngineError`]).
 
 mod boxes;
 mod dense;
@@ -28,6 +29,7 @@ mod packed;
 mod pruned;
 mod rules;
 mod search;
+mod snapshot;
 mod solved;
 mod waiting;
 mod wavefront;
@@ -53,6 +55,7 @@ use packed::PackedValues;
 pub use pruned::Method;
 pub use rules::{Rules, fold_listed};
 pub use search::SumSearch;
+pub use snapshot::{Checkpoints, MAX_GRUNDY, Snapshot, Writer as SnapshotWriter};
 use solved::Place;
 pub use solved::{Deferred, Solved};
 use waiting::Waiting;
@@ -209,6 +212,9 @@ pub struct Engine<P> {
     /// Values the pruned search ruled out for components it did not
     /// value, as bits (values below 64).
     ruled_out: HashMap<Key, u64>,
+    /// Where a snapshot goes now and then during a long search, if
+    /// anywhere.
+    checkpoints: Option<snapshot::Checkpoints>,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -242,6 +248,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             method: Method::default(),
             path: Vec::new(),
             ruled_out: HashMap::default(),
+            checkpoints: None,
         }
     }
 
@@ -1024,6 +1031,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Ok(());
         }
         self.until_watch = WATCH_WORK;
+        self.checkpoint();
         let tally = self.tally();
         match self.watcher.as_mut().is_none_or(|watcher| watcher(&tally)) {
             true => Ok(()),

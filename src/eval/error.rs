@@ -239,7 +239,8 @@ pub enum EvalError {
         code(sprague::eval::interrupted),
         help(
             "Ctrl-C stopped the search; the queries after it are not asked (in the REPL the \
-             values found so far are kept: ask again to go on)"
+             values found so far are kept: ask again to go on; `sprague run --save FILE` saves \
+             them for `--resume FILE`)"
         )
     )]
     Interrupted {

@@ -38,6 +38,7 @@ use crate::eval::{Budget, EvalError, Spending, assignments, eval, quick, rule_as
 use crate::octal::Table;
 use crate::program::*;
 use crate::values::{Board, Region, Set, Value};
+pub use rules::{packed_game, repacked};
 use sweep::{Count, Sweep};
 pub use tables::{CodeTable, KnownPeriod, Periods, Tables};
 

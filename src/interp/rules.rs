@@ -210,7 +210,7 @@ impl Rules for Interpreter<'_> {
         let [head, low, high] = key.0;
         let nodes = Set::from_bits(u128::from(low) | u128::from(high) << 64);
         let (a, b) = ((head >> 2) as u32 & 0xff, (head >> 10) as u32 & 0xff);
-        let game = GameId((head >> 18) as u32);
+        let game = packed_game(key);
         let board = match head & 3 {
             0 => Board::Grid { rows: a, cols: b },
             1 => Board::Path(a),
@@ -276,8 +276,25 @@ pub(super) fn pack(game: GameId, shape: Shape, bits: u128) -> Packed {
     };
     // The game last, so that the first word of most keys is small (the
     // engine keeps small keys in fewer words).
-    let head = kind | u64::from(a) << 2 | u64::from(b) << 10 | u64::from(game.0) << 18;
+    let head = kind | u64::from(a) << 2 | u64::from(b) << 10 | u64::from(game.0) << GAME_SHIFT;
     Packed([head, bits as u64, (bits >> 64) as u64])
+}
+
+/// Where a packed key keeps its game: the bits of its first word from
+/// this one up (see [`pack`]).
+const GAME_SHIFT: u32 = 18;
+
+/// The game of a packed key's position.
+pub fn packed_game(key: Packed) -> GameId {
+    GameId((key.0[0] >> GAME_SHIFT) as u32)
+}
+
+/// The packed key of the same position in another game: what a key saved
+/// under one numbering of the games is under another.
+pub fn repacked(key: Packed, game: GameId) -> Packed {
+    let [head, low, high] = key.0;
+    let head = head & ((1 << GAME_SHIFT) - 1) | u64::from(game.0) << GAME_SHIFT;
+    Packed([head, low, high])
 }
 
 /// The XOR of the values of some parts, and whether every part had one.

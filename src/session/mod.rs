@@ -17,6 +17,7 @@ mod moves;
 mod picture;
 mod quotient;
 mod rows;
+pub mod saved;
 pub mod why;
 mod written;
 
@@ -28,12 +29,13 @@ pub use events::{
 };
 pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
 pub use quotient::DEFAULT_MAX_QUOTIENT;
+pub use saved::DEFAULT_SAVE_EVERY;
 
 use errors::engine_error;
 use moves::{listed_move_line, valued_moves};
 
 use crate::analysis::Period;
-use crate::engine::{Engine, Gamma, Genus, Grundy, Method, Misere, Move, Watcher};
+use crate::engine::{Engine, Gamma, Genus, Grundy, Method, Misere, Move, Tally, Watcher};
 use crate::interp::{Component, Interpreter, Periods, Tables};
 use crate::lower::{self, CheckErrors};
 use crate::program::{DeclarationKind, Play, Program, Query, QueryKind};
@@ -106,6 +108,8 @@ pub struct Session {
     quotients: rustc_hash::FxHashMap<crate::program::GameId, crate::quotient::Quotient>,
     /// The most elements a trial monoid of a quotient may have.
     max_quotient: usize,
+    /// Where the values are saved to and resumed from (`--save`, `--resume`).
+    saving: saved::Saving,
 }
 
 impl Session {
@@ -127,6 +131,7 @@ impl Session {
             stages: None,
             quotients: Default::default(),
             max_quotient: quotient::DEFAULT_MAX_QUOTIENT,
+            saving: saved::Saving::default(),
         }
     }
 
@@ -170,6 +175,12 @@ impl Session {
     /// each box that holds them: what asking a table costs.
     pub fn boxed(&self) -> u64 {
         self.engine.total_boxed()
+    }
+
+    /// How far the engine's work went since the session began: the
+    /// positions it keeps, and those the pruned search listed.
+    pub fn tally(&self) -> Tally {
+        self.engine.tally()
     }
 
     /// Sets the threads that fill a code's table and solve a box of a
@@ -238,6 +249,9 @@ impl Session {
                 return false;
             }
             ok &= self.answer_query(query, sink);
+            if let Some(failure) = self.save_failure() {
+                sink(Event::Note(failure));
+            }
         }
         ok
     }
@@ -260,8 +274,21 @@ impl Session {
     /// Parses and checks a source and keeps its declarations, answering
     /// nothing; returns the queries it holds. In an interactive session a
     /// declaration may replace an earlier one of the same name: the values
-    /// that depended on it are forgotten, and a note says so.
+    /// that depended on it are forgotten, and a note says so. The values
+    /// a resumed table holds of the games now declared are taken in.
     pub fn declare(
+        &mut self,
+        name: &str,
+        text: &str,
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<Vec<Query>, Report> {
+        let queries = self.declare_source(name, text, sink)?;
+        self.take_in_resumed(sink)?;
+        self.refresh_checkpoints();
+        Ok(queries)
+    }
+
+    fn declare_source(
         &mut self,
         name: &str,
         text: &str,

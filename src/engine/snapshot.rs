@@ -1,0 +1,151 @@
+//! The values an engine has found, taken out to be written down and put
+//! back in a later run, and a snapshot handed out now and then during a
+//! long search, so that a run killed midway loses little.
+//!
+//! Only positions kept by a key of fixed form go in: by packed key (the
+//! regions of a board, small and large) and by dense address (positions
+//! of integers). Interned positions have no such key, and are left out.
+//! Every value kept is exact, whether the search that found it finished
+//! or not (see `Engine::settle`), so a snapshot taken at any moment
+//! holds only true values; positions being expanded hold states, not
+//! values, and are not taken.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+
+/// Values of an engine by key, and the values ruled out for positions the
+/// pruned search did not value (as bits, values below 64).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    pub packed: Vec<(Packed, Grundy)>,
+    pub dense: Vec<(Address, Grundy)>,
+    pub ruled_out: Vec<(Packed, u64)>,
+}
+
+impl Snapshot {
+    /// How many values it holds.
+    pub fn len(&self) -> usize {
+        self.packed.len() + self.dense.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The largest value an engine keeps: the four above are its states.
+pub const MAX_GRUNDY: Grundy = LOOPY - 1;
+
+/// Handed a snapshot of the engine now and then during a long search.
+pub type Writer = Box<dyn FnMut(Snapshot) + Send>;
+
+/// When the engine next hands a snapshot to its writer.
+pub struct Checkpoints {
+    write: Writer,
+    /// The least time between two snapshots.
+    every: Duration,
+    next: Instant,
+}
+
+/// A snapshot costs its writer at most about one part in this many of
+/// the search's time: the time between two is at least this many times
+/// what the last took.
+const SHARE: u32 = 20;
+
+impl Checkpoints {
+    /// Snapshots to `write`, the first after `every` and then no more
+    /// often than that.
+    pub fn new(every: Duration, write: Writer) -> Checkpoints {
+        Checkpoints {
+            write,
+            every,
+            next: Instant::now() + every,
+        }
+    }
+}
+
+impl<P: Clone + Eq + Hash + Ord> Engine<P> {
+    /// Every value kept by packed key or dense address, and the values
+    /// ruled out by packed key.
+    pub fn snapshot(&self) -> Snapshot {
+        let packed = self.packed.keys().map(|key| (key, self.packed.get(key)));
+        let dense = self.dense.addresses().map(|at| (at, self.dense.get(at)));
+        let ruled_out = self.ruled_out.iter().filter_map(|(key, &bits)| match key {
+            Key::Packed(packed) => Some((*packed, bits)),
+            Key::Dense(_) | Key::Interned(_) => None,
+        });
+        Snapshot {
+            packed: packed.filter(|&(_, value)| value < LOOPY).collect(),
+            dense: dense.filter(|&(_, value)| value < LOOPY).collect(),
+            ruled_out: ruled_out.collect(),
+        }
+    }
+
+    /// Keeps the values of a snapshot the engine does not know yet, as
+    /// many as its limit of states leaves room for (a value above
+    /// [`MAX_GRUNDY`] is not one, and is passed over); returns how many it
+    /// kept. The snapshot is trusted: its values must be those of these
+    /// rules.
+    pub fn restore(&mut self, snapshot: &Snapshot) -> usize {
+        let before = self.states();
+        let unknown = |kept: Grundy| kept == UNSOLVED || kept == QUEUED;
+        for &(key, value) in &snapshot.packed {
+            let kept = self.packed.get(key);
+            if value > MAX_GRUNDY || !unknown(kept) {
+                continue;
+            }
+            let room = kept == QUEUED
+                || self.states() < self.max_states && self.packed.make_room(key).is_ok();
+            if !room {
+                break;
+            }
+            self.packed.set(key, value);
+        }
+        for &(address, value) in &snapshot.dense {
+            let kept = self.dense.get(address);
+            if value > MAX_GRUNDY || !unknown(kept) {
+                continue;
+            }
+            if kept == QUEUED {
+                self.dense.set(address, value);
+            } else if self.states() >= self.max_states || !self.dense.insert(address, value) {
+                break;
+            }
+        }
+        // Room made at once, not grown by doubling (and hashed again) many
+        // times over; without it, as much as fits.
+        let _ = self.ruled_out.try_reserve(snapshot.ruled_out.len());
+        for &(key, bits) in &snapshot.ruled_out {
+            if self.packed.get(key) >= LOOPY {
+                *self.ruled_out.entry(Key::Packed(key)).or_default() |= bits;
+            }
+        }
+        self.packed.keep();
+        self.dense.keep();
+        self.lines.clear();
+        self.states() - before
+    }
+
+    /// Sets (or clears) the writer handed a snapshot now and then during a
+    /// search.
+    pub fn set_checkpoints(&mut self, checkpoints: Option<Checkpoints>) {
+        self.checkpoints = checkpoints;
+    }
+
+    /// Hands a snapshot to the writer if it is time: called with the
+    /// watcher, between steps of a search, where every value kept is
+    /// exact.
+    pub(super) fn checkpoint(&mut self) {
+        let Some(mut checkpoints) = self.checkpoints.take() else {
+            return;
+        };
+        let now = Instant::now();
+        if now >= checkpoints.next {
+            (checkpoints.write)(self.snapshot());
+            let took = now.elapsed();
+            checkpoints.next = Instant::now() + checkpoints.every.max(took * SHARE);
+        }
+        self.checkpoints = Some(checkpoints);
+    }
+}

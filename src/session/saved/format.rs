@@ -1,0 +1,455 @@
+//! A table of values as bytes in a file:
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 16 | [`MAGIC`]: `sprague table`, a carriage return, a line feed and ^Z |
+//! | 4 | the format's version, [`VERSION`] (little-endian) |
+//! | 8 | the length of the body in bytes (little-endian) |
+//! | the length | the body |
+//! | 4 | the CRC-32 of every byte before it (little-endian) |
+//!
+//! The body is numbers, each in LEB128 (seven bits a byte, the lowest
+//! first, the top bit set on every byte but the last): the games, as a
+//! count and then, for each, the number its values are kept under, its
+//! name and its rules (see [`super::rules_text`]), each text as a count of
+//! bytes and the bytes; then the values by packed key, a count and then
+//! for each the key's three words and the value; the values by dense
+//! address, its game, volume, plane, row, column and value; and the values
+//! ruled out by packed key, the three words and the bits. A key holds its
+//! game's number where the rules put it (see [`crate::interp::packed_game`]).
+//!
+//! The magic says whose file it is, as PNG's does (a file moved as text,
+//! its line ends changed, fails it); the length catches a file cut short
+//! before the checksum is even read; the checksum every error of up to 32
+//! bits in a row, so every flipped byte. Nothing read is trusted before it
+//! is checked: every count against the bytes left, every value against
+//! [`MAX_GRUNDY`], every key's game against the games listed.
+
+use std::collections::HashSet;
+
+use super::refused::Refused;
+use crate::engine::{Address, MAX_GRUNDY, Packed, Snapshot};
+use crate::interp::packed_game;
+
+/// The first bytes of every table.
+pub const MAGIC: &[u8; 16] = b"sprague table\r\n\x1a";
+
+/// The version of the format written and read.
+pub const VERSION: u32 = 1;
+
+/// The bytes before the body: the magic, the version and the length.
+const HEADER: usize = MAGIC.len() + 4 + 8;
+
+/// The bytes after the body: the checksum.
+const CHECKSUM: usize = 4;
+
+/// A game whose values a table holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedGame {
+    /// The number its values are kept under in the table's keys.
+    pub id: u32,
+    pub name: String,
+    /// Its declaration and those it refers to (see [`super::rules_text`]).
+    pub rules: String,
+}
+
+/// A table: the games and their values.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Table {
+    pub games: Vec<SavedGame>,
+    pub values: Snapshot,
+}
+
+/// The bytes of a table.
+pub fn encode(table: &Table) -> Vec<u8> {
+    let values = &table.values;
+    let mut bytes = Vec::with_capacity(HEADER + 12 * values.len() + CHECKSUM);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&[0; 8]);
+    let mut body = Body(&mut bytes);
+    body.number(table.games.len() as u64);
+    for game in &table.games {
+        body.number(u64::from(game.id));
+        body.text(&game.name);
+        body.text(&game.rules);
+    }
+    body.number(values.packed.len() as u64);
+    for &(key, value) in &values.packed {
+        body.key(key);
+        body.number(value);
+    }
+    body.number(values.dense.len() as u64);
+    for &(address, value) in &values.dense {
+        body.number(u64::from(address.table));
+        for at in address.point() {
+            body.number(u64::from(at));
+        }
+        body.number(value);
+    }
+    body.number(values.ruled_out.len() as u64);
+    for &(key, bits) in &values.ruled_out {
+        body.key(key);
+        body.number(bits);
+    }
+    let length = (bytes.len() - HEADER) as u64;
+    bytes[HEADER - 8..HEADER].copy_from_slice(&length.to_le_bytes());
+    let checksum = crc32fast::hash(&bytes);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    bytes
+}
+
+/// Numbers and texts written into a body.
+struct Body<'a>(&'a mut Vec<u8>);
+
+impl Body<'_> {
+    fn number(&mut self, mut n: u64) {
+        while n >= 0x80 {
+            self.0.push(n as u8 | 0x80);
+            n >>= 7;
+        }
+        self.0.push(n as u8);
+    }
+
+    fn text(&mut self, text: &str) {
+        self.number(text.len() as u64);
+        self.0.extend_from_slice(text.as_bytes());
+    }
+
+    fn key(&mut self, key: Packed) {
+        for word in key.0 {
+            self.number(word);
+        }
+    }
+}
+
+/// The table in the bytes of the file at `path`, or why it is refused.
+pub fn decode(path: &str, bytes: &[u8]) -> Result<Table, Refused> {
+    let path = path.to_owned();
+    let found = bytes.len() as u64;
+    if !bytes.starts_with(MAGIC) && !MAGIC.starts_with(bytes) {
+        return Err(Refused::Foreign { path });
+    }
+    if bytes.len() < HEADER + CHECKSUM {
+        let expected = format!("at least {}", HEADER + CHECKSUM);
+        return Err(Refused::Truncated {
+            path,
+            found,
+            expected,
+        });
+    }
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"));
+    let version = word(MAGIC.len());
+    if version != VERSION {
+        return Err(Refused::Version {
+            path,
+            found: version,
+            reads: VERSION,
+        });
+    }
+    let length = u64::from_le_bytes(bytes[HEADER - 8..HEADER].try_into().expect("eight bytes"));
+    let whole = length.saturating_add((HEADER + CHECKSUM) as u64);
+    if found < whole {
+        return Err(Refused::Truncated {
+            path,
+            found,
+            expected: whole.to_string(),
+        });
+    }
+    if found > whole {
+        let reason = format!(
+            "it has {} past the end its header gives",
+            crate::eval::count(found - whole, "byte", "bytes")
+        );
+        return Err(Refused::Altered { path, reason });
+    }
+    let end = bytes.len() - CHECKSUM;
+    if crc32fast::hash(&bytes[..end]) != word(end) {
+        let reason = "its checksum does not match its contents".to_owned();
+        return Err(Refused::Altered { path, reason });
+    }
+    let mut body = Reader {
+        bytes: &bytes[HEADER..end],
+    };
+    body.table()
+        .and_then(|table| match body.bytes.len() {
+            0 => Ok(table),
+            left => Err(format!("{left} bytes are left after its values")),
+        })
+        .map_err(|reason| Refused::Malformed { path, reason })
+}
+
+/// The body of a table, read from the front.
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+type Read<T> = Result<T, String>;
+
+impl Reader<'_> {
+    fn table(&mut self) -> Read<Table> {
+        let games = self.games()?;
+        let ids: HashSet<u32> = games.iter().map(|game| game.id).collect();
+        let listed = |id: u32| match ids.contains(&id) {
+            true => Ok(()),
+            false => Err(format!("a value is of game {id}, which it does not list")),
+        };
+        let mut values = Snapshot::default();
+        let count = self.count(4, "values by packed key")?;
+        values.packed.reserve(count);
+        for _ in 0..count {
+            let key = self.key()?;
+            listed(packed_game(key).0)?;
+            values.packed.push((key, self.value()?));
+        }
+        let count = self.count(6, "values by address")?;
+        values.dense.reserve(count);
+        for _ in 0..count {
+            let table = self.small()?;
+            listed(table)?;
+            let [volume, plane, row, col] =
+                [self.small()?, self.small()?, self.small()?, self.small()?];
+            let address = Address {
+                table,
+                volume,
+                plane,
+                row,
+                col,
+            };
+            values.dense.push((address, self.value()?));
+        }
+        let count = self.count(4, "values ruled out")?;
+        values.ruled_out.reserve(count);
+        for _ in 0..count {
+            let key = self.key()?;
+            listed(packed_game(key).0)?;
+            values.ruled_out.push((key, self.number()?));
+        }
+        Ok(Table { games, values })
+    }
+
+    fn games(&mut self) -> Read<Vec<SavedGame>> {
+        let count = self.count(3, "games")?;
+        let mut games: Vec<SavedGame> = Vec::with_capacity(count);
+        for _ in 0..count {
+            let game = SavedGame {
+                id: self.small()?,
+                name: self.text()?,
+                rules: self.text()?,
+            };
+            if games.iter().any(|other| other.id == game.id) {
+                return Err(format!("it lists game {} twice", game.id));
+            }
+            games.push(game);
+        }
+        Ok(games)
+    }
+
+    fn number(&mut self) -> Read<u64> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let (&byte, rest) = self.bytes.split_first().ok_or("it ends inside a number")?;
+            self.bytes = rest;
+            let bits = u64::from(byte & 0x7f);
+            if shift == 63 && bits > 1 {
+                return Err("a number does not fit in 64 bits".to_owned());
+            }
+            n |= bits << shift;
+            if byte < 0x80 {
+                return Ok(n);
+            }
+        }
+        Err("a number does not fit in 64 bits".to_owned())
+    }
+
+    /// A number of 32 bits: a game or a coordinate.
+    fn small(&mut self) -> Read<u32> {
+        let n = self.number()?;
+        u32::try_from(n).map_err(|_| format!("{n} does not fit in 32 bits"))
+    }
+
+    fn value(&mut self) -> Read<u64> {
+        match self.number()? {
+            value if value > MAX_GRUNDY => Err(format!("{value} is no value")),
+            value => Ok(value),
+        }
+    }
+
+    fn key(&mut self) -> Read<Packed> {
+        Ok(Packed([self.number()?, self.number()?, self.number()?]))
+    }
+
+    /// A count of things each at least `least` bytes long, no more than
+    /// the bytes left can hold.
+    fn count(&mut self, least: usize, what: &str) -> Read<usize> {
+        let count = self.number()?;
+        match usize::try_from(count) {
+            Ok(count) if count <= self.bytes.len() / least => Ok(count),
+            _ => Err(format!(
+                "it counts {count} {what} in {} bytes",
+                self.bytes.len()
+            )),
+        }
+    }
+
+    fn text(&mut self) -> Read<String> {
+        let length = self.count(1, "bytes of text")?;
+        let (text, rest) = self.bytes.split_at(length);
+        self.bytes = rest;
+        String::from_utf8(text.to_vec()).map_err(|_| "a name is not UTF-8".to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A table of two games and a few values of each kind.
+    fn table() -> Table {
+        let key = |game: u64, bits: u64| Packed([game << 18 | 3 << 2 | 4 << 10, bits, 0]);
+        Table {
+            games: vec![
+                SavedGame {
+                    id: 0,
+                    name: "Cram".into(),
+                    rules: "game Cram(s) splits { move Cram(s - {a, b}) for a in s }".into(),
+                },
+                SavedGame {
+                    id: 5,
+                    name: "Sub".into(),
+                    rules: "game Sub(n) { move Sub(n - 1) if n > 0 }".into(),
+                },
+            ],
+            values: Snapshot {
+                packed: (0..40).map(|bits| (key(0, bits * 977), bits % 5)).collect(),
+                dense: (0..30)
+                    .map(|n| {
+                        let address = Address {
+                            table: 5,
+                            volume: 0,
+                            plane: 0,
+                            row: 0,
+                            col: n * 1000,
+                        };
+                        (address, u64::from(n % 2))
+                    })
+                    .collect(),
+                ruled_out: vec![(key(0, u64::MAX), 0b1011), (key(0, 1 << 40), 1)],
+            },
+        }
+    }
+
+    #[test]
+    fn a_table_reads_back_as_written() {
+        let table = table();
+        assert_eq!(decode("t", &encode(&table)).unwrap(), table);
+        assert_eq!(
+            decode("t", &encode(&Table::default())).unwrap(),
+            Table::default()
+        );
+    }
+
+    /// Every file cut short is refused: the length in the header says
+    /// where the file ends.
+    #[test]
+    fn every_table_cut_short_is_refused() {
+        let bytes = encode(&table());
+        for length in 0..bytes.len() {
+            let refused = decode("t", &bytes[..length]).unwrap_err();
+            // Even the magic cut short (or nothing at all) is a table cut
+            // short, not someone else's file.
+            assert!(
+                matches!(refused, Refused::Truncated { .. }),
+                "{length}: {refused}"
+            );
+        }
+    }
+
+    /// A CRC-32 catches every burst of errors up to 32 bits long, so
+    /// every changed byte: in the magic, the version or the length, each
+    /// says so; anywhere else, the checksum fails.
+    #[test]
+    fn every_changed_byte_is_refused() {
+        let bytes = encode(&table());
+        for at in 0..bytes.len() {
+            for flip in [0x01, 0x80, 0xff] {
+                let mut altered = bytes.clone();
+                altered[at] ^= flip;
+                let refused = decode("t", &altered).unwrap_err();
+                let expected = match at {
+                    0..16 => matches!(refused, Refused::Foreign { .. }),
+                    16..20 => matches!(refused, Refused::Version { .. }),
+                    20..28 => {
+                        matches!(refused, Refused::Truncated { .. } | Refused::Altered { .. })
+                    }
+                    _ => matches!(refused, Refused::Altered { .. }),
+                };
+                assert!(expected, "byte {at} ^ {flip:#x}: {refused}");
+            }
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(decode("t", &longer), Err(Refused::Altered { .. })));
+    }
+
+    /// A body with a right checksum around it (so read in full) and the
+    /// header's length right.
+    fn sealed(body: &[u8]) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(body);
+        let checksum = crc32fast::hash(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn a_sealed_body_that_lies_is_refused() {
+        let refused = |body: &[u8]| match decode("t", &sealed(body)) {
+            Err(Refused::Malformed { reason, .. }) => reason,
+            other => panic!("{body:?} read as {other:?}"),
+        };
+        // A count of more games than bytes left.
+        assert!(refused(&[0xff, 0xff, 0xff, 0xff, 0x0f]).contains("counts"));
+        // A value of a game not listed: no games, one value of game 0.
+        assert!(refused(&[0, 1, 0, 0, 0, 3, 0, 0]).contains("does not list"));
+        // A value among the engine's states: game 0, one packed value of
+        // 2^64 - 2.
+        let mut body = vec![1, 0, 1, b'G', 0, 1, 0, 0, 0];
+        body.extend([0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+        body.extend([0, 0]);
+        assert!(refused(&body).contains("is no value"));
+        // A number of eleven bytes.
+        assert!(refused(&[0x80; 11]).contains("64 bits"));
+        // Bytes after the values.
+        assert!(refused(&[0, 0, 0, 0, 7]).contains("left"));
+        // A name that is not UTF-8.
+        assert!(refused(&[1, 0, 1, 0xff, 0]).contains("UTF-8"));
+    }
+
+    proptest! {
+        /// No bytes make the reader panic, with or without a checksum
+        /// that lets the body be read.
+        #[test]
+        fn no_bytes_make_the_reader_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = decode("t", &bytes);
+            let _ = decode("t", &sealed(&bytes));
+        }
+
+        /// Nor does a table with a few bytes changed and sealed again.
+        #[test]
+        fn no_table_changed_and_sealed_again_makes_it_panic(
+            changes in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..6),
+        ) {
+            let bytes = encode(&table());
+            let mut body = bytes[HEADER..bytes.len() - CHECKSUM].to_vec();
+            for (at, byte) in changes {
+                let at = at % body.len();
+                body[at] = byte;
+            }
+            let _ = decode("t", &sealed(&body));
+        }
+    }
+}

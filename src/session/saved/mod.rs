@@ -1,0 +1,405 @@
+//! Tables of values saved to a file and read back, so that a long run
+//! (a record board, searched for hours) can stop and go on: `sprague run
+//! --save FILE` writes the values the engine found at the end of the run,
+//! Ctrl-C included, and now and then during a long search; `--resume FILE`
+//! reads them before the queries.
+//!
+//! A table is written aside and renamed into place (see
+//! [`crate::files::write_aside`]), so a kill at any moment leaves the last
+//! table saved whole. One read back is checked before any value is used:
+//! the file's own checks ([`format`]: whose it is, its version, its
+//! length, its checksum, every count and value), then the games: each
+//! game whose values it holds must be declared by the sources, under the
+//! rules it was saved for ([`rules_text`]). A game's values are taken in
+//! once it is declared, its keys renumbered to the game's number in this
+//! run, and each key checked to be a position of the game.
+
+mod format;
+mod refused;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use miette::{NamedSource, Report};
+
+pub use format::{MAGIC, VERSION};
+use format::{SavedGame, Table};
+pub use refused::Refused;
+
+use super::{Event, Session};
+use crate::engine::{Address, Checkpoints, Rules, Snapshot, SnapshotWriter};
+use crate::eval::count;
+use crate::interp::{Component, Interpreter, packed_game, repacked};
+use crate::lower;
+use crate::program::{DeclarationKind, GameId};
+use crate::syntax::{self, ast};
+
+/// The least time between two tables written during a long search,
+/// unless `--save-every` says otherwise.
+pub const DEFAULT_SAVE_EVERY: Duration = Duration::from_secs(60);
+
+/// How a session saves and resumes its values.
+#[derive(Default)]
+pub(super) struct Saving {
+    /// A table read, whose games' values are taken in as the games are
+    /// declared: what is left of it.
+    resumed: Option<Resumed>,
+    /// Where the values are saved, and the least time between two tables
+    /// written during a search.
+    save: Option<(PathBuf, Duration)>,
+    /// Why the last table written during a search could not be, until told.
+    failure: Arc<Mutex<Option<String>>>,
+}
+
+/// A table read, with the games not declared yet.
+struct Resumed {
+    path: String,
+    table: Table,
+}
+
+impl Session {
+    /// Reads the table saved in the file at `path`, before the sources
+    /// are run: refused (with why) unless it is whole, unaltered, of this
+    /// format, and every game it holds values of is declared by `sources`
+    /// (names and texts) under the rules it was saved for. Its values are
+    /// taken in as their games are declared; returns how many it holds.
+    pub fn resume(&mut self, path: &Path, sources: &[(String, String)]) -> Result<usize, Report> {
+        let shown = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|error| Refused::Unreadable {
+            path: shown.clone(),
+            reason: error.to_string(),
+        })?;
+        let table = format::decode(&shown, &bytes)?;
+        check_games(&shown, &table, sources)?;
+        let held = table.values.len();
+        self.saving.resumed = Some(Resumed { path: shown, table });
+        self.take_in_resumed(&mut |_| {})?;
+        Ok(held)
+    }
+
+    /// Saves the session's values to the file at `path` when
+    /// [`Session::save`] is called, and during a long search at most
+    /// every `every` (and no more than about a twentieth of the time).
+    pub fn save_to(&mut self, path: &Path, every: Duration) {
+        self.saving.save = Some((path.to_path_buf(), every));
+        self.refresh_checkpoints();
+    }
+
+    /// Writes the values found so far to the file [`Session::save_to`]
+    /// named, replacing it whole; returns how many were written.
+    pub fn save(&mut self) -> Result<usize, Report> {
+        let Some((path, _)) = &self.saving.save else {
+            return Ok(0);
+        };
+        let table = table_of(&self.saved_games(), self.engine.snapshot());
+        let written = table.values.len();
+        write(path, &table).map_err(|reason| {
+            Report::new(Refused::Unwritable {
+                path: path.display().to_string(),
+                reason,
+            })
+        })?;
+        Ok(written)
+    }
+
+    /// Why the last table written during a search could not be, once.
+    pub(super) fn save_failure(&self) -> Option<String> {
+        let mut failure = self.saving.failure.lock().ok()?;
+        failure.take()
+    }
+
+    /// Takes in the values of the resumed table's games that are now
+    /// declared, saying so; refuses the table (and forgets it) if one is
+    /// declared under other rules, or a key is no position of its game.
+    pub(super) fn take_in_resumed(&mut self, sink: &mut dyn FnMut(Event)) -> Result<(), Report> {
+        let Some(Resumed { path, table }) = self.saving.resumed.take() else {
+            return Ok(());
+        };
+        let declared = self.declared_texts();
+        let mut renumbered: HashMap<u32, GameId> = HashMap::new();
+        let (mut taken, mut left) = (Vec::new(), Vec::new());
+        for game in table.games {
+            let kind = self.program.names.get(&game.name).map(|name| name.kind);
+            let Some(DeclarationKind::Game(id)) = kind else {
+                left.push(game);
+                continue;
+            };
+            if rules_text(&declared, &game.name).as_deref() != Some(game.rules.as_str()) {
+                return Err(self.other_rules(&declared, path, game.name));
+            }
+            renumbered.insert(game.id, id);
+            taken.push(game.name);
+        }
+        if taken.is_empty() {
+            self.saving.resumed = Some(Resumed {
+                path,
+                table: Table {
+                    games: left,
+                    ..table
+                },
+            });
+            return Ok(());
+        }
+        let (values, rest) = self
+            .renumbered(&table.values, &renumbered)
+            .map_err(|reason| Refused::Malformed {
+                path: path.clone(),
+                reason,
+            })?;
+        let kept = self.engine.restore(&values);
+        let games: Vec<String> = taken.iter().map(|name| format!("`{name}`")).collect();
+        sink(Event::Note(format!(
+            "resumed {} of {} from {path}",
+            count(kept, "value", "values"),
+            games.join(", ")
+        )));
+        if !left.is_empty() {
+            let table = Table {
+                games: left,
+                values: rest,
+            };
+            self.saving.resumed = Some(Resumed { path, table });
+        }
+        Ok(())
+    }
+
+    /// The refusal of a table for `game`, declared here under other rules
+    /// than the table was saved for.
+    fn other_rules(
+        &self,
+        declared: &[(&ast::Statement, &str)],
+        path: String,
+        game: String,
+    ) -> Report {
+        let statement = declared.iter().find(|(statement, _)| {
+            lower::declared_name(statement).is_some_and(|name| name.name == game)
+        });
+        let (offset, text) = statement.map_or((0, ""), |(statement, text)| {
+            (statement.span().offset(), *text)
+        });
+        Report::new(Refused::OtherRules {
+            path,
+            game,
+            text: Arc::new(NamedSource::new(
+                self.sources.name_at(offset),
+                text.to_owned(),
+            )),
+            span: (0, text.len()).into(),
+        })
+    }
+
+    /// The values of the games `renumbered` names, under their numbers in
+    /// this session, each key checked to be a position of its game; and
+    /// the values of the other games, as they were.
+    fn renumbered(
+        &self,
+        values: &Snapshot,
+        renumbered: &HashMap<u32, GameId>,
+    ) -> Result<(Snapshot, Snapshot), String> {
+        let interp = Interpreter::new(&self.program);
+        let (mut taken, mut rest) = (Snapshot::default(), Snapshot::default());
+        let game_of = |key| renumbered.get(&packed_game(key).0).copied();
+        let position = |key| {
+            let game = game_of(key)?;
+            let key = repacked(key, game);
+            Some((interp.packed(&interp.unpacked(key)) == Some(key)).then_some(key))
+        };
+        let not_one = |game: &str| format!("a key is not a position of `{game}`");
+        for &(key, value) in &values.packed {
+            match position(key) {
+                Some(Some(key)) => taken.packed.push((key, value)),
+                Some(None) => return Err(not_one(&self.game_name(game_of(key)))),
+                None => rest.packed.push((key, value)),
+            }
+        }
+        for &(key, bits) in &values.ruled_out {
+            match position(key) {
+                Some(Some(key)) => taken.ruled_out.push((key, bits)),
+                Some(None) => return Err(not_one(&self.game_name(game_of(key)))),
+                None => rest.ruled_out.push((key, bits)),
+            }
+        }
+        for &(address, value) in &values.dense {
+            let Some(&game) = renumbered.get(&address.table) else {
+                rest.dense.push((address, value));
+                continue;
+            };
+            let address = Address {
+                table: game.0,
+                ..address
+            };
+            let params = self.program.game(game).params.len();
+            let position: Component = interp.at_address(address);
+            if !(1..=4).contains(&params) || interp.dense(&position) != Some(address) {
+                return Err(not_one(&self.program.game(game).name));
+            }
+            taken.dense.push((address, value));
+        }
+        Ok((taken, rest))
+    }
+
+    fn game_name(&self, game: Option<GameId>) -> String {
+        game.map_or_else(String::new, |game| self.program.game(game).name.clone())
+    }
+
+    /// Hands the engine a writer of the session's values during a long
+    /// search, for the games declared now, if the values are saved.
+    pub(super) fn refresh_checkpoints(&mut self) {
+        let Some((path, every)) = self.saving.save.clone() else {
+            return;
+        };
+        let games = self.saved_games();
+        let failure = self.saving.failure.clone();
+        let writer: SnapshotWriter = Box::new(move |values| {
+            let written = write(&path, &table_of(&games, values));
+            if let (Err(reason), Ok(mut failure)) = (written, failure.lock()) {
+                *failure = Some(format!(
+                    "could not save the table to {} during the search: {reason}",
+                    path.display()
+                ));
+            }
+        });
+        self.engine
+            .set_checkpoints(Some(Checkpoints::new(every, writer)));
+    }
+
+    /// Every game declared, by number, as a table records it (`None` for
+    /// a number whose game a redeclaration replaced).
+    fn saved_games(&self) -> Vec<Option<SavedGame>> {
+        let declared = self.declared_texts();
+        let games = self.program.games.iter().enumerate();
+        games
+            .map(|(id, game)| {
+                let kind = self.program.names.get(&game.name).map(|name| name.kind);
+                let current = kind == Some(DeclarationKind::Game(GameId(id as u32)));
+                Some(SavedGame {
+                    id: id as u32,
+                    name: game.name.clone(),
+                    rules: rules_text(&declared, &game.name).filter(|_| current)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The declarations in force, each with its text.
+    fn declared_texts(&self) -> Vec<(&ast::Statement, &str)> {
+        let declarations = self.declarations.iter();
+        declarations
+            .map(|statement| (statement.as_ref(), self.sources.text(statement.span())))
+            .collect()
+    }
+}
+
+/// A game's rules as a table records them: the text of its declaration
+/// and of every declaration it refers to, directly or through others, in
+/// order of name, each with its runs of white space made one space. Two
+/// runs that agree on it agree on every value of the game. `None` if no
+/// game of that name is declared.
+fn rules_text(declared: &[(&ast::Statement, &str)], game: &str) -> Option<String> {
+    let mut by_name: HashMap<&str, (&ast::Statement, &str)> = HashMap::new();
+    for &(statement, text) in declared {
+        if let Some(name) = lower::declared_name(statement) {
+            by_name
+                .entry(name.name.as_str())
+                .or_insert((statement, text));
+        }
+    }
+    let (statement, _) = by_name.get(game)?;
+    if !matches!(statement, ast::Statement::Game(_)) {
+        return None;
+    }
+    let mut reached = BTreeSet::from([game]);
+    let mut waiting = vec![game];
+    while let Some(name) = waiting.pop() {
+        for used in lower::references(by_name[name].0) {
+            if by_name.contains_key(used) && reached.insert(used) {
+                waiting.push(used);
+            }
+        }
+    }
+    let texts = reached.iter().map(|name| {
+        let text = by_name[name].1;
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    });
+    Some(texts.collect::<Vec<_>>().join("\n"))
+}
+
+/// Refuses a table unless every game it holds values of is declared by
+/// the sources under the rules it was saved for. A source that does not
+/// parse is passed over (running it reports why), and a game it may have
+/// declared is then not missed.
+fn check_games(path: &str, table: &Table, sources: &[(String, String)]) -> Result<(), Refused> {
+    let parsed: Vec<(&str, &str, ast::Program)> = sources
+        .iter()
+        .filter_map(|(name, text)| {
+            Some((name.as_str(), text.as_str(), syntax::parse(text, 0).ok()?))
+        })
+        .collect();
+    let all_parsed = parsed.len() == sources.len();
+    let mut declared = Vec::new();
+    for (name, text, program) in &parsed {
+        for statement in &program.statements {
+            let span = statement.span();
+            let written = text.get(span.offset()..span.offset() + span.len());
+            declared.push((statement, written.unwrap_or(""), *name, *text));
+        }
+    }
+    let texts: Vec<(&ast::Statement, &str)> = declared
+        .iter()
+        .map(|&(statement, written, ..)| (statement, written))
+        .collect();
+    for game in &table.games {
+        let Some(rules) = rules_text(&texts, &game.name) else {
+            if !all_parsed {
+                continue;
+            }
+            return Err(Refused::NotDeclared {
+                path: path.to_owned(),
+                game: game.name.clone(),
+            });
+        };
+        if rules != game.rules {
+            let (statement, _, name, text) = declared
+                .iter()
+                .find(|(statement, ..)| {
+                    lower::declared_name(statement).is_some_and(|name| name.name == game.name)
+                })
+                .expect("a game with rules is declared");
+            return Err(Refused::OtherRules {
+                path: path.to_owned(),
+                game: game.name.clone(),
+                text: Arc::new(NamedSource::new(*name, text.to_string())),
+                span: statement.span(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The table of `values` whose games are among `games` (by number).
+fn table_of(games: &[Option<SavedGame>], mut values: Snapshot) -> Table {
+    let known = |id: u32| games.get(id as usize).is_some_and(Option::is_some);
+    values.packed.retain(|&(key, _)| known(packed_game(key).0));
+    values
+        .ruled_out
+        .retain(|&(key, _)| known(packed_game(key).0));
+    values.dense.retain(|&(address, _)| known(address.table));
+    let mut used = BTreeSet::new();
+    used.extend(values.packed.iter().map(|&(key, _)| packed_game(key).0));
+    used.extend(values.ruled_out.iter().map(|&(key, _)| packed_game(key).0));
+    used.extend(values.dense.iter().map(|&(address, _)| address.table));
+    let games = used
+        .into_iter()
+        .filter_map(|id| games[id as usize].clone())
+        .collect();
+    Table { games, values }
+}
+
+/// Writes a table to `path`, aside and renamed into place.
+fn write(path: &Path, table: &Table) -> Result<(), String> {
+    let bytes = format::encode(table);
+    crate::files::write_aside(path, |writer| writer.write_all(&bytes))
+        .map_err(|error| error.to_string())
+}

@@ -1,0 +1,495 @@
+//! Tables of values saved and resumed (`sprague run --save FILE --resume
+//! FILE`): a resumed run answers as a fresh one with less work; a table
+//! cut short, altered, foreign or saved for other rules is refused before
+//! any query; and a run killed at any moment, even while it writes the
+//! table, leaves the last table saved whole.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use sprague::engine::{DEFAULT_MAX_STATES, Method};
+use sprague::session::{Event, Session, Value};
+
+const NODE_KAYLES: &str = "
+game NodeKayles(s) splits up to symmetry {
+  move NodeKayles(s - closed(s, v)) for v in s
+}
+";
+
+const CRAM: &str = "
+game Cram(s) splits up to symmetry {
+  move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b
+}
+";
+
+/// Node Kayles on the 3 × n lattice, OEIS A316632 (n = 1 to 16).
+const A316632: [u64; 16] = [2, 1, 1, 0, 3, 3, 2, 2, 2, 3, 3, 5, 2, 4, 1, 3];
+
+/// What a session's run of `source` said: the values of its `grundy`
+/// queries, its notes, and whether anything failed (the errors rendered).
+#[derive(Debug, Default)]
+struct Heard {
+    values: Vec<u64>,
+    notes: Vec<String>,
+    errors: Vec<String>,
+}
+
+fn run_in(session: &mut Session, source: &str) -> Heard {
+    let mut heard = Heard::default();
+    session.run("test.game", source, &mut |event| match event {
+        Event::Answer(answer) => match answer.value {
+            Value::Grundy(value) => heard.values.push(value),
+            other => panic!("expected a value, got {other:?}"),
+        },
+        Event::Note(note) => heard.notes.push(note),
+        Event::Error(report) => heard.errors.push(format!("{report:?}")),
+        Event::Play(_) => unreachable!(),
+    });
+    heard
+}
+
+fn session() -> Session {
+    let mut session = Session::new(DEFAULT_MAX_STATES);
+    session.set_method(Method::Search);
+    session
+}
+
+fn sources(source: &str) -> Vec<(String, String)> {
+    vec![("test.game".to_owned(), source.to_owned())]
+}
+
+/// The number a note like "resumed 1234 values of `Cram` from t" gives.
+fn resumed(notes: &[String]) -> usize {
+    let note = notes
+        .iter()
+        .find(|note| note.starts_with("resumed "))
+        .unwrap_or_else(|| panic!("no note says what was resumed: {notes:?}"));
+    note.split(' ').nth(1).unwrap().parse().unwrap()
+}
+
+/// A search stopped midway (as Ctrl-C stops it) keeps the values it
+/// found; saved and resumed, they spare the search that goes on from them
+/// part of its work, and the answer is the one OEIS gives. A table saved
+/// once the answer is known answers it with no search at all.
+#[test]
+fn a_resumed_search_answers_alike_and_lists_fewer_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table");
+    let source = format!("{NODE_KAYLES}grundy NodeKayles(Grid(3, 16))\n");
+
+    let mut fresh = session();
+    assert_eq!(run_in(&mut fresh, &source).values, [A316632[15]]);
+    let whole = fresh.tally().searched;
+    assert!(whole > 0);
+
+    // Stopped at the watcher's second call: the search has listed
+    // positions, and not all of them.
+    let mut stopped = session();
+    let calls = Arc::new(Mutex::new(0));
+    let counted = Arc::clone(&calls);
+    stopped.set_watcher(Some(Box::new(move |_| {
+        let mut calls = counted.lock().unwrap();
+        *calls += 1;
+        *calls < 2
+    })));
+    stopped.save_to(&path, Duration::from_secs(3600));
+    let heard = run_in(&mut stopped, &source);
+    assert!(
+        heard.values.is_empty() && heard.errors.len() == 1,
+        "{heard:?}"
+    );
+    let before = stopped.tally().searched;
+    assert!(0 < before && before < whole, "{before} of {whole}");
+    let saved = stopped.save().unwrap();
+    assert!(saved > 0);
+
+    let mut resumed_run = session();
+    assert_eq!(resumed_run.resume(&path, &sources(&source)).unwrap(), saved);
+    resumed_run.save_to(&path, Duration::from_secs(3600));
+    let heard = run_in(&mut resumed_run, &source);
+    assert_eq!(heard.values, [A316632[15]], "{heard:?}");
+    assert_eq!(resumed(&heard.notes), saved);
+    let after = resumed_run.tally().searched;
+    assert!(
+        0 < after && after < whole,
+        "{after} listed, {whole} when fresh"
+    );
+    let complete = resumed_run.save().unwrap();
+    assert!(complete > saved);
+
+    // The position asked is in the table: its value is read.
+    let mut answered = session();
+    answered.resume(&path, &sources(&source)).unwrap();
+    let heard = run_in(&mut answered, &source);
+    assert_eq!(heard.values, [A316632[15]]);
+    assert_eq!(resumed(&heard.notes), complete);
+    assert_eq!(answered.tally().searched, 0);
+}
+
+/// The values of one game are resumed under another numbering of the
+/// games: a source that declares a game before it, or in a second file.
+#[test]
+fn a_table_is_resumed_whatever_number_its_game_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table");
+    let asked = "grundy NodeKayles(Grid(3, n)) for n in 10..=14\n";
+    let mut first = session();
+    first.save_to(&path, Duration::from_secs(3600));
+    let source = format!("{NODE_KAYLES}{asked}");
+    assert_eq!(run_in(&mut first, &source).values, A316632[9..14]);
+    let saved = first.save().unwrap();
+
+    let other = "game Sub(n) { move Sub(n - 1) if n > 0 }\ngrundy Sub(7)\n";
+    let second = format!("{NODE_KAYLES}{asked}");
+    let two_files = vec![
+        ("other.game".to_owned(), other.to_owned()),
+        ("test.game".to_owned(), second.clone()),
+    ];
+    let mut later = session();
+    later.resume(&path, &two_files).unwrap();
+    // Sub(7) of a game with one move, n - 1: n mod 2.
+    assert_eq!(run_in(&mut later, other).values, [1]);
+    let before = later.tally().searched;
+    let heard = run_in(&mut later, &second);
+    assert_eq!(heard.values, A316632[9..14]);
+    assert_eq!(resumed(&heard.notes), saved);
+    assert_eq!(later.tally().searched, before);
+}
+
+/// A table holds the rules its values were found under, and the
+/// declarations those refer to: a change in any of them refuses it.
+#[test]
+fn a_table_saved_for_other_rules_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table");
+    let take = "let Most = 3\ngame Take(n) { move Take(n - k) for k in 1..=Most if k <= n }\n";
+    let board = "let Rows = 2\ngame Board(c) = Cram(Grid(Rows, c))\n";
+    let source = format!("{CRAM}{take}{board}grundy Board(5)\ngrundy Take(10)\n");
+    let mut first = session();
+    first.save_to(&path, Duration::from_secs(3600));
+    let heard = run_in(&mut first, &source);
+    // Taking 1 to 3 of a heap: n mod 4.
+    assert_eq!(heard.values[1], 10 % 4, "{heard:?}");
+    first.save().unwrap();
+
+    let refused = |source: &str| -> String {
+        let report = session().resume(&path, &sources(source)).unwrap_err();
+        format!("{report:?}")
+    };
+    // A rule changed, or a `let` a rule refers to.
+    assert!(refused(&source.replace("a < b", "b > a")).contains("other rules"));
+    assert!(refused(&source.replace("Most = 3", "Most = 4")).contains("other rules"));
+    // Another game under the name.
+    let node_kayles = NODE_KAYLES.replace("NodeKayles", "Cram");
+    assert!(refused(&format!("{node_kayles}{take}")).contains("other rules"));
+    // No game of the name.
+    let said = refused(&format!("{NODE_KAYLES}{take}"));
+    assert!(said.contains("`Cram`, which no source"), "{said}");
+    // Spaces and line breaks are not rules.
+    let spaced = source.replace("splits up", "splits\n   up");
+    session().resume(&path, &sources(&spaced)).unwrap();
+    // `Board(5)` is kept by address: its value depends on `Rows`, which
+    // Cram's do not.
+    let said = refused(&source.replace("Rows = 2", "Rows = 3"));
+    assert!(
+        said.contains("values of `Board` under other rules"),
+        "{said}"
+    );
+    // A session told one source and given another refuses the table when
+    // the game is declared, and asks none of the source's queries.
+    let mut told = session();
+    told.resume(&path, &sources(&source)).unwrap();
+    let heard = run_in(&mut told, &source.replace("a < b", "b > a"));
+    assert!(
+        heard.values.is_empty() && heard.errors.len() == 1,
+        "{heard:?}"
+    );
+    assert!(heard.errors[0].contains("other rules"), "{heard:?}");
+    // A declaration no game saved refers to is not their rules.
+    let unused = format!("let Unused = 1\n{source}");
+    session().resume(&path, &sources(&unused)).unwrap();
+    let unused = unused.replace("Unused = 1", "Unused = 2");
+    session().resume(&path, &sources(&unused)).unwrap();
+}
+
+/// A table made by other means than `--save`, whole and with its
+/// checksum right, holding one value of Cram under the packed key whose
+/// first word is `head`, and node 0 in the others.
+fn table_by_hand(head: u8) -> Vec<u8> {
+    use sprague::session::saved::{MAGIC, VERSION};
+    let rules = CRAM.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(rules.len() < 128, "its length is one byte");
+    let mut body = vec![1, 0, 4];
+    body.extend(b"Cram");
+    body.push(rules.len() as u8);
+    body.extend(rules.as_bytes());
+    // One value (0) by packed key; none by address, none ruled out.
+    body.extend([1, head, 1, 0, 0, 0, 0]);
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend(VERSION.to_le_bytes());
+    bytes.extend((body.len() as u64).to_le_bytes());
+    bytes.extend(&body);
+    let checksum = crc32fast::hash(&bytes);
+    bytes.extend(checksum.to_le_bytes());
+    bytes
+}
+
+/// A key is taken in only if it is a position of its game as the rules
+/// pack it: a set (kind 3) packs with no board's sides beside it.
+#[test]
+fn a_table_whose_key_is_no_position_of_its_game_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table");
+    let source = format!("{CRAM}grundy Cram(Grid(1, 2))\n");
+    let resumed_with = |head: u8| {
+        std::fs::write(&path, table_by_hand(head)).unwrap();
+        let mut resumed = session();
+        assert_eq!(resumed.resume(&path, &sources(&source)).unwrap(), 1);
+        run_in(&mut resumed, &source)
+    };
+    // The set {0} of Cram: no move, value 0, as the table says.
+    let heard = resumed_with(3);
+    assert_eq!(resumed(&heard.notes), 1, "{heard:?}");
+    // Two cells side by side: one domino, value 1.
+    assert_eq!(heard.values, [1]);
+    let heard = resumed_with(3 | 5 << 2);
+    assert!(
+        heard.values.is_empty() && heard.errors.len() == 1,
+        "{heard:?}"
+    );
+    let said = &heard.errors[0];
+    let said = said.split_whitespace().filter(|word| *word != "│");
+    let said = said.collect::<Vec<_>>().join(" ");
+    assert!(said.contains("a key is not a position of `Cram`"), "{said}");
+}
+
+/// Runs `sprague` in `dir` with these arguments.
+fn sprague_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The boards of Cram on 4 rows, and two of them of value 0 by the
+/// symmetry strategy (the second player answers each domino by its image
+/// through the centre).
+fn cram_file(dir: &Path, name: &str, asked: &str) -> String {
+    std::fs::write(dir.join(name), format!("{CRAM}{asked}")).unwrap();
+    name.to_owned()
+}
+
+#[test]
+fn sprague_run_saves_and_resumes_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let asked = "grundy Cram(Grid(4, 2))\ngrundy Cram(Grid(4, 4))\ngrundy Cram(Grid(4, 6))\n";
+    let file = cram_file(dir, "cram.game", asked);
+    let first = sprague_in(dir, &["run", "--save", "t", &file]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    assert_eq!(text(&first.stdout).matches("= 0\n").count(), 3);
+    let saved = text(&first.stderr);
+    let count = saved
+        .strip_prefix("saved ")
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("{saved}"));
+    let again = sprague_in(dir, &["run", "--resume", "t", "--save", "t", &file]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert_eq!(again.stdout, first.stdout);
+    let said = text(&again.stderr);
+    assert!(
+        said.contains(&format!("resumed {count} values of `Cram` from t")),
+        "{said}"
+    );
+    // Nothing left aside.
+    let names: Vec<_> = std::fs::read_dir(dir).unwrap().collect();
+    assert_eq!(names.len(), 2);
+}
+
+/// Each refusal names the file and why, and no query is asked.
+#[test]
+fn a_table_cut_short_altered_or_foreign_is_refused_before_any_query() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let file = cram_file(dir, "cram.game", "grundy Cram(Grid(4, 5))\n");
+    assert!(
+        sprague_in(dir, &["run", "--save", "t", &file])
+            .status
+            .success()
+    );
+    let table = std::fs::read(dir.join("t")).unwrap();
+    let refused = |bytes: &[u8], expected: &str| {
+        std::fs::write(dir.join("bad"), bytes).unwrap();
+        let output = sprague_in(dir, &["run", "--resume", "bad", &file]);
+        let said = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{said}");
+        assert!(output.stdout.is_empty(), "{}", text(&output.stdout));
+        assert!(said.contains("`bad`") && said.contains(expected), "{said}");
+        assert!(said.contains("help:"), "{said}");
+    };
+    refused(&table[..table.len() / 2], "cut short");
+    refused(&table[..table.len() - 1], "cut short");
+    let mut flipped = table.clone();
+    flipped[table.len() / 2] ^= 0x10;
+    refused(&flipped, "altered or damaged");
+    refused(
+        &std::fs::read(dir.join(&file)).unwrap(),
+        "not a table saved by sprague",
+    );
+    refused(b"", "cut short after 0 bytes");
+    let mut newer = table.clone();
+    newer[16] = 2;
+    refused(&newer, "format 2");
+    // Saved for Cram, asked for Node Kayles.
+    let other = dir.join("other.game");
+    std::fs::write(
+        &other,
+        format!("{NODE_KAYLES}grundy NodeKayles(Grid(3, 3))\n"),
+    )
+    .unwrap();
+    let output = sprague_in(dir, &["run", "--resume", "t", "other.game"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    assert!(text(&output.stderr).contains("`Cram`, which no source declares"));
+    let output = sprague_in(dir, &["run", "--resume", "missing", &file]);
+    assert!(text(&output.stderr).contains("cannot read the table `missing`"));
+}
+
+/// A table that cannot be written is said so, the answers printed.
+#[test]
+fn a_table_that_cannot_be_written_fails_the_run_after_its_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let file = cram_file(dir, "cram.game", "grundy Cram(Grid(1, 2))\n");
+    let output = sprague_in(dir, &["run", "--save", "no/such/folder/t", &file]);
+    assert_eq!(output.status.code(), Some(1));
+    // Two cells side by side: one domino, then none: value 1.
+    assert_eq!(text(&output.stdout), "grundy Cram(Grid(1, 2)) = 1\n");
+    assert!(text(&output.stderr).contains("cannot save the table to `no/such/folder/t`"));
+    assert!(!dir.join("no").exists());
+}
+
+/// Killed while it writes the table (its file size capped, so the system
+/// kills it with SIGXFSZ partway through), a run leaves the table saved
+/// before it byte for byte.
+#[test]
+fn a_run_killed_while_writing_leaves_the_last_table_whole() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let small = cram_file(dir, "small.game", "grundy Cram(Grid(2, 4))\n");
+    assert!(
+        sprague_in(dir, &["run", "--save", "t", &small])
+            .status
+            .success()
+    );
+    let before = std::fs::read(dir.join("t")).unwrap();
+    let large = cram_file(dir, "large.game", "grundy Cram(Grid(4, 6))\n");
+    let cap = (before.len() + 4096) as u64;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command
+        .args(["run", "--save", "t", &large])
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe and touches only the child.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: cap,
+                rlim_max: cap,
+            };
+            match libc::setrlimit(libc::RLIMIT_FSIZE, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    let output = command.output().unwrap();
+    // 4 × 6 is even × even: 0, answered before the table is written.
+    assert_eq!(text(&output.stdout), "grundy Cram(Grid(4, 6)) = 0\n");
+    assert_eq!(output.status.signal(), Some(libc::SIGXFSZ), "{output:?}");
+    assert_eq!(std::fs::read(dir.join("t")).unwrap(), before);
+    let resumed = sprague_in(dir, &["run", "--resume", "t", &small]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+}
+
+/// A search long enough to be stopped midway: Cram on 4 × 9, some seconds.
+fn long_run(dir: &Path, args: &[&str]) -> std::process::Child {
+    let file = cram_file(dir, "long.game", "grundy Cram(Grid(4, 9))\n");
+    Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .arg("run")
+        .args(args)
+        .arg(file)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// After a run stopped midway, the table it left is taken in, and a board
+/// of value 0 by the symmetry strategy is answered 0 with it.
+fn check_left_table(dir: &Path) {
+    let file = cram_file(dir, "check.game", "grundy Cram(Grid(4, 4))\n");
+    let output = sprague_in(dir, &["run", "--resume", "t", &file]);
+    let said = text(&output.stderr);
+    assert!(output.status.success(), "{said}");
+    assert_eq!(text(&output.stdout), "grundy Cram(Grid(4, 4)) = 0\n");
+    assert!(
+        said.starts_with("resumed ") && !said.starts_with("resumed 0 "),
+        "{said}"
+    );
+}
+
+/// During a long search the table is saved now and then: killed outright
+/// (SIGKILL) after one is, the run leaves it whole.
+#[test]
+fn a_run_killed_during_a_long_search_leaves_a_table_saved_during_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let mut child = long_run(dir, &["--save", "t", "--save-every", "1"]);
+    let started = Instant::now();
+    while !dir.join("t").exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the search ended before a table was saved during it"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.stdout.is_empty(), "the search finished first");
+    check_left_table(dir);
+}
+
+/// Ctrl-C stops the search, and the values it found are saved.
+#[test]
+fn ctrl_c_stops_a_long_search_and_saves_its_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let child = long_run(dir, &["--save", "t"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: the pid is our child's, not yet waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let output = child.wait_with_output().unwrap();
+    let said = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{said}");
+    assert!(output.stdout.is_empty(), "the search finished first");
+    assert!(
+        said.contains("interrupted") && said.contains("saved "),
+        "{said}"
+    );
+    check_left_table(dir);
+}
