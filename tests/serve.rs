@@ -920,6 +920,44 @@ async fn every_lane_knows_the_games_declared_in_another() {
     assert_eq!(body["answers"][0]["value"], 2, "{body}");
 }
 
+/// The games list says which games are played on a board: Node Kayles
+/// takes a region of a graph (it `splits`), so it has no values over n;
+/// the path and the grid built from it take integers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_list_tells_games_on_boards_from_games_of_integers() {
+    let shared = shared();
+    let source = json!({ "source": "game NodeKayles(s) splits { move NodeKayles(s - closed(s, v)) for v in s }\ngame NodeKaylesPath(n) = NodeKayles(Path(n))\ngame NodeKaylesGrid(r, c) = NodeKayles(Grid(r, c))\ngame S = subtraction {1, 2, 3}" });
+    let (status, body) = post(&shared, "/api/run", source).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = send(&shared, "/api/games", None, &[("host", HOST)]).await;
+    assert_eq!(status, StatusCode::OK);
+    let games: Vec<(String, u64, bool)> = body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| {
+            let name = game["name"].as_str().unwrap().to_string();
+            (
+                name,
+                game["parameters"].as_u64().unwrap(),
+                game["board"] == true,
+            )
+        })
+        .collect();
+    let expected = [
+        ("NodeKayles", 1, true),
+        ("NodeKaylesPath", 1, false),
+        ("NodeKaylesGrid", 2, false),
+        ("S", 1, false),
+    ];
+    for (name, parameters, board) in expected {
+        assert!(
+            games.contains(&(name.to_string(), parameters, board)),
+            "{name}: {games:?}"
+        );
+    }
+}
+
 /// Long queries of each kind the engine watches in its own way: a game of
 /// rules whose positions have thousands of options each (Grundy's game's
 /// period), a code's table whose heaps each examine millions of splits

@@ -238,9 +238,9 @@ pub enum EvalError {
     #[diagnostic(
         code(sprague::eval::interrupted),
         help(
-            "Ctrl-C stopped the search; the queries after it are not asked (in the REPL the \
-             values found so far are kept: ask again to go on; `sprague run --save FILE` saves \
-             them for `--resume FILE`)"
+            "the search was stopped (by Ctrl-C, or by Cancel on the page of `sprague serve`); \
+             the queries after it are not asked (in the REPL the values found so far are kept: \
+             ask again to go on; `sprague run --save FILE` saves them for `--resume FILE`)"
         )
     )]
     Interrupted {

@@ -275,7 +275,9 @@ pub async fn games(State(shared): State<Arc<Shared>>) -> Response {
     let games: Vec<Json> = shared
         .games()
         .into_iter()
-        .map(|(name, params)| json!({ "name": name, "parameters": params }))
+        .map(
+            |game| json!({ "name": game.name, "parameters": game.parameters, "board": game.board }),
+        )
         .collect();
     let files: Vec<Json> = shared
         .files()

@@ -114,6 +114,16 @@ struct Declared {
     text: Arc<str>,
 }
 
+/// A declared game as the page lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclaredGame {
+    pub name: String,
+    pub parameters: usize,
+    /// Whether it is played on a board: its first argument a region, not
+    /// an integer.
+    pub board: bool,
+}
+
 /// One lane: its session (made when first needed, dropped by a reset) and
 /// the computations sent to it, running or waiting.
 struct Lane {
@@ -143,7 +153,7 @@ pub struct Shared {
     files: Mutex<Vec<(String, String)>>,
     /// The games declared, as the last declaration left them: the list is
     /// answered at once, whatever runs.
-    games: Mutex<Vec<(String, usize)>>,
+    games: Mutex<Vec<DeclaredGame>>,
     /// How many sources the page has sent, to name each one.
     entries: AtomicUsize,
     /// The `Host` values the server answers to.
@@ -330,11 +340,20 @@ impl Shared {
             name: name.to_owned(),
             text: text.into(),
         });
-        *locked(&self.games) = session.games();
+        let boards = session.games_on_boards();
+        *locked(&self.games) = session
+            .games()
+            .into_iter()
+            .map(|(name, parameters)| DeclaredGame {
+                board: boards.contains(&name),
+                name,
+                parameters,
+            })
+            .collect();
     }
 
     /// The games declared, with their numbers of parameters.
-    pub fn games(&self) -> Vec<(String, usize)> {
+    pub fn games(&self) -> Vec<DeclaredGame> {
         locked(&self.games).clone()
     }
 

@@ -661,6 +661,18 @@ impl Session {
             .collect()
     }
 
+    /// The declared games played on a board: their first argument is a
+    /// region (they `split`), not an integer, so they have no sequence of
+    /// values over n.
+    pub fn games_on_boards(&self) -> Vec<String> {
+        self.program
+            .games
+            .iter()
+            .filter(|game| game.splits.is_some())
+            .map(|game| game.name.clone())
+            .collect()
+    }
+
     /// The names of a declared game's parameters.
     pub fn parameters(&self, name: &str) -> Vec<String> {
         match self
