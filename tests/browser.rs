@@ -112,6 +112,8 @@ async fn connect_at(port: u16, profile: &std::path::Path, (width, height): (u32,
             format!("--user-data-dir={}", profile.display()),
         ]
     });
+    // The page's console is kept for [`console`].
+    capabilities.insert("goog:loggingPrefs".to_string(), json!({ "browser": "ALL" }));
     if width < PHONE {
         options["mobileEmulation"] = json!({
             "deviceMetrics": { "width": width, "height": height, "pixelRatio": 2, "touch": true }
@@ -133,6 +135,46 @@ async fn connect_at(port: u16, profile: &std::path::Path, (width, height): (u32,
             Err(error) => panic!("cannot start a browser session: {error}"),
         }
     }
+}
+
+/// chromedriver's command for the browser's log: what the page's console
+/// has said since last asked (`goog:loggingPrefs` keeps it).
+#[derive(Debug)]
+struct ConsoleLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for ConsoleLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({ "type": "browser" }).to_string()),
+        )
+    }
+}
+
+/// What the page's console said since last asked, as `LEVEL message`
+/// lines.
+async fn console(client: &Client) -> Vec<String> {
+    let entries = client.issue_cmd(ConsoleLog).await.unwrap();
+    entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            format!(
+                "{} {}",
+                entry["level"].as_str().unwrap(),
+                entry["message"].as_str().unwrap()
+            )
+        })
+        .collect()
 }
 
 /// The text of an element once `done` holds of it, or a failure saying
@@ -239,10 +281,12 @@ async fn the_page_answers_plays_and_plots_in_a_real_browser() {
     run_with_ctrl_enter(&client).await;
     let answers = text_when(&client, "answers", |text| text.contains("grundy T(5)")).await;
     assert!(answers.contains("grundy T(5) = 2"), "{answers}");
+    // K's table: beside its line as far as the pane allows, whole below.
+    let details = text_when(&client, "details", |text| text.contains("line 4")).await;
     for (n, value) in [(1, 1), (2, 2), (3, 3), (4, 1)] {
         assert!(
-            answers.contains(&format!("grundy K({n}) = {value}")),
-            "{answers}"
+            details.contains(&format!("grundy K({n}) = {value}")),
+            "{details}"
         );
     }
 
@@ -511,7 +555,19 @@ async fn a_long_run_leaves_the_other_panels_answering() {
         .eval("return document.getElementById('errors').textContent")
         .await;
     assert!(errors.as_str().unwrap().contains("interrupted"), "{errors}");
+    // The plot's Cancel stops the search for a period: the note says so,
+    // and the values stay drawn.
     click(&page.client, "#sequence-panel .cancel").await;
+    let note = text_when(&page.client, "sequence-note", |text| {
+        text.contains("cancelled")
+    })
+    .await;
+    assert_eq!(note, "G: the search for a period was cancelled");
+    assert_eq!(
+        page.eval("return document.querySelectorAll('#sequence svg circle').length")
+            .await,
+        json!(201)
+    );
 }
 
 /// In a source of 41 lines the answers pane scrolls with the editor, so
@@ -680,6 +736,26 @@ async fn the_served_file_opens_and_survives_a_reset() {
     })
     .await;
     page.until("Grundy is still declared", "return [...document.getElementById('sequence-game').options].some(o => o.value === 'Grundy')").await;
+    // And the way back to the file: its source in the editor again, run.
+    let restore = page
+        .eval("return document.getElementById('restore').textContent")
+        .await;
+    assert_eq!(restore, json!("Back to the served files"));
+    click(&page.client, "#restore").await;
+    text_when(&page.client, "answers", |text| {
+        text.contains("wins? Grundy(7) = false")
+    })
+    .await;
+    let source = page
+        .eval("return document.querySelector('.CodeMirror').CodeMirror.getValue()")
+        .await;
+    assert!(
+        source
+            .as_str()
+            .unwrap()
+            .starts_with("# examples/grundy.game\n"),
+        "{source}"
+    );
     // A saltus: the values grow.
     let note = page
         .eval("return periodNote('N', { period: 1, preperiod: 0, saltus: 1, proven: true, checked_to: 10 })")
@@ -1093,4 +1169,280 @@ async fn the_search_of_the_product_is_charted_against_the_tables() {
             std::fs::write(std::path::Path::new(&dir).join(name), shot).unwrap();
         }
     }
+}
+
+/// Starts a clock in the page: every 50 ms it notes how long since the
+/// last tick, so a page that stops answering leaves a long gap.
+const TICKS: &str = "window.gaps = []; let last = performance.now(); window.ticking = setInterval(() => { const now = performance.now(); window.gaps.push(now - last); last = now; }, 50);";
+
+/// The longest the page went without answering since [`TICKS`], in ms.
+const LONGEST_GAP: &str = "return Math.round(Math.max(0, ...window.gaps))";
+
+/// A move graph of hundreds of positions is laid out off the page's
+/// thread: meanwhile the page answers (the board replies within a second,
+/// its clock never stops for a second), the graph's panel says what it is
+/// doing, and its Cancel ends the layout within a second. (Split(40), 420
+/// positions and 1,140 moves, held the page still for 9 s.)
+#[tokio::test]
+async fn a_large_move_graph_leaves_the_page_answering() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    page.run("game Split(n) { move Split(a) + Split(n - a) for a in 1..n if a < n - a }\n")
+        .await;
+    page.until(
+        "Split is declared",
+        "return [...document.getElementById('sequence-game').options].some(o => o.value === 'Split')",
+    )
+    .await;
+    page.eval(TICKS).await;
+    page.eval("document.getElementById('graph-position').value = 'Split(40)'")
+        .await;
+    click(&page.client, "#graph-form button").await;
+    page.until(
+        "the graph's panel says it lays the graph out",
+        "return document.querySelector('#graph-panel .lane-status').textContent.startsWith('laying out 420 positions')",
+    )
+    .await;
+    // The board answers meanwhile: the last token of the heap of 5.
+    let asked = Instant::now();
+    click(&page.client, "#nim .token[data-heap='2'][data-token='4']").await;
+    text_when(&page.client, "reply", |text| text.starts_with("sprague:")).await;
+    let answered = asked.elapsed();
+    assert!(
+        answered < Duration::from_secs(1),
+        "the board took {answered:?}"
+    );
+    let busy =
+        "return document.querySelector('[data-lane=graph]').getAttribute('aria-busy') === 'true'";
+    assert_eq!(page.eval(busy).await, json!(true), "still laying out");
+    // Cancel: the layout ends at once, and no half graph is left.
+    let asked = Instant::now();
+    click(&page.client, "#graph-panel .cancel").await;
+    page.until(
+        "the layout is cancelled",
+        "return document.querySelector('[data-lane=graph]').getAttribute('aria-busy') === 'false'",
+    )
+    .await;
+    let cancelled = asked.elapsed();
+    assert!(
+        cancelled < Duration::from_secs(1),
+        "Cancel took {cancelled:?}"
+    );
+    let status = page
+        .eval("return document.querySelector('#graph-panel .lane-status').textContent")
+        .await;
+    assert_eq!(status, json!("cancelled"));
+    assert_eq!(
+        page.eval("return document.querySelectorAll('#graph .node').length")
+            .await,
+        json!(0)
+    );
+    let gap = page.eval(LONGEST_GAP).await.as_u64().unwrap();
+    assert!(gap < 1000, "the page stood still for {gap} ms");
+    // A smaller one, asked at once, is laid out and drawn whole (the
+    // Cancel did not stop it): as many boxes as the DOT the server sent
+    // for Split(20) has nodes.
+    page.eval("document.getElementById('graph-position').value = 'Split(20)'")
+        .await;
+    click(&page.client, "#graph-form button").await;
+    page.until(
+        "Split(20) is drawn",
+        "return document.querySelectorAll('#graph .node').length > 0",
+    )
+    .await;
+    let nodes = page
+        .eval("return request('/api/run', { source: 'draw Split(20)' }).then(r => [document.querySelectorAll('#graph .node').length, r.answers[0].content.split('\\n').filter(l => /^\\s*(c\\d+_\\d+|sum) \\[label=/.test(l)).length])")
+        .await;
+    assert_eq!(nodes[0], nodes[1], "{nodes}");
+    let gap = page.eval(LONGEST_GAP).await.as_u64().unwrap();
+    assert!(gap < 1000, "the page stood still for {gap} ms");
+}
+
+/// A page used as a person would (a run, a hint, a move, a plot, a graph, a
+/// cross-check) leaves nothing in the console: no error, no warning, no
+/// request refused. (Every load logged a 404 for /favicon.ico.)
+#[tokio::test]
+async fn the_console_stays_clean() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    click(&page.client, "#hint").await;
+    text_when(&page.client, "reply", |text| text.contains("Winning moves")).await;
+    click(&page.client, "#play-form button").await;
+    page.until(
+        "the moves are listed",
+        "return document.querySelectorAll('#play .moves button').length > 0",
+    )
+    .await;
+    click(&page.client, "#graph-form button").await;
+    page.until(
+        "the graph is drawn",
+        "return document.querySelectorAll('#graph .node').length > 0",
+    )
+    .await;
+    page.eval("document.getElementById('check-count').value = '10'")
+        .await;
+    click(&page.client, "#check-form button").await;
+    text_when(&page.client, "check", |text| text.starts_with("agreed")).await;
+    let said: Vec<String> = console(&page.client)
+        .await
+        .into_iter()
+        .filter(|line| !line.starts_with("INFO") && !line.starts_with("DEBUG"))
+        .collect();
+    assert_eq!(said, Vec::<String>::new());
+}
+
+/// Cancel, in a panel that is not the editor, says "cancelled", not the
+/// help the command line gives for Ctrl-C: Play of a position whose value
+/// takes minutes, and the mex of the same.
+#[tokio::test]
+async fn a_cancelled_panel_says_so() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    page.run("game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\n")
+        .await;
+    page.until(
+        "Up is declared",
+        "return [...document.getElementById('sequence-game').options].some(o => o.value === 'Up')",
+    )
+    .await;
+    for (panel, setup, start) in [
+        (
+            "board",
+            "document.getElementById('play-position').value = 'Up(0) + *1'",
+            "#play-form button",
+        ),
+        (
+            "sequence",
+            "document.getElementById('sequence-game').value = 'Up'; document.getElementById('mex-n').value = '0'",
+            "#mex-form button",
+        ),
+    ] {
+        page.eval(setup).await;
+        click(&page.client, start).await;
+        let working = format!(
+            "return document.querySelector('#{panel}-panel .lane-status').textContent.startsWith('working… ')"
+        );
+        page.until("the panel shows its progress", &working).await;
+        click(&page.client, &format!("#{panel}-panel .cancel")).await;
+        let status =
+            format!("return document.querySelector('#{panel}-panel .lane-status').textContent");
+        page.until(
+            "the panel is cancelled",
+            &format!("{status} === 'cancelled'"),
+        )
+        .await;
+        let text = page
+            .eval(&format!(
+                "return document.getElementById('{panel}-panel').textContent"
+            ))
+            .await;
+        assert!(!text.as_str().unwrap().contains("Ctrl-C"), "{text}");
+    }
+}
+
+/// A slip at the end of the input (a bracket left open) is marked where
+/// the text ends, on that line, not on the empty line after it, where
+/// there is nothing to underline.
+#[tokio::test]
+async fn a_slip_at_the_end_of_the_input_is_marked_where_the_text_ends() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    page.run("game T = subtraction {1, 2}\ngrundy T(\n").await;
+    let errors = text_when(&page.client, "errors", |text| text.contains("end of input")).await;
+    assert!(errors.contains("line 2:"), "{errors}");
+    let marked = page
+        .eval("return [...document.querySelectorAll('.CodeMirror-line')].map(line => line.querySelectorAll('.cm-error-span').length)")
+        .await;
+    assert_eq!(marked, json!([0, 1, 0]));
+}
+
+/// Beside its line, an answer is cut where the pane ends, with "…", and
+/// shown whole below: nothing runs past the pane's edge, at a desktop's
+/// width and a phone's. S's values for n to 30 are a line of 31 answers;
+/// best_move of 3, 4, 5 is one of 56 characters, wider than a phone's pane.
+#[tokio::test]
+async fn answers_beside_their_lines_fit_the_pane() {
+    for size in [(1400, 1000), (390, 844)] {
+        let Some(page) = Page::open(&[], size).await else {
+            return;
+        };
+        page.run(
+            "game S = subtraction {1, 2, 3}\ngrundy S(n) for n in 0..=30\nbest_move *3 + *4 + *5\n",
+        )
+        .await;
+        text_when(&page.client, "answers", |text| text.contains("best_move")).await;
+        let answers = page
+            .eval("return document.getElementById('answers').textContent")
+            .await;
+        let lines: Vec<&str> = answers.as_str().unwrap().lines().collect();
+        assert!(lines[1].starts_with("grundy S(0) = 0"), "{answers}");
+        assert!(lines[1].ends_with('…'), "{answers}");
+        let fits = page
+            .eval("const pane = document.getElementById('answers'); return pane.scrollWidth <= pane.clientWidth")
+            .await;
+        assert_eq!(fits, json!(true), "at {size:?}: {answers}");
+        let details = page
+            .eval("return document.getElementById('details').textContent")
+            .await;
+        let details = details.as_str().unwrap();
+        // S(30) = 30 mod 4 = 2.
+        assert!(details.contains("grundy S(30) = 2"), "{details}");
+        let whole = "*3 -> *1, leaving *1 + *4 + *5";
+        if !lines[2].ends_with('…') {
+            assert!(lines[2].ends_with(whole), "{answers}");
+        } else {
+            assert!(details.contains(whole), "at {size:?}: {details}");
+        }
+        if size.0 < PHONE {
+            assert!(
+                lines[2].ends_with('…'),
+                "a phone's pane is narrow: {answers}"
+            );
+        }
+    }
+}
+
+/// The panels start on what the served files declare: a game on a board
+/// (Node Kayles takes a region) is not offered for plotting, and the first
+/// game of integers is plotted (the path's values are Dawson's Kayles',
+/// OEIS A002187: 0, 1, 1, 2, 0, 3, 1, 1, 0); with the tour served (no S),
+/// Play and Draw start on its first game, Nim.
+#[tokio::test]
+async fn the_panels_start_on_the_served_files_games() {
+    let Some(page) = Page::open(&["examples/node_kayles.game"], (1400, 1000)).await else {
+        return;
+    };
+    let offered = page
+        .eval("return [...document.getElementById('sequence-game').options].map(o => o.value)")
+        .await;
+    assert_eq!(offered, json!(["NodeKaylesPath", "NodeKaylesLadder"]));
+    let values = page
+        .eval("return [...document.querySelectorAll('#sequence svg circle')].slice(0, 9).map(c => c.querySelector('title').textContent)")
+        .await;
+    let expected: Vec<String> = [0, 1, 1, 2, 0, 3, 1, 1, 0]
+        .iter()
+        .enumerate()
+        .map(|(n, g)| format!("n = {n}, G(n) = {g}"))
+        .collect();
+    assert_eq!(values, json!(expected));
+    drop(page);
+
+    let Some(page) = Page::open(&["examples/tour.game"], (1400, 1000)).await else {
+        return;
+    };
+    click(&page.client, "#play-form button").await;
+    // Nim(7) + *2: 7 XOR 2 = 5.
+    let play = text_when(&page.client, "play", |text| text.contains("grundy")).await;
+    assert!(play.starts_with("Position Nim(7) + *2: grundy 5"), "{play}");
+    click(&page.client, "#graph-form button").await;
+    // Nim(5) moves to Nim(4), …, Nim(0): six positions.
+    page.until(
+        "Nim(5) is drawn",
+        "return document.querySelectorAll('#graph .node').length === 6",
+    )
+    .await;
 }

@@ -105,15 +105,27 @@ async function request(path, body) {
   return json;
 }
 
-/** Asks the server in a panel's lane, showing the panel busy meanwhile. */
+/** Whether a run's answer says its Cancel stopped it. */
+function interrupted(result) {
+  return (result.errors || []).some((error) => error.code === "sprague::eval::interrupted");
+}
+
+/**
+ * Asks the server in a panel's lane, showing the panel busy meanwhile. A
+ * computation its Cancel stopped is `Cancelled` (the editor alone shows
+ * what its run answered before).
+ */
 async function api(lane, path, body) {
   setBusy(lane, true);
   laneStatus(lane, "working…");
+  let result;
   try {
-    return await request(path, body === undefined ? undefined : { ...body, lane });
+    result = await request(path, body === undefined ? undefined : { ...body, lane });
   } finally {
     setBusy(lane, false);
   }
+  if (lane !== "editor" && interrupted(result)) throw new Cancelled("cancelled");
+  return result;
 }
 
 function serverGone() {
@@ -141,11 +153,18 @@ function handler(lane, work) {
 }
 
 document.querySelectorAll("[data-lane]").forEach((panel) => {
-  panel.querySelectorAll(".cancel").forEach((button) => button.addEventListener("click", () => {
-    request("/api/cancel", { lane: panel.dataset.lane }).catch(() => {});
-  }));
+  panel.querySelectorAll(".cancel").forEach((button) => button.addEventListener("click", () => cancelLane(panel.dataset.lane)));
 });
-$("cancel-all").addEventListener("click", () => request("/api/cancel", {}).catch(() => {}));
+$("cancel-all").addEventListener("click", () => Object.keys(busy).filter((lane) => busy[lane]).forEach(cancelLane));
+
+/**
+ * Stops what a lane is doing: its layout, which the page ends itself, or
+ * else its computation in the server. (A cancel sent to a server already
+ * done would stop the lane's next computation instead.)
+ */
+function cancelLane(lane) {
+  if (!stopLayout(lane)) request("/api/cancel", { lane }).catch(() => {});
+}
 
 function say(element, text, kind) {
   element.textContent = text;
@@ -231,6 +250,22 @@ let lastRun = null;
 /** The longest answer shown beside its line; the rest goes below. */
 const BESIDE = 72;
 
+/** How many characters fit across the answers pane: no wider is shown beside a line. */
+function paneColumns() {
+  const pane = $("answers");
+  const probe = document.createElement("span");
+  probe.textContent = "0".repeat(20);
+  pane.appendChild(probe);
+  const glyph = probe.getBoundingClientRect().width / 20;
+  probe.remove();
+  const style = getComputedStyle(pane);
+  const inner = pane.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return Math.max(16, Math.min(BESIDE, Math.floor(inner / glyph)));
+}
+
+/** The move graphs of the last run, laid out, by their DOT: a resize redraws from them. */
+let laidOut = new Map();
+
 const runEditor = handler("editor", async () => {
   const source = editor.getValue();
   marks.forEach((mark) => mark.clear());
@@ -240,16 +275,37 @@ const runEditor = handler("editor", async () => {
   $("details").textContent = "";
   $("errors").textContent = "";
   lastRun = null;
+  laidOut = new Map();
   const result = await api("editor", "/api/run", { source });
   lastRun = { result, source };
-  showAnswers(result);
+  const graphs = showAnswers(result);
   showErrors(result.errors || [], source);
-  if ((result.errors || []).some((error) => error.code === "sprague::eval::interrupted")) laneStatus("editor", "cancelled");
   await refreshGames();
+  await drawGraphs("editor", graphs);
+  if (interrupted(result)) laneStatus("editor", "cancelled");
 });
 
+/** Lays out and draws each move graph an answer holds, in the place kept
+ * for it; `again` draws only those laid out before. */
+async function drawGraphs(lane, graphs, again = false) {
+  for (const [place, graph, dot] of graphs) {
+    try {
+      if (again && !laidOut.has(dot)) throw new Cancelled("cancelled");
+      const placed = laidOut.get(dot) || (await layOut(lane, graph));
+      laidOut.set(dot, placed);
+      place.replaceWith(drawGraph(graph, placed));
+    } catch (error) {
+      place.textContent = error instanceof Cancelled ? "The layout was cancelled." : String(error.message || error);
+      throw error;
+    }
+  }
+}
+
+/** Shows a run's answers; returns the move graphs still to lay out, each
+ * with the place kept for it. */
 function showAnswers(result) {
   const json = $("show-json").checked;
+  const graphs = [];
   // Each line's answers (a table has many). An answer of several lines
   // (moves, why, strategy), a line of answers too long to sit beside it
   // (a table) and a picture show their first line beside the query, cut
@@ -266,29 +322,42 @@ function showAnswers(result) {
     (byLine[line] = byLine[line] || []).push(first);
     if (picture) {
       const label = `${answer.query} ${answer.position}`;
-      const shown = answer.format === "dot" ? drawGraph(parseDot(answer.content)) : svgImage(answer.content, label);
+      let shown;
+      if (answer.format === "dot") {
+        shown = document.createElement("p");
+        shown.className = "note";
+        shown.textContent = "laying out…";
+        graphs.push([shown, parseDot(answer.content), answer.content]);
+      } else {
+        shown = svgImage(answer.content, label);
+      }
       figures.push(figure(line, label, shown));
     } else if (rest.length > 0) {
       below.add(line);
       figures.push(figure(line, "", preformatted([first, ...rest].join("\n"))));
     }
   });
+  // Beside its line, what fits across the pane; a line cut there is
+  // shown whole below.
+  const columns = paneColumns();
   const lines = [];
   for (let line = 0; line < Math.max(byLine.length, editor.lineCount()); line += 1) {
     const answers = byLine[line] || [];
     const beside = answers.join("   ");
-    if (beside.length <= BESIDE) {
+    if (beside.length <= columns) {
       lines.push(beside);
       continue;
     }
-    lines.push(beside.slice(0, BESIDE - 1) + "…");
+    lines.push(beside.slice(0, columns - 1) + "…");
     if (answers.length > 1 || !below.has(line)) figures.push(figure(line, "", preformatted(answers.join("\n"))));
   }
+  $("answers").dataset.columns = columns;
   (result.notes || []).forEach((note) => lines.push("note: " + note));
   $("answers").textContent = lines.join("\n");
   $("details").textContent = "";
   figures.sort((a, b) => a.line - b.line).forEach((block) => $("details").appendChild(block));
   $("answers").scrollTop = editor.getScrollInfo().top;
+  return graphs;
 }
 
 /** What a line answered, in full, below the source. */
@@ -319,7 +388,15 @@ function svgImage(text, label) {
   return image;
 }
 
-$("show-json").addEventListener("change", () => lastRun && showAnswers(lastRun.result));
+// A pane grown or shrunk past a character shows the answers cut anew.
+new ResizeObserver(() => {
+  if (!lastRun || busy.editor || paneColumns() === Number($("answers").dataset.columns)) return;
+  drawGraphs("editor", showAnswers(lastRun.result), true).catch(() => {});
+}).observe($("answers"));
+
+$("show-json").addEventListener("change", handler("editor", async () => {
+  if (lastRun) await drawGraphs("editor", showAnswers(lastRun.result));
+}));
 
 // A span's offsets count bytes of UTF-8; CodeMirror counts UTF-16 units.
 function position(source, byteOffset) {
@@ -347,6 +424,23 @@ function showErrors(errors, source) {
   for (const error of each) box.appendChild(showError(error, source));
 }
 
+/** The place just after the last word before `at` (blanks and line ends skipped). */
+function afterLastWord(at) {
+  const text = editor.getValue();
+  let index = editor.indexFromPos(at);
+  while (index > 0 && /\s/.test(text[index - 1])) index -= 1;
+  return editor.posFromIndex(index);
+}
+
+/** A mark where a slip has no text of its own to underline. */
+function slipMark(title) {
+  const mark = document.createElement("span");
+  mark.className = "cm-error-span cm-error-here";
+  mark.title = title;
+  mark.textContent = "\u2002";
+  return mark;
+}
+
 function showError(error, source) {
   const div = document.createElement("div");
   div.className = "error";
@@ -358,10 +452,17 @@ function showError(error, source) {
   message.appendChild(code);
   div.appendChild(message);
   for (const label of error.labels || []) {
-    const from = position(source, label.span.offset);
-    const to = position(source, label.span.offset + Math.max(label.span.length, 1));
+    let from = position(source, label.span.offset);
+    let to = position(source, label.span.offset + Math.max(label.span.length, 1));
     const title = `${error.message}${label.label ? ": " + label.label : ""}${error.help ? "\nhelp: " + error.help : ""}`;
-    marks.push(editor.markText(from, to, { className: "cm-error-span", attributes: { title } }));
+    if (editor.getRange(from, to).trim() === "") {
+      // Nothing there to underline (the end of the input, or of a line):
+      // the slip is marked just after the last word before it.
+      from = to = afterLastWord(from);
+      marks.push(editor.setBookmark(from, { widget: slipMark(title), insertLeft: true }));
+    } else {
+      marks.push(editor.markText(from, to, { className: "cm-error-span", attributes: { title } }));
+    }
     const where = document.createElement("button");
     where.className = "where";
     where.textContent = `line ${from.line + 1}: ${label.label || ""}`;
@@ -379,6 +480,18 @@ function showError(error, source) {
 }
 
 $("run").addEventListener("click", runEditor);
+
+/** What the editor opens on: the served files, or else the example. */
+function startingSource() {
+  return files.length ? files.map((file) => `# ${file.name}\n${file.text}`).join("\n") : START;
+}
+
+// The way back to the served files (or the example) after an edit or a
+// Reset: their source in the editor again, run.
+$("restore").addEventListener("click", handler("editor", async () => {
+  editor.setValue(startingSource());
+  await runEditor();
+}));
 $("reset").addEventListener("click", async () => {
   try {
     await request("/api/reset", {});
@@ -575,11 +688,17 @@ $("play-form").addEventListener("submit", handler("board", async () => {
 let games = [];
 let files = [];
 
+/** The games whose values can be plotted: one parameter, an integer (a
+ * game on a board takes a region of it). */
+function plottable() {
+  return games.filter((g) => g.parameters === 1 && !g.board).map((g) => g.name);
+}
+
 async function refreshGames() {
   const result = await request("/api/games");
   games = result.games || [];
   files = result.files || [];
-  const names = games.filter((g) => g.parameters === 1).map((g) => g.name);
+  const names = plottable();
   listGames($("sequence-game"), names.map((name) => [name, name]));
   listGames($("growth-game"), [...names.map((name) => [name, name]), ["*", "heaps *n"]]);
 }
@@ -779,25 +898,52 @@ function parseDot(dot) {
   return { nodes, edges, clusters };
 }
 
-/** The longest label a box shows whole; longer ones are cut, whole in a tooltip. */
+/** The longest label a box shows whole; longer ones are cut, whole in a
+ * tooltip (`layout.js` sizes the boxes for it). */
 const LABEL_CHARS = 28;
 
-/** Lays the graph out with dagre: boxes in layers, every move pointing down,
- * edges that skip layers routed between the boxes, each component of a sum
- * in a frame of its own. */
-function layoutGraph({ nodes, edges, clusters }) {
-  const layout = new dagre.graphlib.Graph({ compound: true, multigraph: true });
-  layout.setGraph({ rankdir: "TB", nodesep: 18, ranksep: 42, edgesep: 8, marginx: 12, marginy: 12 });
-  const framed = clusters.length > 1;
-  if (framed) clusters.forEach((c) => layout.setNode(c.id, { label: c.label, paddingTop: 22 }));
-  for (const [id, node] of nodes) {
-    const longest = Math.max(...node.label.split("\n").map((text) => Math.min(text.length, LABEL_CHARS)));
-    layout.setNode(id, { width: Math.max(56, longest * 6.6 + 18), height: 36 });
-    if (framed && node.cluster) layout.setParent(id, node.cluster);
+/** Each lane's layout under way: its worker, and how to say it was cancelled. */
+const layouts = {};
+
+/**
+ * Lays a graph out in a worker (`layout.js`, dagre), so that the page
+ * answers meanwhile: a graph of hundreds of positions takes dagre seconds.
+ * The lane shows busy, with the seconds so far; its Cancel ends the worker.
+ */
+async function layOut(lane, graph) {
+  const started = performance.now();
+  const what = `laying out ${thousands(graph.nodes.size)} positions and ${thousands(graph.edges.length)} moves…`;
+  setBusy(lane, true);
+  laneStatus(lane, what);
+  const clock = setInterval(() => laneStatus(lane, `${what} ${((performance.now() - started) / 1000).toFixed(1)} s`), 500);
+  let worker;
+  try {
+    return await new Promise((resolve, reject) => {
+      worker = new Worker("/assets/layout.js");
+      layouts[lane] = { worker, reject };
+      worker.onmessage = ({ data }) => resolve(data);
+      worker.onerror = (event) => {
+        event.preventDefault();
+        reject(new Error(`the layout failed: ${event.message || "the worker could not start"}`));
+      };
+      worker.postMessage(graph);
+    });
+  } finally {
+    clearInterval(clock);
+    worker.terminate();
+    if (layouts[lane]?.worker === worker) delete layouts[lane];
+    setBusy(lane, false);
   }
-  edges.forEach((edge, i) => layout.setEdge(edge.from, edge.to, { minlen: 1 }, `e${i}`));
-  dagre.layout(layout);
-  return layout;
+}
+
+/** Ends a lane's layout, if one is under way (it is cancelled); says whether one was. */
+function stopLayout(lane) {
+  const running = layouts[lane];
+  if (!running) return false;
+  running.worker.terminate();
+  delete layouts[lane];
+  running.reject(new Cancelled("cancelled"));
+  return true;
 }
 
 /** The colour and width of each kind of edge, and its arrowhead's marker. */
@@ -818,16 +964,14 @@ function smooth(points) {
   return d + ` L${at(points[points.length - 1])}`;
 }
 
-function drawGraph(parsed) {
-  const { nodes, edges, clusters } = parsed;
-  const layout = layoutGraph(parsed);
-  const { width, height } = layout.graph();
+/** The graph drawn where `layOut` placed its boxes and routed its moves. */
+function drawGraph({ nodes, edges, clusters }, { width, height, boxes, frames, routes }) {
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `move graph of ${nodes.size} positions` });
   root.dataset.width = width;
   root.dataset.height = height;
   // The position drawn: where the view starts when the graph is too big
   // to show whole.
-  const top = layout.node(nodes.has("sum") ? "sum" : "c0_0");
+  const top = boxes[nodes.has("sum") ? "sum" : "c0_0"];
   root.dataset.rootX = top ? top.x : width / 2;
   const defs = svg("defs", {}, root);
   // Arrowheads of one size whatever the edge's width (a marker scaled by
@@ -838,23 +982,23 @@ function drawGraph(parsed) {
     svg("path", { d: "M0,1 L10,5 L0,9 z", fill: style.stroke }, marker);
   }
   for (const c of clusters) {
-    const frame = layout.hasNode(c.id) && layout.node(c.id);
-    if (!frame || !frame.width) continue;
+    const frame = frames[c.id];
+    if (!frame) continue;
     const [x, y] = [frame.x - frame.width / 2, frame.y - frame.height / 2];
     svg("rect", { class: "frame", x, y, width: frame.width, height: frame.height, rx: 6, fill: "none", stroke: "#98a2b3", "stroke-dasharray": "5 3" }, root);
     svg("text", { x: x + 8, y: y + 15, class: "frame-label" }, root).textContent = c.label;
   }
   edges.forEach((edge, i) => {
-    const route = layout.edge({ v: edge.from, w: edge.to, name: `e${i}` });
-    if (!route) return;
+    const points = routes[i];
+    if (!points) return;
     const style = EDGE_STYLE[edge.kind];
-    const d = smooth(route.points);
+    const d = smooth(points);
     const path = svg("path", { d, fill: "none", stroke: style.stroke, "stroke-width": style.width, class: `edge ${edge.kind}`, "data-from": edge.from, "data-to": edge.to }, root);
     if (style.dash) path.setAttribute("stroke-dasharray", style.dash);
     else path.setAttribute("marker-end", `url(#arrow-${edge.kind})`);
   });
   for (const [id, node] of nodes) {
-    const at = layout.node(id);
+    const at = boxes[id];
     const [x, y] = [at.x - at.width / 2, at.y - at.height / 2];
     const group = svg("g", { class: "node", "data-id": id }, root);
     svg("title", {}, group).textContent = node.label.replace("\n", ", ");
@@ -973,7 +1117,8 @@ $("graph-form").addEventListener("submit", handler("graph", async () => {
     return;
   }
   $("graph").textContent = "";
-  $("graph").appendChild(drawGraph(parseDot(result.answers[0].content)));
+  const graph = parseDot(result.answers[0].content);
+  $("graph").appendChild(drawGraph(graph, await layOut("graph", graph)));
 }));
 
 // ---- the cross-check of the XOR rule ----
@@ -982,7 +1127,7 @@ function randomSum() {
   const pick = (n) => Math.floor(Math.random() * n);
   const parts = [];
   const count = 2 + pick(2);
-  const usable = games.filter((g) => g.parameters >= 1 && g.parameters <= 2);
+  const usable = games.filter((g) => g.parameters >= 1 && g.parameters <= 2 && !g.board);
   for (let i = 0; i < count; i += 1) {
     if (!usable.length || pick(4) === 0) {
       parts.push("*" + pick(6));
@@ -1218,9 +1363,14 @@ new ResizeObserver(() => {
   } catch (error) {
     return;
   }
-  editor.setValue(files.length ? files.map((file) => `# ${file.name}\n${file.text}`).join("\n") : START);
+  $("restore").textContent = files.length ? "Back to the served files" : "Back to the example";
+  editor.setValue(startingSource());
   await runEditor();
-  const first = [...$("sequence-game").options].find((o) => o.value === "S") || $("sequence-game").options[0];
-  if (first) $("sequence-game").value = first.value;
+  // S, the example's game, or else the first the files declare that has
+  // integer positions, is plotted, played and drawn first.
+  const first = plottable().includes("S") ? "S" : plottable()[0];
+  if (first) $("sequence-game").value = first;
+  $("play-position").value = first ? `${first}(7) + *2` : "*3 + *4 + *5";
+  $("graph-position").value = first ? `${first}(5)` : "*3 + *2";
   await plotSequence();
 })();

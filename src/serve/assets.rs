@@ -15,6 +15,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../web/app.js"),
     ),
     (
+        "layout.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../web/layout.js"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_str!("../../web/style.css"),
