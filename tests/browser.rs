@@ -677,6 +677,16 @@ async fn a_phone_gets_one_column_and_targets_a_finger_can_hit() {
         .eval("return document.documentElement.scrollWidth <= window.innerWidth")
         .await;
     assert_eq!(wide, json!(true), "nothing wider than the screen");
+    // With the panels in use: moves to press, a graph with its zoom, an
+    // error to go to.
+    click(&page.client, "#play-form button").await;
+    click(&page.client, "#graph-form button").await;
+    page.run("grundy Nope(3)\n").await;
+    page.until(
+        "the panels are in use",
+        "return ['#play .moves button', '#graph .graph-tools button', '#errors button.where'].every(css => document.querySelector(css) !== null)",
+    )
+    .await;
     let small = page
         .eval("return [...document.querySelectorAll('main button, main input, main select')].filter(e => e.getClientRects().length > 0 && e.type !== 'checkbox').map(e => [e.textContent || e.id || e.className, e.getBoundingClientRect()]).filter(([, r]) => r.height < 44 || (r.width < 44)).map(([name]) => name)")
         .await;
