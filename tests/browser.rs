@@ -1456,3 +1456,52 @@ async fn the_panels_start_on_the_served_files_games() {
     )
     .await;
 }
+
+/// The answers of the last run follow their queries as the source is
+/// edited: lines typed above push them down, a query's line deleted takes
+/// its answer with it. (They stayed on the rows they were on, beside
+/// other lines.)
+#[tokio::test]
+async fn answers_follow_their_lines_as_the_source_is_edited() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    let rows = "return document.getElementById('answers').textContent.split('\\n').map(row => row.split(' ')[0])";
+    let beside = |query: &str, line: usize| {
+        format!(
+            "const cm = document.querySelector('.CodeMirror').CodeMirror; const rows = document.getElementById('answers').textContent.split('\\n'); return cm.getLine({line}).startsWith('{query}') && rows[{line}].startsWith('{query}')"
+        )
+    };
+    // The example: `period S` on line 6, `best_move` on line 13.
+    page.until("period S is answered on line 6", &beside("period", 5))
+        .await;
+    page.until("best_move is answered on line 13", &beside("best_move", 12))
+        .await;
+    // Two lines typed at the very top.
+    click(&page.client, ".CodeMirror").await;
+    let to_top: String = [Key::Control.into(), char::from(Key::Home), Key::Null.into()]
+        .iter()
+        .collect();
+    page.keys(&to_top).await;
+    page.keys(&format!("{}{}", key(Key::Enter), key(Key::Enter)))
+        .await;
+    page.until(
+        "best_move's answer is pushed down to line 15",
+        &beside("best_move", 14),
+    )
+    .await;
+    assert_eq!(page.eval(&beside("period", 7)).await, json!(true));
+    // `period S` deleted, with its line.
+    page.eval("const cm = document.querySelector('.CodeMirror').CodeMirror; cm.replaceRange('', { line: 7, ch: 0 }, { line: 8, ch: 0 })")
+        .await;
+    page.until(
+        "best_move's answer comes up to line 14",
+        &beside("best_move", 13),
+    )
+    .await;
+    let shown = page.eval(rows).await;
+    assert!(
+        !shown.as_array().unwrap().contains(&json!("period")),
+        "{shown}"
+    );
+}

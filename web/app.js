@@ -245,7 +245,30 @@ $("answers").addEventListener("scroll", () => {
 });
 
 let marks = [];
+
+/**
+ * The last run: what it answered (null while it runs), and where each line
+ * of the source it ran is now (`at[line]`, -1 once deleted), as the source
+ * is edited after it: its answers stay beside their queries.
+ */
 let lastRun = null;
+
+editor.on("change", (cm, { from, removed, text }) => {
+  if (!lastRun) return;
+  const [gone, added] = [removed.length - 1, text.length - 1];
+  if (gone === 0 && added === 0) return;
+  // Of the lines the change touched, one still starts a line: the first,
+  // unless the change began at its start (then the last, whose rest
+  // follows what was typed). The others are gone.
+  const kept = from.ch === 0 ? from.line + gone : from.line;
+  lastRun.at = lastRun.at.map((line) => {
+    if (line < from.line) return line;
+    if (line > from.line + gone) return line - gone + added;
+    if (line !== kept) return -1;
+    return from.ch === 0 ? from.line + added : line;
+  });
+  if (lastRun.result) showBeside();
+});
 
 /** The longest answer shown beside its line; the rest goes below. */
 const BESIDE = 72;
@@ -274,10 +297,16 @@ const runEditor = handler("editor", async () => {
   $("answers").textContent = "";
   $("details").textContent = "";
   $("errors").textContent = "";
-  lastRun = null;
+  lastRun = { result: null, source, at: source.split("\n").map((_, line) => line) };
   laidOut = new Map();
-  const result = await api("editor", "/api/run", { source });
-  lastRun = { result, source };
+  let result;
+  try {
+    result = await api("editor", "/api/run", { source });
+  } catch (error) {
+    lastRun = null;
+    throw error;
+  }
+  lastRun.result = result;
   const graphs = showAnswers(result);
   showErrors(result.errors || [], source);
   await refreshGames();
@@ -301,25 +330,41 @@ async function drawGraphs(lane, graphs, again = false) {
   }
 }
 
-/** Shows a run's answers; returns the move graphs still to lay out, each
- * with the place kept for it. */
+/** What an answer shows beside its query: its first line, or what is drawn below. */
+function firstLine(result, i, json) {
+  const answer = result.answers[i];
+  if (!json && (answer.query === "draw" || answer.query === "plot") && answer.content) return `${answer.query} ${answer.position}: drawn below`;
+  return (json ? JSON.stringify(answer) : result.texts[i]).split("\n")[0];
+}
+
+/** Each line's answers (a table has many), by the line of its query in the source run. */
+function answersByLine(result, json) {
+  const byLine = [];
+  (result.answers || []).forEach((answer, i) => {
+    const line = result.lines[i];
+    (byLine[line] = byLine[line] || []).push(firstLine(result, i, json));
+  });
+  return byLine;
+}
+
+/**
+ * Shows the last run's answers: beside their lines, and below the source
+ * in full where they do not fit there. Returns the move graphs still to
+ * lay out, each with the place kept for it.
+ */
 function showAnswers(result) {
   const json = $("show-json").checked;
   const graphs = [];
-  // Each line's answers (a table has many). An answer of several lines
-  // (moves, why, strategy), a line of answers too long to sit beside it
-  // (a table) and a picture show their first line beside the query, cut
-  // if need be, and the whole below the source, so that the answers stay
-  // beside their lines.
-  const byLine = [];
+  // An answer of several lines (moves, why, strategy), a line of answers
+  // too wide for the pane (a table) and a picture show their first line
+  // beside the query, cut if need be, and the whole below the source, so
+  // that the answers stay beside their lines.
   const below = new Set();
   const figures = [];
   (result.answers || []).forEach((answer, i) => {
     const line = result.lines[i];
     const text = json ? JSON.stringify(answer) : result.texts[i];
     const picture = !json && (answer.query === "draw" || answer.query === "plot") && answer.content;
-    const [first, ...rest] = picture ? [`${answer.query} ${answer.position}: drawn below`] : text.split("\n");
-    (byLine[line] = byLine[line] || []).push(first);
     if (picture) {
       const label = `${answer.query} ${answer.position}`;
       let shown;
@@ -332,32 +377,41 @@ function showAnswers(result) {
         shown = svgImage(answer.content, label);
       }
       figures.push(figure(line, label, shown));
-    } else if (rest.length > 0) {
+    } else if (text.includes("\n")) {
       below.add(line);
-      figures.push(figure(line, "", preformatted([first, ...rest].join("\n"))));
+      figures.push(figure(line, "", preformatted(text)));
     }
   });
-  // Beside its line, what fits across the pane; a line cut there is
-  // shown whole below.
   const columns = paneColumns();
-  const lines = [];
-  for (let line = 0; line < Math.max(byLine.length, editor.lineCount()); line += 1) {
-    const answers = byLine[line] || [];
-    const beside = answers.join("   ");
-    if (beside.length <= columns) {
-      lines.push(beside);
-      continue;
+  answersByLine(result, json).forEach((answers, line) => {
+    if (answers.join("   ").length > columns && (answers.length > 1 || !below.has(line))) {
+      figures.push(figure(line, "", preformatted(answers.join("\n"))));
     }
-    lines.push(beside.slice(0, columns - 1) + "…");
-    if (answers.length > 1 || !below.has(line)) figures.push(figure(line, "", preformatted(answers.join("\n"))));
-  }
+  });
   $("answers").dataset.columns = columns;
-  (result.notes || []).forEach((note) => lines.push("note: " + note));
-  $("answers").textContent = lines.join("\n");
+  showBeside();
   $("details").textContent = "";
   figures.sort((a, b) => a.line - b.line).forEach((block) => $("details").appendChild(block));
-  $("answers").scrollTop = editor.getScrollInfo().top;
   return graphs;
+}
+
+/** The answers pane: each line's answers beside the line its query is on
+ * now, cut where the pane ends; then the run's notes. */
+function showBeside() {
+  const { result, at } = lastRun;
+  const columns = Number($("answers").dataset.columns);
+  const byLine = [];
+  answersByLine(result, $("show-json").checked).forEach((answers, line) => {
+    if (at[line] >= 0) byLine[at[line]] = answers;
+  });
+  const lines = [];
+  for (let line = 0; line < Math.max(byLine.length, editor.lineCount()); line += 1) {
+    const beside = (byLine[line] || []).join("   ");
+    lines.push(beside.length <= columns ? beside : beside.slice(0, columns - 1) + "…");
+  }
+  (result.notes || []).forEach((note) => lines.push("note: " + note));
+  $("answers").textContent = lines.join("\n");
+  $("answers").scrollTop = editor.getScrollInfo().top;
 }
 
 /** What a line answered, in full, below the source. */
@@ -390,12 +444,12 @@ function svgImage(text, label) {
 
 // A pane grown or shrunk past a character shows the answers cut anew.
 new ResizeObserver(() => {
-  if (!lastRun || busy.editor || paneColumns() === Number($("answers").dataset.columns)) return;
+  if (!lastRun?.result || busy.editor || paneColumns() === Number($("answers").dataset.columns)) return;
   drawGraphs("editor", showAnswers(lastRun.result), true).catch(() => {});
 }).observe($("answers"));
 
 $("show-json").addEventListener("change", handler("editor", async () => {
-  if (lastRun) await drawGraphs("editor", showAnswers(lastRun.result));
+  if (lastRun?.result) await drawGraphs("editor", showAnswers(lastRun.result));
 }));
 
 // A span's offsets count bytes of UTF-8; CodeMirror counts UTF-16 units.
@@ -495,6 +549,7 @@ $("restore").addEventListener("click", handler("editor", async () => {
 $("reset").addEventListener("click", async () => {
   try {
     await request("/api/reset", {});
+    lastRun = null;
     $("answers").textContent = "session reset: every declaration forgotten but the served files'";
     $("details").textContent = "";
     await refreshGames();
