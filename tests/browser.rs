@@ -798,7 +798,7 @@ async fn axe_violations(page: &Page) -> serde_json::Value {
 #[tokio::test]
 async fn axe_finds_no_violations() {
     for (size, screenshot) in [
-        ((1400, 2300), "SPRAGUE_SCREENSHOT"),
+        ((1280, 2300), "SPRAGUE_SCREENSHOT"),
         ((390, 844), "SPRAGUE_PHONE_SCREENSHOT"),
     ] {
         let Some(page) = Page::open(&[], size).await else {

@@ -596,6 +596,10 @@ function drawNim(focus) {
       tokens.appendChild(token);
     }
     row.appendChild(tokens);
+    // The heap's size buttons wrap together, never one alone.
+    const sizes = document.createElement("span");
+    sizes.className = "sizes";
+    row.appendChild(sizes);
     for (const [text, change, title] of [["−", -1, "one token fewer"], ["+", 1, "one token more"], ["×", 0, "remove the heap"]]) {
       const button = document.createElement("button");
       button.className = "size";
@@ -610,7 +614,7 @@ function drawNim(focus) {
         $("hint-text")?.remove();
         drawNim(change === 0 ? `size-${Math.max(0, h - 1)}-0` : `size-${h}-${change}`);
       });
-      row.appendChild(button);
+      sizes.appendChild(button);
     }
     box.appendChild(row);
   });
