@@ -36,6 +36,7 @@ mod wavefront;
 
 use std::collections::TryReserveError;
 use std::hash::Hash;
+use std::num::NonZeroUsize;
 use std::sync::atomic::Ordering::Relaxed;
 
 use indexmap::IndexSet;
@@ -439,12 +440,17 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             Ok(Some(value)) => return Ok(value),
             Ok(None) => {}
             Err(Unknown::Stopped) => return Err(EngineError::Interrupted),
-            Err(Unknown::TooMuchWork { examined }) => {
+            Err(Unknown::TooMuchWork {
+                examined,
+                solved,
+                of,
+            }) => {
                 return Err(EngineError::TooMuchWork {
                     limit: self.max_work,
                     examined,
-                    solved: self.states(),
-                    expanding: position.clone(),
+                    solved,
+                    of: NonZeroUsize::new(of),
+                    expanding: Box::new(position.clone()),
                 });
             }
             Err(Unknown::PastLimit) => {
@@ -636,7 +642,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             limit: self.max_work,
             examined: self.work,
             solved: self.states(),
-            expanding,
+            of: None,
+            expanding: Box::new(expanding),
         }
     }
 
