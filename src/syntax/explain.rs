@@ -406,7 +406,9 @@ pub(super) fn found_at(text: &str, position: usize) -> &str {
 
 /// The text of the line `position` lies on, up to `position`.
 fn line_before(text: &str, position: usize) -> &str {
-    let start = text[..position].rfind('\n').map_or(0, |newline| newline + 1);
+    let start = text[..position]
+        .rfind('\n')
+        .map_or(0, |newline| newline + 1);
     &text[start..position]
 }
 
