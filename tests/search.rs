@@ -128,7 +128,10 @@ fn a_game_declared_equal_to_a_board_is_searched_as_the_board_is() {
     let (board, by_board) = printed_with_tally("grundy Cram(Grid(4, 6))\n");
     let (alias, by_alias) = printed_with_tally("grundy CramBoard(4, 6)\n");
     assert!(board[0].contains("Grundy(0)"), "{board:?}");
-    assert_eq!(written_out(&alias, "CramBoard(4, 6)", "Cram(Grid(4, 6))"), board);
+    assert_eq!(
+        written_out(&alias, "CramBoard(4, 6)", "Cram(Grid(4, 6))"),
+        board
+    );
     assert!(by_board.searched > 0);
     assert!(by_alias.searched > 0, "the alias was not searched");
     assert!(
@@ -163,6 +166,33 @@ fn wins_and_best_move_of_a_game_declared_equal_to_a_board_are_the_boards() {
             by_board.states
         );
     }
+}
+
+/// A game whose options hold games declared equal to boards and sums.
+const PICK: &str = "
+game Pick(c) {
+  move CramTwice(3, c) + *1
+  move CramBoard(3, c) + CramBoard(3, c) + *3
+  move CramBoard(2, 4)
+}
+grundy Pick(5)
+grundy Pick(6) + *2
+";
+
+/// Inside a search, a part declared equal to a sum is valued by the sum's
+/// parts, whether it is asked a value or valued in full. X + X is 0
+/// whatever X is, and Cram on 2 × 4 is 0 by the symmetry strategy, so
+/// Pick's options are worth 1, 3 and 0 and Pick is worth 2, by every
+/// method; Pick + *2 is then 0, a loss.
+#[test]
+fn a_part_declared_equal_to_a_sum_is_valued_by_its_parts_inside_a_search() {
+    let source = format!("{GAMES}{ALIASES}{PICK}");
+    for method in [Method::Auto, Method::Search, Method::Memo] {
+        assert_eq!(grundy_values_in(session(method), &source), [2, 0]);
+    }
+    let wins = format!("{source}wins? Pick(5) + *2\n");
+    let answers = answers_in(session(Method::Search), &wins);
+    assert_eq!(answers[2].value, sprague::session::Value::Wins(false));
 }
 
 /// A region of an r × c grid: the cells whose bits are set.
