@@ -554,7 +554,14 @@ async fn a_long_run_leaves_the_other_panels_answering() {
     let errors = page
         .eval("return document.getElementById('errors').textContent")
         .await;
-    assert!(errors.as_str().unwrap().contains("interrupted"), "{errors}");
+    let errors = errors.as_str().unwrap();
+    assert!(errors.contains("interrupted"), "{errors}");
+    // Its help speaks of the button that stopped it, not of Ctrl-C.
+    assert!(
+        errors.contains("help: Cancel stopped the search"),
+        "{errors}"
+    );
+    assert!(!errors.contains("Ctrl-C"), "{errors}");
     // The plot's Cancel stops the search for a period: the note says so,
     // and the values stay drawn.
     click(&page.client, "#sequence-panel .cancel").await;

@@ -685,12 +685,20 @@ fn a_chain_of_aliases_counts_against_the_limits() {
     let source = "game X(n) = (X(n - 1) for j in 0..min(n, 1)) + *1\n\
                   grundy X(400)\ngrundy X(401)\ngrundy X(0) + X(2)";
     assert_eq!(values_of(source), ["1", "0", "0"]);
+    // Its value is the sum's, found without listing its options: the 401
+    // parts of the sum are within 1,000.
+    let capped = ["run", "--max-states", "1000", "--max-work", "1000", "-"];
+    let output = run_capped(&capped, source);
+    assert!(output.status.success(), "{}", stderr(&output));
     // Its options hold 400 x 400 parts: past 1,000, they are refused.
+    let moves = "game X(n) = (X(n - 1) for j in 0..min(n, 1)) + *1\nmoves X(400)";
     capped_fails_with(
         &["--max-states", "1000", "--max-work", "1000"],
-        source,
+        moves,
         "too_many_options",
     );
+    // And so is a sum of 401 parts past 100.
+    capped_fails_with(&["--max-states", "100"], source, "alias_too_deep");
 }
 
 #[test]

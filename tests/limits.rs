@@ -270,6 +270,82 @@ fn the_work_limit_counts_positions_solved_in_the_singular_for_one() {
     }
 }
 
+/// Runs `source` in a session with a work limit, and gives the one error
+/// it ends with, as its message and help.
+fn work_limit_error(source: &str, work: u64) -> (String, String) {
+    let mut session = Session::new(DEFAULT_MAX_STATES);
+    session.set_max_work(work);
+    let mut events = Vec::new();
+    session.run("test.game", source, &mut |event| events.push(event));
+    let [Event::Error(report)] = events.as_slice() else {
+        panic!("expected the work limit's error, got {events:?}");
+    };
+    let help = report.help().map(|help| help.to_string());
+    (report.to_string(), help.unwrap_or_default())
+}
+
+/// A work limit met while filling a table of known size (a code's table
+/// of heaps, a box of Wythoff's positions) says how much of the table was
+/// solved, not "0 positions solved" (a code's table is not the engine's),
+/// and the limit its help names does see the query through.
+#[test]
+fn the_work_limit_in_a_table_says_how_much_of_it_was_solved() {
+    let wythoff = "game W(a, b) {\n  move W(a - k, b) for k in 1..=a\n  \
+                   move W(a, b - k) for k in 1..=b\n  move W(a - k, b - k) for k in 1..=min(a, b)\n}\n";
+    for (source, of, work) in [
+        (
+            "game X = octal \"0.004\"\ngrundy X(20000)\n".to_string(),
+            20_001,
+            200_000,
+        ),
+        (
+            format!("{wythoff}grundy W(300, 300)\n"),
+            301 * 301,
+            1_000_000,
+        ),
+    ] {
+        let (message, help) = work_limit_error(&source, work);
+        let (head, percent) = message
+            .strip_suffix("%)")
+            .and_then(|message| message.rsplit_once(" in its table, "))
+            .unwrap_or_else(|| panic!("{message}"));
+        let (head, total) = head.rsplit_once(" positions solved of the ").unwrap();
+        assert_eq!(
+            total.replace(',', "").parse::<u64>().unwrap(),
+            of,
+            "{message}"
+        );
+        let solved: u64 = head
+            .rsplit_once(" (")
+            .unwrap()
+            .1
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        assert!(0 < solved && solved < of, "{message}");
+        assert_eq!(
+            percent.parse::<u64>().unwrap(),
+            solved * 100 / of,
+            "{message}"
+        );
+
+        let raised: u64 = help
+            .split_once("`--max-work ")
+            .and_then(|(_, rest)| rest.split_once('`'))
+            .map(|(limit, _)| limit.replace('_', "").parse().unwrap())
+            .unwrap_or_else(|| panic!("{help}"));
+        assert!(raised > work, "{help}");
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        session.set_max_work(raised);
+        let mut events = Vec::new();
+        session.run("test.game", &source, &mut |event| events.push(event));
+        assert!(
+            !events.iter().any(|event| matches!(event, Event::Error(_))),
+            "{help}: {events:?}"
+        );
+    }
+}
+
 /// The option limit's error says its count in English: "more than 1
 /// option", "more than 2 options". Each position here has three options,
 /// by three rules or by three assignments of one rule's binding, so any

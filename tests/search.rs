@@ -88,6 +88,113 @@ best_move Sparse(Grid(3, 4) - {5}) + *2
     );
 }
 
+/// Every answer of `queries` by the engine's own choice of method, as
+/// printed, and how far the engine's work went.
+fn printed_with_tally(queries: &str) -> (Vec<String>, sprague::engine::Tally) {
+    let mut session = session(Method::Auto);
+    let mut answers = Vec::new();
+    let source = format!("{GAMES}{ALIASES}{queries}");
+    session.run("test.game", &source, &mut |event| match event {
+        sprague::session::Event::Answer(answer) => answers.push(format!("{answer:?}")),
+        other => panic!("unexpected {other:?}"),
+    });
+    (answers, session.tally())
+}
+
+/// Answers as printed, with an alias's position written out as the
+/// position it stands for.
+fn written_out(answers: &[String], alias: &str, stands_for: &str) -> Vec<String> {
+    answers
+        .iter()
+        .map(|answer| answer.replace(alias, stands_for))
+        .collect()
+}
+
+/// Games declared equal to a board, or to a sum of boards, as the
+/// examples declare them.
+const ALIASES: &str = "
+game CramBoard(r, c) = Cram(Grid(r, c))
+game CramTwice(r, c) = CramBoard(r, c) + Cram(Grid(r, c))
+";
+
+/// A game declared equal to a board is valued as the board is, by the
+/// search, which keeps no more than it keeps for the board itself (and
+/// the alias's own value): the memo would keep every region of the
+/// board. Cram on 4 × 6 is 0 by the symmetry strategy (the second player
+/// answers each domino by its image through the centre), so the first
+/// player loses; a game plus itself is 0, whatever the game.
+#[test]
+fn a_game_declared_equal_to_a_board_is_searched_as_the_board_is() {
+    let (board, by_board) = printed_with_tally("grundy Cram(Grid(4, 6))\n");
+    let (alias, by_alias) = printed_with_tally("grundy CramBoard(4, 6)\n");
+    assert!(board[0].contains("Grundy(0)"), "{board:?}");
+    assert_eq!(
+        written_out(&alias, "CramBoard(4, 6)", "Cram(Grid(4, 6))"),
+        board
+    );
+    assert!(by_board.searched > 0);
+    assert!(by_alias.searched > 0, "the alias was not searched");
+    assert!(
+        by_alias.states <= by_board.states + 1,
+        "the alias kept {} values, the board {}",
+        by_alias.states,
+        by_board.states
+    );
+    for (kind, answer) in [("wins?", "Wins(false)"), ("grundy", "Grundy(0)")] {
+        let (twice, by_twice) = printed_with_tally(&format!("{kind} CramTwice(4, 6)\n"));
+        assert!(twice[0].contains(answer), "{twice:?}");
+        assert!(by_twice.searched > 0 && by_twice.states <= by_board.states + 2);
+    }
+}
+
+/// `wins?` and `best_move` on a game declared equal to a board answer as
+/// on the board, by the search, with no more kept than for the board.
+#[test]
+fn wins_and_best_move_of_a_game_declared_equal_to_a_board_are_the_boards() {
+    for kind in ["wins?", "best_move"] {
+        let (board, by_board) = printed_with_tally(&format!("{kind} Cram(Grid(4, 5))\n"));
+        let (alias, by_alias) = printed_with_tally(&format!("{kind} CramBoard(4, 5)\n"));
+        assert_eq!(
+            written_out(&alias, "CramBoard(4, 5)", "Cram(Grid(4, 5))"),
+            board
+        );
+        assert!(by_alias.searched > 0, "{kind}: the alias was not searched");
+        assert!(
+            by_alias.states <= by_board.states + 1,
+            "{kind}: the alias kept {} values, the board {}",
+            by_alias.states,
+            by_board.states
+        );
+    }
+}
+
+/// A game whose options hold games declared equal to boards and sums.
+const PICK: &str = "
+game Pick(c) {
+  move CramTwice(3, c) + *1
+  move CramBoard(3, c) + CramBoard(3, c) + *3
+  move CramBoard(2, 4)
+}
+grundy Pick(5)
+grundy Pick(6) + *2
+";
+
+/// Inside a search, a part declared equal to a sum is valued by the sum's
+/// parts, whether it is asked a value or valued in full. X + X is 0
+/// whatever X is, and Cram on 2 × 4 is 0 by the symmetry strategy, so
+/// Pick's options are worth 1, 3 and 0 and Pick is worth 2, by every
+/// method; Pick + *2 is then 0, a loss.
+#[test]
+fn a_part_declared_equal_to_a_sum_is_valued_by_its_parts_inside_a_search() {
+    let source = format!("{GAMES}{ALIASES}{PICK}");
+    for method in [Method::Auto, Method::Search, Method::Memo] {
+        assert_eq!(grundy_values_in(session(method), &source), [2, 0]);
+    }
+    let wins = format!("{source}wins? Pick(5) + *2\n");
+    let answers = answers_in(session(Method::Search), &wins);
+    assert_eq!(answers[2].value, sprague::session::Value::Wins(false));
+}
+
 /// A region of an r × c grid: the cells whose bits are set.
 fn region(rows: u32, cols: u32, mask: u64) -> String {
     let gone: Vec<String> = (0..rows * cols)

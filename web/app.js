@@ -495,7 +495,15 @@ function slipMark(title) {
   return mark;
 }
 
+/** The help of an error as the page's user acts on it: a query the
+ * Cancel button stopped is not one Ctrl-C stopped. */
+function helpOf(error) {
+  if (error.code !== "sprague::eval::interrupted") return error.help;
+  return "Cancel stopped the search; the queries after it were not asked. The values found so far are kept: Run again to go on.";
+}
+
 function showError(error, source) {
+  error = { ...error, help: helpOf(error) };
   const div = document.createElement("div");
   div.className = "error";
   const message = document.createElement("div");

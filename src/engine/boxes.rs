@@ -122,7 +122,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 let stored = stored.and_then(|most| {
                     largest.fetch_max(most, Relaxed);
                     match self.count_work(work.swap(0, Relaxed)) {
-                        true => Err(self.too_much_work(position.clone())),
+                        true => Err(EngineError::TooMuchWork {
+                            limit: self.max_work,
+                            examined: self.work,
+                            solved: planes.up_to(sum),
+                            of: size.and_then(NonZeroUsize::new),
+                            expanding: Box::new(position.clone()),
+                        }),
                         false => Ok(()),
                     }
                 });

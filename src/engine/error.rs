@@ -1,5 +1,7 @@
 //! Why a search stopped: a limit, a cycle, an interruption, memory.
 
+use std::num::NonZeroUsize;
+
 /// Work stopped because the watcher asked it to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stopped;
@@ -13,8 +15,13 @@ pub enum Unknown {
     /// engine's state limit), and a search would pass the limit too.
     PastLimit,
     /// Finding the value would examine more options than the work limit
-    /// allows; `examined` were, when the work stopped.
-    TooMuchWork { examined: u64 },
+    /// allows; `examined` were, when the work stopped, with `solved` of
+    /// the `of` positions of the table being filled.
+    TooMuchWork {
+        examined: u64,
+        solved: usize,
+        of: usize,
+    },
 }
 
 impl From<Stopped> for Unknown {
@@ -47,11 +54,15 @@ pub enum EngineError<P, E> {
     /// Labelling a loopy game would look at more moves than the limit.
     TooManyMoves { limit: usize, expanding: P },
     /// A search examined more options than the work limit allows.
+    /// `solved` counts the positions solved: of a table or box of `of`
+    /// positions when the work was filling one, else of the whole engine.
     TooMuchWork {
         limit: u64,
         examined: u64,
         solved: usize,
-        expanding: P,
+        of: Option<NonZeroUsize>,
+        /// Boxed, to keep the error small where it is rare.
+        expanding: Box<P>,
     },
     /// Memory ran out (an allocation failed) with `solved` positions kept:
     /// the search stops with this error instead of aborting.

@@ -36,6 +36,7 @@ mod wavefront;
 
 use std::collections::TryReserveError;
 use std::hash::Hash;
+use std::num::NonZeroUsize;
 use std::sync::atomic::Ordering::Relaxed;
 
 use indexmap::IndexSet;
@@ -439,12 +440,17 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             Ok(Some(value)) => return Ok(value),
             Ok(None) => {}
             Err(Unknown::Stopped) => return Err(EngineError::Interrupted),
-            Err(Unknown::TooMuchWork { examined }) => {
+            Err(Unknown::TooMuchWork {
+                examined,
+                solved,
+                of,
+            }) => {
                 return Err(EngineError::TooMuchWork {
                     limit: self.max_work,
                     examined,
-                    solved: self.states(),
-                    expanding: position.clone(),
+                    solved,
+                    of: NonZeroUsize::new(of),
+                    expanding: Box::new(position.clone()),
                 });
             }
             Err(Unknown::PastLimit) => {
@@ -550,10 +556,23 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     }
 
     /// The key of a solved component (not a heap), solving it if need be.
+    /// A component that stands for a sum (see [`Rules::stands_for`]) is
+    /// valued by the sum's parts, each by its own method, and kept.
     fn solved<R>(&mut self, rules: &R, position: &P) -> Result<Key, P, R::Error>
     where
         R: Rules<Position = P>,
     {
+        if let Some(sum) = self.stands_for(rules, position)? {
+            let mut value = 0;
+            for part in &sum {
+                value ^= self.grundy_or_loopy(rules, part)?;
+            }
+            let key = self.intern(rules, position, position)?;
+            self.set_value(key, value);
+            self.dense.keep();
+            self.packed.keep();
+            return Ok(key);
+        }
         if let Some((a, b)) = rules.factors(position) {
             let (a, b) = (self.solved(rules, &a)?, self.solved(rules, &b)?);
             let (a, b) = (self.value(a), self.value(b));
@@ -636,7 +655,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             limit: self.max_work,
             examined: self.work,
             solved: self.states(),
-            expanding,
+            of: None,
+            expanding: Box::new(expanding),
         }
     }
 
@@ -645,6 +665,33 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         EngineError::OutOfMemory {
             solved: self.states(),
         }
+    }
+
+    /// The sum `position` stands for (see [`Rules::stands_for`]), of no
+    /// more parts than an option may have.
+    fn stands_for<R>(&self, rules: &R, position: &P) -> Result<Option<Vec<P>>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        rules
+            .stands_for(position, self.scratch.limit())
+            .map_err(EngineError::Rules)
+    }
+
+    /// A sum with each part that stands for a sum (see
+    /// [`Rules::stands_for`]) replaced by that sum.
+    fn expanded<R>(&self, rules: &R, sum: &[P]) -> Result<Vec<P>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let mut expanded = Vec::with_capacity(sum.len());
+        for part in sum {
+            match self.stands_for(rules, part)? {
+                Some(parts) => expanded.extend(parts),
+                None => expanded.push(part.clone()),
+            }
+        }
+        Ok(expanded)
     }
 
     /// The key of a position, which is stored (unsolved) if it was not.

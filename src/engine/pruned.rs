@@ -246,6 +246,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
+        let sum = &self.expanded(rules, sum)?;
         let hardest = (0..sum.len())
             .filter(|&i| self.searches(rules, &sum[i]) && self.kept(rules, &sum[i]) >= LOOPY)
             .max_by_key(|&i| rules.weight(&sum[i]));
@@ -304,6 +305,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         if let Some(value) = self.known(rules, part)? {
+            return Ok(value);
+        }
+        if let Some(sum) = self.stands_for(rules, part)? {
+            let mut value = 0;
+            for part in &sum {
+                value ^= self.part_value(rules, part, depth + 1)?;
+            }
             return Ok(value);
         }
         let key = self.intern(rules, part, part)?;
@@ -451,6 +459,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if let Some(value) = self.known(rules, position)? {
             return kept(value);
         }
+        if let Some(sum) = self.stands_for(rules, position)? {
+            return self.sum_value_in(rules, &sum, wanted, depth + 1);
+        }
         if !self.searches(rules, position) || depth >= DEEPEST {
             return kept(self.part_value(rules, position, depth)?);
         }
@@ -502,6 +513,38 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 Ok(None)
             }
         }
+    }
+
+    /// A sum's value if it is one of `wanted`, else `None`: its parts but
+    /// the hardest valued in full, the hardest asked whether it makes up
+    /// one of the values wanted (as [`Engine::option_value`] asks an
+    /// option).
+    fn sum_value_in<R>(
+        &mut self,
+        rules: &R,
+        sum: &[P],
+        wanted: Values,
+        depth: usize,
+    ) -> Searched<Option<Grundy>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let Some(hardest) = (0..sum.len()).max_by_key(|&i| rules.weight(&sum[i])) else {
+            return Ok(wanted.contains(0).then_some(0));
+        };
+        let mut x = 0;
+        for (i, part) in sum.iter().enumerate() {
+            if i != hardest {
+                x ^= self.part_value(rules, part, depth)?;
+            }
+        }
+        let found = match wanted.xored(x) {
+            Some(asked) => self.value_in(rules, &sum[hardest], asked, depth)?,
+            None => Some(self.part_value(rules, &sum[hardest], depth)?),
+        };
+        Ok(found
+            .map(|found| found ^ x)
+            .filter(|&value| wanted.contains(value)))
     }
 
     /// The options of the component at `key`, which is then being

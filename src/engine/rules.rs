@@ -72,6 +72,20 @@ pub trait Rules {
         false
     }
 
+    /// The sum a position stands for, where its game is declared equal to
+    /// one (`game CramBoard(r, c) = Cram(Grid(r, c))`): its options are
+    /// the sum's, so its value is the XOR of the sum's parts', each valued
+    /// as it would be if asked alone, by the pruned search where that pays.
+    /// The sum holds no position that stands for another in turn, and no
+    /// more than `limit` parts; `None` for a position with moves of its own.
+    fn stands_for(
+        &self,
+        _position: &Self::Position,
+        _limit: usize,
+    ) -> std::result::Result<Option<Vec<Self::Position>>, Self::Error> {
+        Ok(None)
+    }
+
     /// How hard a position looks to value, for the pruned search's move
     /// ordering: the nodes of a region, say. Only the order matters.
     fn weight(&self, _position: &Self::Position) -> u64 {

@@ -194,6 +194,25 @@ impl<'r> Hyperplanes<'r> {
         (granule % self.parts, place)
     }
 
+    /// How many positions of the box lie in hyperplanes 0 to `sum`.
+    pub fn up_to(&self, sum: usize) -> usize {
+        // ways[s]: the points of the sides taken so far whose sum is s.
+        let mut ways = vec![1usize];
+        for &side in &self.corner[self.first..] {
+            let mut window = 0usize;
+            ways = (0..ways.len() + side)
+                .map(|s| {
+                    window += ways.get(s).copied().unwrap_or(0);
+                    if let Some(left) = s.checked_sub(side + 1) {
+                        window -= ways[left];
+                    }
+                    window
+                })
+                .collect();
+        }
+        ways.iter().take(sum.saturating_add(1)).sum()
+    }
+
     /// The last hyperplane: the corner's sum.
     pub fn last(&self) -> usize {
         self.corner[self.first..].iter().sum()

@@ -238,9 +238,9 @@ pub enum EvalError {
     #[diagnostic(
         code(sprague::eval::interrupted),
         help(
-            "the search was stopped (by Ctrl-C, or by Cancel on the page of `sprague serve`); \
-             the queries after it are not asked (in the REPL the values found so far are kept: \
-             ask again to go on; `sprague run --save FILE` saves them for `--resume FILE`)"
+            "Ctrl-C stopped the search; the queries after it are not asked (in the REPL the \
+             values found so far are kept: ask again to go on; `sprague run --save FILE` saves \
+             them for `--resume FILE`)"
         )
     )]
     Interrupted {
@@ -457,16 +457,18 @@ pub enum EvalError {
     },
 
     #[error(
-        "stopped after examining {} options, past the limit of {}, while expanding {position} ({} {} solved so far)",
-        grouped(*.examined), grouped(*.limit), grouped(*.solved as u64),
-        noun(*.solved as u64, "position", "positions")
+        "stopped after examining {} options, past the limit of {}, while expanding {position} ({})",
+        grouped(*.examined), grouped(*.limit), progress(*.solved, *.of)
     )]
     #[diagnostic(code(sprague::eval::too_much_work), help("{raise}"))]
     TooMuchWork {
         limit: u64,
         examined: u64,
         position: String,
-        solved: usize,
+        /// Positions solved: of the table or box of `of` positions being
+        /// filled, if it was one.
+        solved: u64,
+        of: Option<u64>,
         /// What raising the limit would allow; how many options the query
         /// needs is not known before it is solved.
         raise: String,
@@ -524,6 +526,26 @@ where
 {
     let noun = if count == N::from(1) { one } else { many };
     format!("{count} {noun}")
+}
+
+/// How far work got: `3 positions solved so far`, or, filling a table
+/// of known size, `7,932,156 positions solved of the 9,006,001 in its
+/// table, 88%`.
+fn progress(solved: u64, of: Option<u64>) -> String {
+    match of {
+        Some(of) if of > 0 => format!(
+            "{} {} solved of the {} in its table, {}%",
+            grouped(solved),
+            noun(solved, "position", "positions"),
+            grouped(of),
+            u128::from(solved) * 100 / u128::from(of)
+        ),
+        _ => format!(
+            "{} {} solved so far",
+            grouped(solved),
+            noun(solved, "position", "positions")
+        ),
+    }
 }
 
 /// A noun in the singular and the plural, to agree with a count:

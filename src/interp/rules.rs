@@ -90,6 +90,26 @@ impl Rules for Interpreter<'_> {
         self.rising_parameter(chain).is_some()
     }
 
+    /// A position of a game declared `= POSITION`: the sum it stands for,
+    /// its aliases expanded (see [`Interpreter::alias_sum`]).
+    fn stands_for(
+        &self,
+        position: &Component,
+        limit: usize,
+    ) -> Result<Option<Vec<Component>>, EvalError> {
+        let Component::Game(id, args) = position else {
+            return Ok(None);
+        };
+        let game = self.program.game(*id);
+        let Moves::Alias(terms) = &game.moves else {
+            return Ok(None);
+        };
+        let sum = self.alias_sum(*id, terms, &game.env(args), limit);
+        sum.map(Some).map_err(|error| {
+            error.while_expanding(&self.show(std::slice::from_ref(position)).to_string())
+        })
+    }
+
     /// A region or set of more than [`SEARCHED_NODES`] nodes of a game
     /// that splits: its connected parts are many more than a search
     /// visits. Smaller parts are valued by the memo, which keeps them all.

@@ -62,15 +62,20 @@ impl<'p> Interpreter<'p> {
             .or_insert_with(|| CodeTable::new(code, threads));
         let examined = table.table.examined();
         let start = examined.load(Ordering::Relaxed);
-        let (mut work, mut over) = (0u64, false);
+        let (mut work, mut over, mut solved) = (0u64, false, 0);
         let mut counted = |done: usize| {
             work = examined.load(Ordering::Relaxed).saturating_sub(start)
                 / crate::octal::SPLITS_PER_OPTION;
             over = work > max_work;
+            solved = done;
             !over && watch(done)
         };
         match table.grundy(n, limit, &mut counted) {
-            Err(Unknown::Stopped) if over => Err(Unknown::TooMuchWork { examined: work }),
+            Err(Unknown::Stopped) if over => Err(Unknown::TooMuchWork {
+                examined: work,
+                solved,
+                of: n.saturating_add(1),
+            }),
             found => found.map(Some),
         }
     }

@@ -1,6 +1,8 @@
 //! The engine's errors in the language's own words: positions named as
 //! written, limits with the flag that raises them.
 
+use std::num::NonZeroUsize;
+
 use miette::SourceSpan;
 
 use crate::engine::EngineError;
@@ -52,18 +54,15 @@ pub(super) fn engine_error(
             limit,
             examined,
             solved,
+            of,
             expanding,
         } => EvalError::TooMuchWork {
             limit,
             examined,
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
-            solved,
-            // How many options the query needs is not known until it is
-            // solved: the help offers a step, not a promise.
-            raise: format!(
-                "raise the limit if the wait is worth it: `--max-work {}` lets it examine ten times as many options; or ask about a smaller position",
-                underscored(limit.saturating_mul(10))
-            ),
+            solved: solved as u64,
+            of: of.map(|of| of.get() as u64),
+            raise: raise_work(limit, solved, of.map(NonZeroUsize::get)),
             span,
         },
         EngineError::TooManyMoves { limit, expanding } => EvalError::TooManyMoves {
@@ -134,4 +133,29 @@ pub(super) fn engine_error(
 /// A count as `--max-work` and `--max-states` read it: `20_000_000`.
 fn underscored(count: u64) -> String {
     crate::eval::grouped(count).replace(',', "_")
+}
+
+/// What raising the work limit would allow. How many options a query
+/// needs is not known until it is solved; where the work was filling a
+/// table of known size and got a quarter of the way, the work so far,
+/// grown as if each position had options in proportion to its place in
+/// the table (so the work grows as the square of the positions), and
+/// twice that, says how far to raise it.
+fn raise_work(limit: u64, solved: usize, of: Option<usize>) -> String {
+    let factor = match of {
+        Some(of) if solved > 0 && solved >= of.div_ceil(4) => {
+            let (of, solved) = (of as f64, solved as f64);
+            (2.0 * (of / solved).powi(2)).ceil().clamp(2.0, 32.0) as u64
+        }
+        _ => 10,
+    };
+    let raised = underscored(limit.saturating_mul(factor));
+    match of {
+        Some(of) if solved > 0 && solved >= of.div_ceil(4) => format!(
+            "`--max-work {raised}` ({factor} times the limit) should see it through, if options grow with the positions as they have so far; or ask about a smaller position"
+        ),
+        _ => format!(
+            "raise the limit if the wait is worth it: `--max-work {raised}` lets it examine ten times as many options; or ask about a smaller position"
+        ),
+    }
 }

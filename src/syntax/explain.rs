@@ -268,6 +268,9 @@ pub(super) fn syntax_error(
                         .to_owned()
                 }
                 "!" => "a condition is negated with `not`: `if not (k in S)`".to_owned(),
+                "(" if line_before(text, position).trim_start().starts_with("plot ") => {
+                    "`plot` takes a game's name alone, as in `plot Kayles for n in 0..=30`; to plot a family of positions such as boards, declare it as a game of n, `game Row(n) = Cram(Grid(2, n))`, and plot that: `plot Row for n in 1..=8`".to_owned()
+                }
                 word if [Rule::statement, Rule::program, Rule::query, Rule::game_decl]
                     .iter()
                     .any(|rule| positives.contains(rule)) =>
@@ -399,6 +402,14 @@ pub(super) fn found_at(text: &str, position: usize) -> &str {
             .map_or(rest, |(end, _)| &rest[..end]),
         _ => &rest[..word],
     }
+}
+
+/// The text of the line `position` lies on, up to `position`.
+fn line_before(text: &str, position: usize) -> &str {
+    let start = text[..position]
+        .rfind('\n')
+        .map_or(0, |newline| newline + 1);
+    &text[start..position]
 }
 
 pub(super) fn help_for(positives: &[Rule]) -> String {
