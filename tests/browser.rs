@@ -547,10 +547,13 @@ async fn a_long_run_leaves_the_other_panels_answering() {
         "return document.getElementById('run').getAttribute('aria-disabled') === 'false'",
     )
     .await;
-    let status = page
-        .eval("return document.querySelector('#editor-panel .lane-status').textContent")
-        .await;
-    assert_eq!(status, json!("cancelled"));
+    // The status is set once the answer is shown, a moment after Run is
+    // enabled again.
+    page.until(
+        "the editor's status says cancelled",
+        "return document.querySelector('#editor-panel .lane-status').textContent === 'cancelled'",
+    )
+    .await;
     let errors = page
         .eval("return document.getElementById('errors').textContent")
         .await;
