@@ -383,7 +383,7 @@ fn a_table_that_cannot_be_written_fails_the_run_after_its_answers() {
 /// before it byte for byte.
 #[test]
 fn a_run_killed_while_writing_leaves_the_last_table_whole() {
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::os::unix::process::ExitStatusExt;
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let small = cram_file(dir, "small.game", "grundy Cram(Grid(2, 4))\n");
@@ -401,19 +401,7 @@ fn a_run_killed_while_writing_leaves_the_last_table_whole() {
         .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // SAFETY: setrlimit is async-signal-safe and touches only the child.
-    unsafe {
-        command.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: cap,
-                rlim_max: cap,
-            };
-            match libc::setrlimit(libc::RLIMIT_FSIZE, &limit) {
-                0 => Ok(()),
-                _ => Err(std::io::Error::last_os_error()),
-            }
-        });
-    }
+    common::cap_child(&mut command, common::Cap::FileSize(cap));
     let output = command.output().unwrap();
     // 4 × 6 is even × even: 0, answered before the table is written.
     assert_eq!(text(&output.stdout), "grundy Cram(Grid(4, 6)) = 0\n");

@@ -147,7 +147,6 @@ pub fn sprague_with_peak_memory(args: &[&str], stdin: &str) -> (Option<i32>, i64
 /// `cap` bytes, as `prlimit --as` would.
 #[cfg(target_os = "linux")]
 pub fn run_capped_with(args: &[&str], source: &str, cap: u64) -> std::process::Output {
-    use std::os::unix::process::CommandExt;
     let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
     command
         .arg("run")
@@ -156,20 +155,39 @@ pub fn run_capped_with(args: &[&str], source: &str, cap: u64) -> std::process::O
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    cap_child(&mut command, Cap::AddressSpace(cap));
+    let mut child = command.spawn().expect("sprague runs");
+    let _ = child.stdin.take().unwrap().write_all(source.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+/// A limit a child runs under, as `prlimit` sets it: bytes of address
+/// space, or bytes a file may grow to.
+#[cfg(unix)]
+pub enum Cap {
+    AddressSpace(u64),
+    FileSize(u64),
+}
+
+/// Makes `command`'s child run under `cap`.
+#[cfg(unix)]
+pub fn cap_child(command: &mut Command, cap: Cap) {
+    use std::os::unix::process::CommandExt;
+    let (resource, bytes) = match cap {
+        Cap::AddressSpace(bytes) => (libc::RLIMIT_AS, bytes),
+        Cap::FileSize(bytes) => (libc::RLIMIT_FSIZE, bytes),
+    };
     // SAFETY: setrlimit is async-signal-safe and touches only the child.
     unsafe {
         command.pre_exec(move || {
             let limit = libc::rlimit {
-                rlim_cur: cap,
-                rlim_max: cap,
+                rlim_cur: bytes,
+                rlim_max: bytes,
             };
-            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+            match libc::setrlimit(resource, &limit) {
                 0 => Ok(()),
                 _ => Err(std::io::Error::last_os_error()),
             }
         });
     }
-    let mut child = command.spawn().expect("sprague runs");
-    let _ = child.stdin.take().unwrap().write_all(source.as_bytes());
-    child.wait_with_output().unwrap()
 }
