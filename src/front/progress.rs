@@ -197,6 +197,11 @@ fn message(stage: Option<&Stage>, tally: &Tally, since: &Tally, seconds: f64) ->
                 count(*parts, "position", "positions")
             )
         }
+        // A quotient of heaps whose values are known lists no positions:
+        // its heaps are its progress.
+        Some(Stage::Quotient { game, heap, order }) if tally.states == 0 => {
+            format!("quotient {game}: heaps to {heap}, order {order}")
+        }
         Some(Stage::Quotient { game, heap, order }) => {
             format!("quotient {game}: heaps to {heap}, order {order}; {solving}")
         }
@@ -259,5 +264,30 @@ impl TermLike for ShortOfTheEdge {
 
     fn flush(&self) -> std::io::Result<()> {
         std::io::Write::flush(&mut &self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A quotient whose heaps' values are all known says how far its heaps
+    /// went, not "0 positions, 0/s".
+    #[test]
+    fn a_quotient_of_known_heaps_counts_heaps_not_positions() {
+        let stage = Stage::Quotient {
+            game: "K".into(),
+            heap: 286,
+            order: 40,
+        };
+        let idle = Tally::default();
+        let line = message(Some(&stage), &idle, &idle, 4.0);
+        assert_eq!(line, "quotient K: heaps to 286, order 40 (Ctrl-C stops)");
+        let busy = Tally {
+            states: 1200,
+            ..Tally::default()
+        };
+        let line = message(Some(&stage), &busy, &busy, 4.0);
+        assert!(line.contains("1200 positions, 300/s"), "{line}");
     }
 }
