@@ -63,7 +63,9 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
             match repl.reader.read("play> ") {
                 Input::Line(line) => match line.trim() {
                     "" => continue,
-                    ":quit" | ":q" | ":resign" => {
+                    // A bare `quit` or `exit`, as at the prompt outside a game,
+                    // leaves too: no move is written so.
+                    ":quit" | ":q" | ":resign" | "quit" | "exit" => {
                         match is_drawn(repl, &position, span) {
                             true => {
                                 say!("you stop: the game is drawn, neither can force a win")
