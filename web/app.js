@@ -70,14 +70,22 @@ async function watchProgress() {
       // A run declares its games before it answers: the lists follow.
       if (busy.editor) await refreshGames().catch(() => {});
       for (const [lane, state] of Object.entries(progress.lanes || {})) {
-        if (busy[lane] && state.busy) {
-          laneStatus(lane, `working… ${state.seconds.toFixed(1)} s, ${state.positions.toLocaleString("en")} positions`);
-        }
+        if (busy[lane] && state.busy) laneStatus(lane, `working… ${state.seconds.toFixed(1)} s, ${progressCounts(state)}`);
       }
     }
   } finally {
     watching = false;
   }
+}
+
+/** What a lane's computation has gone through: the positions solved, and
+ * the sums a search of whole sums entered or the positions the pruned
+ * search listed (while these run, the positions solved stay as many). */
+function progressCounts(state) {
+  const counts = [`${thousands(state.positions)} positions`];
+  if (state.sums) counts.push(`${thousands(state.sums)} sums searched`);
+  if (state.listed) counts.push(`${thousands(state.listed)} positions listed`);
+  return counts.join(", ");
 }
 
 async function request(path, body) {

@@ -288,16 +288,21 @@ pub async fn games(State(shared): State<Arc<Shared>>) -> Response {
 }
 
 /// `GET /api/progress`: each lane's computation running, if any: the
-/// seconds it has run and the positions it has solved.
+/// seconds it has run, the positions it has solved, and the sums and
+/// positions its searches went through since it started.
 pub async fn progress(State(shared): State<Arc<Shared>>) -> Response {
     let lanes: serde_json::Map<String, Json> = shared
         .progress()
         .into_iter()
         .map(|(lane, running)| {
             let state = match running {
-                Some((time, solved)) => {
-                    json!({ "busy": true, "seconds": time.as_secs_f64(), "positions": solved })
-                }
+                Some(progress) => json!({
+                    "busy": true,
+                    "seconds": progress.time.as_secs_f64(),
+                    "positions": progress.positions,
+                    "sums": progress.sums,
+                    "listed": progress.listed,
+                }),
                 None => json!({ "busy": false }),
             };
             (lane.to_owned(), state)
