@@ -1515,3 +1515,28 @@ async fn answers_follow_their_lines_as_the_source_is_edited() {
         "{shown}"
     );
 }
+
+/// A position typed with a slip and played: the panel says what is wrong
+/// and how to mend it, and the console stays clean (the server's 422 was
+/// logged there as a failed request).
+#[tokio::test]
+async fn a_slip_in_a_played_position_is_shown_and_the_console_stays_clean() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    console(&page.client).await;
+    for start in ["#play-form button", "#play-first"] {
+        page.eval("document.getElementById('play').textContent = ''; document.getElementById('play-position').value = 'S(7) +'")
+            .await;
+        click(&page.client, start).await;
+        let said = text_when(&page.client, "play", |text| !text.is_empty()).await;
+        assert!(said.contains("end of input"), "{start}: {said}");
+        assert!(said.contains("help:"), "{start}: {said}");
+    }
+    let said: Vec<String> = console(&page.client)
+        .await
+        .into_iter()
+        .filter(|line| !line.starts_with("INFO") && !line.starts_with("DEBUG"))
+        .collect();
+    assert_eq!(said, Vec::<String>::new());
+}

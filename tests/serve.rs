@@ -219,12 +219,13 @@ async fn moves_and_play_restore_xor_zero() {
         .collect();
     assert_eq!(heaps.iter().fold(0, |x, h| x ^ h), 0, "{heaps:?}");
     assert_eq!(body["grundy"], 0);
-    // By number; a number past the list is refused.
+    // By number; a number past the list is refused, in `errors` as a
+    // source's slips are.
     let (status, body) = post(&shared, "/api/play", json!({ "position": "*1", "move": 1 })).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["winner"], "you");
     let (status, body) = post(&shared, "/api/play", json!({ "position": "*1", "move": 2 })).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status, StatusCode::OK);
     assert!(
         body["errors"][0]["message"]
             .as_str()
@@ -1101,4 +1102,35 @@ async fn the_progress_of_a_crosscheck_counts_the_sums_it_searches() {
         .unwrap();
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["errors"][0]["code"], "sprague::eval::interrupted");
+}
+
+/// A position typed with a slip is answered as a source's slips are: in
+/// `errors`, with status 200, each a report with its span in the position
+/// sent and a help line (a 422 was an error in the browser's console
+/// besides the one the page shows). A request that names no move is
+/// malformed, and refused 422 with `error`.
+#[tokio::test]
+async fn a_position_with_a_slip_is_answered_with_its_errors() {
+    let shared = shared();
+    let position = "*3 + ";
+    for (path, body) in [
+        ("/api/moves", json!({ "position": position })),
+        ("/api/play", json!({ "position": position, "first": true })),
+        ("/api/play", json!({ "position": position, "to": "*1" })),
+    ] {
+        let (status, body) = post(&shared, path, body).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {body}");
+        let error = &body["errors"][0];
+        assert!(
+            error["code"].as_str().unwrap().starts_with("sprague::parse"),
+            "{path}: {body}"
+        );
+        assert!(error["help"].as_str().is_some(), "{path}: {body}");
+        // The slip is where the position ends: after `+ `.
+        let offset = error["labels"][0]["span"]["offset"].as_u64().unwrap() as usize;
+        assert!(offset >= "*3 +".len() && offset <= position.len(), "{path}: {body}");
+    }
+    let (status, body) = post(&shared, "/api/play", json!({ "position": "*3" })).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("say which move"), "{body}");
 }
