@@ -1540,3 +1540,54 @@ async fn a_slip_in_a_played_position_is_shown_and_the_console_stays_clean() {
         .collect();
     assert_eq!(said, Vec::<String>::new());
 }
+
+/// The plotted values are in a table under the plot, its text
+/// alternative: the plot says so (`aria-describedby`), the table is a
+/// region named by its caption that Tab reaches after Plot and the arrow
+/// keys scroll, and it holds every n with G(n). S = subtraction {1, 2, 3}
+/// has G(n) = n mod 4. (The values were only in the dots' tooltips.)
+#[tokio::test]
+async fn the_plotted_values_are_in_a_table_the_keyboard_reaches() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    page.until(
+        "S's period is marked",
+        "return document.getElementById('sequence-note').textContent.includes('period 4')",
+    )
+    .await;
+    let described = page
+        .eval("const id = document.querySelector('#sequence svg').getAttribute('aria-describedby'); return document.getElementById(id)?.textContent")
+        .await;
+    assert!(
+        described.as_str().unwrap().contains("G(n) of S for n = 0 to 40"),
+        "{described}"
+    );
+    let rows = page
+        .eval("return [...document.querySelectorAll('#sequence-table tbody tr')].map(row => [...row.cells].map(cell => cell.textContent))")
+        .await;
+    let expected: Vec<[String; 2]> = (0..=40)
+        .map(|n| [n.to_string(), (n % 4).to_string()])
+        .collect();
+    assert_eq!(rows, json!(expected));
+    let named = page
+        .eval("const region = document.getElementById('sequence-table'); return [region.getAttribute('role'), document.getElementById(region.getAttribute('aria-labelledby')).tagName]")
+        .await;
+    assert_eq!(named, json!(["region", "CAPTION"]));
+    // From Plot, Tab reaches the table; the arrow keys scroll it.
+    page.eval("document.querySelector('#sequence-form button:not(.cancel)').focus()")
+        .await;
+    page.keys(&key(Key::Tab)).await;
+    assert_eq!(
+        page.eval("return document.activeElement.id").await,
+        json!("sequence-table")
+    );
+    for _ in 0..5 {
+        page.keys(&key(Key::Down)).await;
+    }
+    page.until(
+        "the table scrolls",
+        "return document.getElementById('sequence-table').scrollTop > 0",
+    )
+    .await;
+}

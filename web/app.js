@@ -821,6 +821,38 @@ const plotSequence = handler("sequence", async () => {
   drawSequence(game, values, period);
 });
 
+/**
+ * A picture's numbers as a table, its text alternative: a region the
+ * keyboard reaches (and scrolls, when it is long), named by its caption,
+ * whose id is `${id}-caption` for the picture's `aria-describedby`.
+ */
+function numbersTable(id, caption, columns, rows) {
+  const region = document.createElement("div");
+  region.className = "numbers";
+  region.id = id;
+  region.tabIndex = 0;
+  region.setAttribute("role", "region");
+  region.setAttribute("aria-labelledby", `${id}-caption`);
+  const table = document.createElement("table");
+  const named = table.createCaption();
+  named.id = `${id}-caption`;
+  named.textContent = caption;
+  const head = table.createTHead().insertRow();
+  for (const title of columns) {
+    const cell = document.createElement("th");
+    cell.scope = "col";
+    cell.textContent = title;
+    head.appendChild(cell);
+  }
+  const body = table.createTBody();
+  for (const texts of rows) {
+    const row = body.insertRow();
+    for (const text of texts) row.insertCell().textContent = text;
+  }
+  region.appendChild(table);
+  return region;
+}
+
 function svg(tag, attributes, parent) {
   const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
@@ -844,7 +876,12 @@ function drawSequence(game, values, period) {
   const top = Math.max(1, ...values.filter((v) => typeof v === "number"));
   const x = (n) => pad + (n * (width - 2 * pad)) / Math.max(1, values.length - 1);
   const y = (g) => height - pad - (g * (height - 2 * pad)) / top;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${game}: Grundy values for n from 0 to ${values.length - 1}` });
+  const root = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+    "aria-label": `${game}: Grundy values for n from 0 to ${values.length - 1}`,
+    "aria-describedby": "sequence-table-caption",
+  });
   svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, stroke: "#667085" }, root);
   svg("line", { x1: pad, y1: pad, x2: pad, y2: height - pad, stroke: "#667085" }, root);
   svg("text", { x: pad, y: height - 8 }, root).textContent = "0";
@@ -864,6 +901,8 @@ function drawSequence(game, values, period) {
   });
   $("sequence").textContent = "";
   $("sequence").appendChild(root);
+  const rows = values.map((g, n) => [String(n), String(g)]);
+  $("sequence").appendChild(numbersTable("sequence-table", `The plot's values: G(n) of ${game} for n = 0 to ${values.length - 1}`, ["n", "G(n)"], rows));
   $("sequence-note").textContent = periodNote(game, period);
 }
 
@@ -1392,32 +1431,12 @@ function growthMark(series, cx, cy, parent) {
 
 /** The chart's numbers, row by row: its text alternative. */
 function growthTable(game, points) {
-  const region = document.createElement("div");
-  region.className = "growth-table";
-  region.tabIndex = 0;
-  region.setAttribute("role", "region");
-  region.setAttribute("aria-labelledby", "growth-table-caption");
-  const table = document.createElement("table");
-  const caption = table.createCaption();
-  caption.id = "growth-table-caption";
-  caption.textContent = `The chart's numbers: for each k, the sums the search of ${seriesName(game, 2)} + … + ${seriesPart(game, "k")} visited and the positions in its k tables`;
-  const head = table.createTHead().insertRow();
-  for (const title of ["k", "sums searched", "table positions", "searched ÷ tables"]) {
-    const cell = document.createElement("th");
-    cell.scope = "col";
-    cell.textContent = title;
-    head.appendChild(cell);
-  }
-  const body = table.createTBody();
-  for (const p of points) {
-    const row = body.insertRow();
+  const caption = `The chart's numbers: for each k, the sums the search of ${seriesName(game, 2)} + … + ${seriesPart(game, "k")} visited and the positions in its k tables`;
+  const rows = points.map((p) => {
     const ratio = p.searched / p.tabled;
-    for (const text of [String(p.k), thousands(p.searched), thousands(p.tabled), ratio < 10 ? ratio.toFixed(1) : thousands(Math.round(ratio))]) {
-      row.insertCell().textContent = text;
-    }
-  }
-  region.appendChild(table);
-  return region;
+    return [String(p.k), thousands(p.searched), thousands(p.tabled), ratio < 10 ? ratio.toFixed(1) : thousands(Math.round(ratio))];
+  });
+  return numbersTable("growth-table", caption, ["k", "sums searched", "table positions", "searched ÷ tables"], rows);
 }
 
 $("growth-form").addEventListener("submit", handler("check", chartGrowth));
