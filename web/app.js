@@ -1026,7 +1026,8 @@ const layouts = {};
  */
 async function layOut(lane, graph) {
   const started = performance.now();
-  const what = `laying out ${thousands(graph.nodes.size)} positions and ${thousands(graph.edges.length)} moves…`;
+  const moves = graph.edges.filter((edge) => edge.kind !== "part").length;
+  const what = `laying out ${thousands(graph.nodes.size)} positions and ${thousands(moves)} moves…`;
   setBusy(lane, true);
   laneStatus(lane, what);
   const clock = setInterval(() => laneStatus(lane, `${what} ${((performance.now() - started) / 1000).toFixed(1)} s`), 500);
@@ -1224,6 +1225,12 @@ function graphView(picture) {
   return box;
 }
 
+/** The most positions the panel draws at once. Past it a graph is too
+ * wide to read (Split(40)'s 420 positions lie 33,000 px wide) and laying
+ * it out takes seconds: the panel says what it holds, and draws it only
+ * when asked. */
+const GRAPH_DRAWN = 200;
+
 $("graph-form").addEventListener("submit", handler("graph", async () => {
   const result = await api("graph", "/api/run", { source: `draw ${$("graph-position").value}` });
   if (result.errors.length) {
@@ -1232,8 +1239,47 @@ $("graph-form").addEventListener("submit", handler("graph", async () => {
   }
   $("graph").textContent = "";
   const graph = parseDot(result.answers[0].content);
-  $("graph").appendChild(drawGraph(graph, await layOut("graph", graph)));
+  if (graph.nodes.size > GRAPH_DRAWN) $("graph").appendChild(graphSummary(graph));
+  else await drawInPanel(graph);
 }));
+
+/** Lays a graph out and draws it in the panel, the view focused if asked. */
+async function drawInPanel(graph, focus = false) {
+  const drawn = drawGraph(graph, await layOut("graph", graph));
+  $("graph").textContent = "";
+  $("graph").appendChild(drawn);
+  if (focus) drawn.querySelector(".graph-view").focus();
+}
+
+/** A graph too large to read drawn: how large, the first position's moves
+ * (or a sum's parts) with their values, and a button that draws it all. */
+function graphSummary(graph) {
+  const box = document.createElement("div");
+  box.className = "graph-summary";
+  const top = graph.nodes.has("sum") ? "sum" : "c0_0";
+  const moves = graph.edges.filter((edge) => edge.kind !== "part");
+  const first = graph.edges.filter((edge) => edge.from === top);
+  const note = document.createElement("p");
+  note.className = "note";
+  note.textContent = `${graph.nodes.get(top).label.replace("\n", ", ")}: ${thousands(graph.nodes.size)} positions and ${thousands(moves.length)} moves, more than the ${GRAPH_DRAWN} drawn at once: drawn whole the graph is too wide to read, and laying it out takes seconds. ${first.some((edge) => edge.kind === "part") ? "Its parts" : "Its moves"}:`;
+  const list = document.createElement("ul");
+  list.className = "graph-moves";
+  // A long list scrolls: the keyboard reaches it.
+  list.tabIndex = 0;
+  list.setAttribute("aria-label", `the moves of ${graph.nodes.get(top).label.split("\n")[0]}`);
+  for (const edge of first) {
+    const item = document.createElement("li");
+    item.textContent = graph.nodes.get(edge.to).label.replace("\n", ", ");
+    list.appendChild(item);
+  }
+  const draw = document.createElement("button");
+  draw.type = "button";
+  draw.className = "busy-off";
+  draw.textContent = `Draw all ${thousands(graph.nodes.size)} anyway`;
+  draw.addEventListener("click", handler("graph", () => drawInPanel(graph, true)));
+  box.append(note, list, draw);
+  return box;
+}
 
 // ---- the cross-check of the XOR rule ----
 
