@@ -1644,3 +1644,60 @@ async fn the_plotted_values_are_in_a_table_the_keyboard_reaches() {
     )
     .await;
 }
+
+/// A source past the server's cap on a request (1 MiB) is not sent to be
+/// refused (a 413 in the console): the page says how large it is and what
+/// to do. An empty source says so, where it showed nothing at all; and the
+/// cross-check's table is a stop for the keyboard only once it holds sums.
+#[tokio::test]
+async fn empty_and_huge_sources_are_said_plainly() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    console(&page.client).await;
+    let status = "return document.querySelector('#editor-panel .lane-status').textContent";
+    let tab_stop = "return document.getElementById('check-table').tabIndex";
+    assert_eq!(page.eval(tab_stop).await, json!(-1), "an empty table");
+    page.client
+        .execute(
+            "document.querySelector('.CodeMirror').CodeMirror.setValue('')",
+            vec![],
+        )
+        .await
+        .unwrap();
+    click(&page.client, "#run").await;
+    page.until(
+        "the empty source is said to be empty",
+        &format!("{status} === 'nothing to run: the source is empty'"),
+    )
+    .await;
+    // 150,000 lines of 10 bytes: 1.5 MB.
+    page.client
+        .execute(
+            "document.querySelector('.CodeMirror').CodeMirror.setValue('grundy *1\\n'.repeat(150000))",
+            vec![],
+        )
+        .await
+        .unwrap();
+    click(&page.client, "#run").await;
+    page.until(
+        "the source is said too large",
+        &format!("{status}.startsWith('too large to send')"),
+    )
+    .await;
+    let said = page.eval(status).await;
+    let said = said.as_str().unwrap();
+    assert!(said.contains("1,048,576"), "{said}");
+    assert!(said.contains("sprague serve FILE"), "{said}");
+    let logged: Vec<String> = console(&page.client)
+        .await
+        .into_iter()
+        .filter(|line| !line.starts_with("INFO") && !line.starts_with("DEBUG"))
+        .collect();
+    assert_eq!(logged, Vec::<String>::new());
+    page.eval("document.getElementById('check-count').value = '5'")
+        .await;
+    click(&page.client, "#check-form button").await;
+    text_when(&page.client, "check", |text| text.starts_with("agreed")).await;
+    assert_eq!(page.eval(tab_stop).await, json!(0), "a table of sums");
+}

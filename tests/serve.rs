@@ -1134,3 +1134,14 @@ async fn a_position_with_a_slip_is_answered_with_its_errors() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert!(body["error"].as_str().unwrap().contains("say which move"), "{body}");
 }
+
+/// The page says a request is too large before it sends it (a refused one
+/// is an error in the browser's console): its cap is the server's.
+#[test]
+fn the_page_knows_the_servers_cap_on_a_body() {
+    let page = include_str!("../web/app.js");
+    assert!(
+        page.contains(&format!("const MAX_BODY = {MAX_BODY};")),
+        "web/app.js's MAX_BODY is not {MAX_BODY}"
+    );
+}

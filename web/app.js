@@ -88,13 +88,24 @@ function progressCounts(state) {
   return counts.join(", ");
 }
 
+/** The largest request body the server takes (`MAX_BODY` in
+ * src/serve/mod.rs; tests/serve.rs keeps the two equal). */
+const MAX_BODY = 1048576;
+
 async function request(path, body) {
+  const sent = body === undefined ? undefined : JSON.stringify(body);
+  // Said here, not sent to be refused: a refused request is an error in
+  // the browser's console too.
+  const size = sent === undefined ? 0 : new Blob([sent]).size;
+  if (size > MAX_BODY) {
+    throw new Error(`too large to send: ${thousands(size)} bytes, where the server takes ${thousands(MAX_BODY)} a request; serve a long source as a file (sprague serve FILE) instead`);
+  }
   let response;
   try {
     response = await fetch(path, {
       method: body === undefined ? "GET" : "POST",
       headers: { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: sent,
     });
   } catch (error) {
     serverGone();
@@ -315,6 +326,9 @@ const runEditor = handler("editor", async () => {
     throw error;
   }
   lastRun.result = result;
+  if (!result.answers.length && !result.errors.length) {
+    laneStatus("editor", source.trim() ? "done: the source has no queries to answer" : "nothing to run: the source is empty");
+  }
   const graphs = showAnswers(result);
   showErrors(result.errors || [], source);
   await refreshGames();
@@ -902,7 +916,8 @@ function drawSequence(game, values, period) {
   $("sequence").textContent = "";
   $("sequence").appendChild(root);
   const rows = values.map((g, n) => [String(n), String(g)]);
-  $("sequence").appendChild(numbersTable("sequence-table", `The plot's values: G(n) of ${game} for n = 0 to ${values.length - 1}`, ["n", "G(n)"], rows));
+  $("sequence-values").textContent = "";
+  $("sequence-values").appendChild(numbersTable("sequence-table", `The plot's values: G(n) of ${game} for n = 0 to ${values.length - 1}`, ["n", "G(n)"], rows));
   $("sequence-note").textContent = periodNote(game, period);
 }
 
@@ -1321,6 +1336,8 @@ function showChecks(checks) {
   }
   $("check-table").textContent = "";
   $("check-table").appendChild(table);
+  // A stop for the keyboard once it holds something.
+  $("check-table").tabIndex = 0;
 }
 
 /** A count with its thousands grouped: 1,000,000. */
