@@ -1221,10 +1221,7 @@ async fn a_move_graph_too_large_to_read_is_summed_up() {
         .await;
     click(&page.client, "#graph-form button").await;
     let summary = text_when(&page.client, "graph", |text| text.contains("anyway")).await;
-    assert!(
-        summary.contains("420 positions and 380 moves"),
-        "{summary}"
-    );
+    assert!(summary.contains("420 positions and 380 moves"), "{summary}");
     let moves = page
         .eval("return [...document.querySelectorAll('#graph .graph-moves li')].map(item => item.textContent.split(',')[0])")
         .await;
@@ -1613,7 +1610,10 @@ async fn the_plotted_values_are_in_a_table_the_keyboard_reaches() {
         .eval("const id = document.querySelector('#sequence svg').getAttribute('aria-describedby'); return document.getElementById(id)?.textContent")
         .await;
     assert!(
-        described.as_str().unwrap().contains("G(n) of S for n = 0 to 40"),
+        described
+            .as_str()
+            .unwrap()
+            .contains("G(n) of S for n = 0 to 40"),
         "{described}"
     );
     let rows = page

@@ -1071,7 +1071,10 @@ async fn the_progress_of_a_crosscheck_counts_the_sums_it_searches() {
     let reports = async {
         loop {
             let state = report().await;
-            assert!(!running.is_finished(), "the search ended by itself: {seen:?}");
+            assert!(
+                !running.is_finished(),
+                "the search ended by itself: {seen:?}"
+            );
             if state["busy"] == true && state["sums"].as_u64().is_some_and(|sums| sums > 0) {
                 seen.push(state);
                 if seen.len() >= 2 && seen[seen.len() - 1]["sums"] != seen[0]["sums"] {
@@ -1092,10 +1095,7 @@ async fn the_progress_of_a_crosscheck_counts_the_sums_it_searches() {
     );
     assert!(last["seconds"].as_f64() > first["seconds"].as_f64());
     // The positions are the parts' tables: A(0..=80) and the rest.
-    assert!(
-        last["positions"].as_u64().unwrap() <= 4 * 81,
-        "{last}"
-    );
+    assert!(last["positions"].as_u64().unwrap() <= 4 * 81, "{last}");
     let (status, body) = tokio::time::timeout(Duration::from_secs(60), running)
         .await
         .expect("the search stops once cancelled")
@@ -1122,17 +1122,26 @@ async fn a_position_with_a_slip_is_answered_with_its_errors() {
         assert_eq!(status, StatusCode::OK, "{path}: {body}");
         let error = &body["errors"][0];
         assert!(
-            error["code"].as_str().unwrap().starts_with("sprague::parse"),
+            error["code"]
+                .as_str()
+                .unwrap()
+                .starts_with("sprague::parse"),
             "{path}: {body}"
         );
         assert!(error["help"].as_str().is_some(), "{path}: {body}");
         // The slip is where the position ends: after `+ `.
         let offset = error["labels"][0]["span"]["offset"].as_u64().unwrap() as usize;
-        assert!(offset >= "*3 +".len() && offset <= position.len(), "{path}: {body}");
+        assert!(
+            offset >= "*3 +".len() && offset <= position.len(),
+            "{path}: {body}"
+        );
     }
     let (status, body) = post(&shared, "/api/play", json!({ "position": "*3" })).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("say which move"), "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("say which move"),
+        "{body}"
+    );
 }
 
 /// The page says a request is too large before it sends it (a refused one

@@ -364,7 +364,11 @@ pub async fn play(
     };
     let Some(asked) = request.asked() else {
         let error = "say which move: `move` (a number), `to` (a position), or `first` for sprague to move first";
-        return (StatusCode::UNPROCESSABLE_ENTITY, Body(json!({ "error": error }))).into_response();
+        return (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Body(json!({ "error": error })),
+        )
+            .into_response();
     };
     let name = shared.entry_name();
     let outcome = shared
