@@ -1198,11 +1198,59 @@ const TICKS: &str = "window.gaps = []; let last = performance.now(); window.tick
 /// The longest the page went without answering since [`TICKS`], in ms.
 const LONGEST_GAP: &str = "return Math.round(Math.max(0, ...window.gaps))";
 
-/// A move graph of hundreds of positions is laid out off the page's
-/// thread: meanwhile the page answers (the board replies within a second,
-/// its clock never stops for a second), the graph's panel says what it is
-/// doing, and its Cancel ends the layout within a second. (Split(40), 420
-/// positions and 1,140 moves, held the page still for 9 s.)
+/// A move graph of more positions than the panel draws at once (200) is
+/// summed up: its size, the first position's moves, and a button that
+/// draws it anyway. Split(40) has 420 positions: Split(1) to Split(40),
+/// and a sum for each move, Split(k) having one to Split(a) + Split(k - a)
+/// for each a < k - a, 2 · (0 + 1 + … + 19) = 380 moves in all; Split(40)'s
+/// are those of a = 1 to 19. (Drawn at once, its layout took 7.7 s, for a
+/// picture 33,000 px wide.)
+#[tokio::test]
+async fn a_move_graph_too_large_to_read_is_summed_up() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    page.run("game Split(n) { move Split(a) + Split(n - a) for a in 1..n if a < n - a }\n")
+        .await;
+    page.until(
+        "Split is declared",
+        "return [...document.getElementById('sequence-game').options].some(o => o.value === 'Split')",
+    )
+    .await;
+    page.eval("document.getElementById('graph-position').value = 'Split(40)'")
+        .await;
+    click(&page.client, "#graph-form button").await;
+    let summary = text_when(&page.client, "graph", |text| text.contains("anyway")).await;
+    assert!(summary.contains("420 positions and 380 moves"), "{summary}");
+    let moves = page
+        .eval("return [...document.querySelectorAll('#graph .graph-moves li')].map(item => item.textContent.split(',')[0])")
+        .await;
+    let expected: Vec<String> = (1..20)
+        .map(|a| format!("Split({a}) + Split({})", 40 - a))
+        .collect();
+    assert_eq!(moves, json!(expected));
+    assert_eq!(
+        page.eval("return document.querySelectorAll('#graph .node').length")
+            .await,
+        json!(0),
+        "nothing laid out unasked"
+    );
+    // Split(20), 110 positions, is drawn at once.
+    page.eval("document.getElementById('graph-position').value = 'Split(20)'")
+        .await;
+    click(&page.client, "#graph-form button").await;
+    page.until(
+        "Split(20) is drawn",
+        "return document.querySelectorAll('#graph .node').length === 110",
+    )
+    .await;
+}
+
+/// A move graph of hundreds of positions, drawn anyway, is laid out off
+/// the page's thread: meanwhile the page answers (the board replies within
+/// a second, its clock never stops for a second), the graph's panel says
+/// what it is doing, and its Cancel ends the layout within a second.
+/// (Split(40), 420 positions and 380 moves, held the page still for 9 s.)
 #[tokio::test]
 async fn a_large_move_graph_leaves_the_page_answering() {
     let Some(page) = Page::open(&[], (1400, 1000)).await else {
@@ -1219,6 +1267,8 @@ async fn a_large_move_graph_leaves_the_page_answering() {
     page.eval("document.getElementById('graph-position').value = 'Split(40)'")
         .await;
     click(&page.client, "#graph-form button").await;
+    text_when(&page.client, "graph", |text| text.contains("anyway")).await;
+    click(&page.client, "#graph .graph-summary button").await;
     page.until(
         "the graph's panel says it lays the graph out",
         "return document.querySelector('#graph-panel .lane-status').textContent.startsWith('laying out 420 positions')",
@@ -1514,4 +1564,140 @@ async fn answers_follow_their_lines_as_the_source_is_edited() {
         !shown.as_array().unwrap().contains(&json!("period")),
         "{shown}"
     );
+}
+
+/// A position typed with a slip and played: the panel says what is wrong
+/// and how to mend it, and the console stays clean (the server's 422 was
+/// logged there as a failed request).
+#[tokio::test]
+async fn a_slip_in_a_played_position_is_shown_and_the_console_stays_clean() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    console(&page.client).await;
+    for start in ["#play-form button", "#play-first"] {
+        page.eval("document.getElementById('play').textContent = ''; document.getElementById('play-position').value = 'S(7) +'")
+            .await;
+        click(&page.client, start).await;
+        let said = text_when(&page.client, "play", |text| !text.is_empty()).await;
+        assert!(said.contains("end of input"), "{start}: {said}");
+        assert!(said.contains("help:"), "{start}: {said}");
+    }
+    let said: Vec<String> = console(&page.client)
+        .await
+        .into_iter()
+        .filter(|line| !line.starts_with("INFO") && !line.starts_with("DEBUG"))
+        .collect();
+    assert_eq!(said, Vec::<String>::new());
+}
+
+/// The plotted values are in a table under the plot, its text
+/// alternative: the plot says so (`aria-describedby`), the table is a
+/// region named by its caption that Tab reaches after Plot and the arrow
+/// keys scroll, and it holds every n with G(n). S = subtraction {1, 2, 3}
+/// has G(n) = n mod 4. (The values were only in the dots' tooltips.)
+#[tokio::test]
+async fn the_plotted_values_are_in_a_table_the_keyboard_reaches() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    page.until(
+        "S's period is marked",
+        "return document.getElementById('sequence-note').textContent.includes('period 4')",
+    )
+    .await;
+    let described = page
+        .eval("const id = document.querySelector('#sequence svg').getAttribute('aria-describedby'); return document.getElementById(id)?.textContent")
+        .await;
+    assert!(
+        described
+            .as_str()
+            .unwrap()
+            .contains("G(n) of S for n = 0 to 40"),
+        "{described}"
+    );
+    let rows = page
+        .eval("return [...document.querySelectorAll('#sequence-table tbody tr')].map(row => [...row.cells].map(cell => cell.textContent))")
+        .await;
+    let expected: Vec<[String; 2]> = (0..=40)
+        .map(|n| [n.to_string(), (n % 4).to_string()])
+        .collect();
+    assert_eq!(rows, json!(expected));
+    let named = page
+        .eval("const region = document.getElementById('sequence-table'); return [region.getAttribute('role'), document.getElementById(region.getAttribute('aria-labelledby')).tagName]")
+        .await;
+    assert_eq!(named, json!(["region", "CAPTION"]));
+    // From Plot, Tab reaches the table; the arrow keys scroll it.
+    page.eval("document.querySelector('#sequence-form button:not(.cancel)').focus()")
+        .await;
+    page.keys(&key(Key::Tab)).await;
+    assert_eq!(
+        page.eval("return document.activeElement.id").await,
+        json!("sequence-table")
+    );
+    for _ in 0..5 {
+        page.keys(&key(Key::Down)).await;
+    }
+    page.until(
+        "the table scrolls",
+        "return document.getElementById('sequence-table').scrollTop > 0",
+    )
+    .await;
+}
+
+/// A source past the server's cap on a request (1 MiB) is not sent to be
+/// refused (a 413 in the console): the page says how large it is and what
+/// to do. An empty source says so, where it showed nothing at all; and the
+/// cross-check's table is a stop for the keyboard only once it holds sums.
+#[tokio::test]
+async fn empty_and_huge_sources_are_said_plainly() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    console(&page.client).await;
+    let status = "return document.querySelector('#editor-panel .lane-status').textContent";
+    let tab_stop = "return document.getElementById('check-table').tabIndex";
+    assert_eq!(page.eval(tab_stop).await, json!(-1), "an empty table");
+    page.client
+        .execute(
+            "document.querySelector('.CodeMirror').CodeMirror.setValue('')",
+            vec![],
+        )
+        .await
+        .unwrap();
+    click(&page.client, "#run").await;
+    page.until(
+        "the empty source is said to be empty",
+        &format!("{status} === 'nothing to run: the source is empty'"),
+    )
+    .await;
+    // 150,000 lines of 10 bytes: 1.5 MB.
+    page.client
+        .execute(
+            "document.querySelector('.CodeMirror').CodeMirror.setValue('grundy *1\\n'.repeat(150000))",
+            vec![],
+        )
+        .await
+        .unwrap();
+    click(&page.client, "#run").await;
+    page.until(
+        "the source is said too large",
+        &format!("{status}.startsWith('too large to send')"),
+    )
+    .await;
+    let said = page.eval(status).await;
+    let said = said.as_str().unwrap();
+    assert!(said.contains("1,048,576"), "{said}");
+    assert!(said.contains("sprague serve FILE"), "{said}");
+    let logged: Vec<String> = console(&page.client)
+        .await
+        .into_iter()
+        .filter(|line| !line.starts_with("INFO") && !line.starts_with("DEBUG"))
+        .collect();
+    assert_eq!(logged, Vec::<String>::new());
+    page.eval("document.getElementById('check-count').value = '5'")
+        .await;
+    click(&page.client, "#check-form button").await;
+    text_when(&page.client, "check", |text| text.starts_with("agreed")).await;
+    assert_eq!(page.eval(tab_stop).await, json!(0), "a table of sums");
 }

@@ -219,12 +219,13 @@ async fn moves_and_play_restore_xor_zero() {
         .collect();
     assert_eq!(heaps.iter().fold(0, |x, h| x ^ h), 0, "{heaps:?}");
     assert_eq!(body["grundy"], 0);
-    // By number; a number past the list is refused.
+    // By number; a number past the list is refused, in `errors` as a
+    // source's slips are.
     let (status, body) = post(&shared, "/api/play", json!({ "position": "*1", "move": 1 })).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["winner"], "you");
     let (status, body) = post(&shared, "/api/play", json!({ "position": "*1", "move": 2 })).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status, StatusCode::OK);
     assert!(
         body["errors"][0]["message"]
             .as_str()
@@ -1036,4 +1037,120 @@ async fn every_kind_of_long_query_is_cancelled_and_its_lane_freed() {
         let (_, body) = post(&shared, "/api/cancel", json!({ "lane": lane })).await;
         assert_eq!(body["cancelled"], false, "{lane}: nothing runs");
     }
+}
+
+/// A search of whole sums keeps its sums apart from the positions it
+/// solves, which stay as many while it runs (the four parts' tables, 4 ·
+/// 81 positions and no more): its progress counts the sums it entered, and
+/// two reports a moment apart show more of them. (The page said "44
+/// positions" for as long as a cross-check ran.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_progress_of_a_crosscheck_counts_the_sums_it_searches() {
+    let addr: SocketAddr = HOST.parse().unwrap();
+    let shared = Shared::new(
+        addr,
+        Box::new(|| {
+            let mut session = Session::interactive(DEFAULT_MAX_STATES);
+            // 81^4, some 43 million sums: minutes of search, not a refusal.
+            session.set_max_search(1 << 30);
+            session
+        }),
+    );
+    let source = "game A = subtraction {1, 2}\ngame B = subtraction {1, 3}\ngame C = subtraction {2, 3}\ngame D = subtraction {1, 4}\ncrosscheck A(80) + B(80) + C(80) + D(80)";
+    let request = json!({ "source": source, "lane": "check" });
+    let running = {
+        let shared = shared.clone();
+        tokio::spawn(async move { post(&shared, "/api/run", request).await })
+    };
+    let report = || async {
+        let (_, body) = send(&shared, "/api/progress", None, &[("host", HOST)]).await;
+        body["lanes"]["check"].clone()
+    };
+    // Reports while the search runs, until two show different counts.
+    let mut seen: Vec<Value> = Vec::new();
+    let reports = async {
+        loop {
+            let state = report().await;
+            assert!(
+                !running.is_finished(),
+                "the search ended by itself: {seen:?}"
+            );
+            if state["busy"] == true && state["sums"].as_u64().is_some_and(|sums| sums > 0) {
+                seen.push(state);
+                if seen.len() >= 2 && seen[seen.len() - 1]["sums"] != seen[0]["sums"] {
+                    break;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    };
+    let waited = tokio::time::timeout(Duration::from_secs(60), reports).await;
+    let (_, body) = post(&shared, "/api/cancel", json!({ "lane": "check" })).await;
+    assert_eq!(body["cancelled"], true);
+    waited.unwrap_or_else(|_| panic!("no two reports of the search differ: {seen:?}"));
+    let (first, last) = (&seen[0], &seen[seen.len() - 1]);
+    assert!(
+        last["sums"].as_u64() > first["sums"].as_u64(),
+        "{first} then {last}"
+    );
+    assert!(last["seconds"].as_f64() > first["seconds"].as_f64());
+    // The positions are the parts' tables: A(0..=80) and the rest.
+    assert!(last["positions"].as_u64().unwrap() <= 4 * 81, "{last}");
+    let (status, body) = tokio::time::timeout(Duration::from_secs(60), running)
+        .await
+        .expect("the search stops once cancelled")
+        .unwrap();
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["errors"][0]["code"], "sprague::eval::interrupted");
+}
+
+/// A position typed with a slip is answered as a source's slips are: in
+/// `errors`, with status 200, each a report with its span in the position
+/// sent and a help line (a 422 was an error in the browser's console
+/// besides the one the page shows). A request that names no move is
+/// malformed, and refused 422 with `error`.
+#[tokio::test]
+async fn a_position_with_a_slip_is_answered_with_its_errors() {
+    let shared = shared();
+    let position = "*3 + ";
+    for (path, body) in [
+        ("/api/moves", json!({ "position": position })),
+        ("/api/play", json!({ "position": position, "first": true })),
+        ("/api/play", json!({ "position": position, "to": "*1" })),
+    ] {
+        let (status, body) = post(&shared, path, body).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {body}");
+        let error = &body["errors"][0];
+        assert!(
+            error["code"]
+                .as_str()
+                .unwrap()
+                .starts_with("sprague::parse"),
+            "{path}: {body}"
+        );
+        assert!(error["help"].as_str().is_some(), "{path}: {body}");
+        // The slip is where the position ends: after `+ `.
+        let offset = error["labels"][0]["span"]["offset"].as_u64().unwrap() as usize;
+        assert!(
+            offset >= "*3 +".len() && offset <= position.len(),
+            "{path}: {body}"
+        );
+    }
+    let (status, body) = post(&shared, "/api/play", json!({ "position": "*3" })).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("say which move"),
+        "{body}"
+    );
+}
+
+/// The page says a request is too large before it sends it (a refused one
+/// is an error in the browser's console): its cap is the server's.
+#[test]
+fn the_page_knows_the_servers_cap_on_a_body() {
+    let page = include_str!("../web/app.js");
+    assert!(
+        page.contains(&format!("const MAX_BODY = {MAX_BODY};")),
+        "web/app.js's MAX_BODY is not {MAX_BODY}"
+    );
 }

@@ -70,9 +70,7 @@ async function watchProgress() {
       // A run declares its games before it answers: the lists follow.
       if (busy.editor) await refreshGames().catch(() => {});
       for (const [lane, state] of Object.entries(progress.lanes || {})) {
-        if (busy[lane] && state.busy) {
-          laneStatus(lane, `working… ${state.seconds.toFixed(1)} s, ${state.positions.toLocaleString("en")} positions`);
-        }
+        if (busy[lane] && state.busy) laneStatus(lane, `working… ${state.seconds.toFixed(1)} s, ${progressCounts(state)}`);
       }
     }
   } finally {
@@ -80,13 +78,34 @@ async function watchProgress() {
   }
 }
 
+/** What a lane's computation has gone through: the positions solved, and
+ * the sums a search of whole sums entered or the positions the pruned
+ * search listed (while these run, the positions solved stay as many). */
+function progressCounts(state) {
+  const counts = [`${thousands(state.positions)} positions`];
+  if (state.sums) counts.push(`${thousands(state.sums)} sums searched`);
+  if (state.listed) counts.push(`${thousands(state.listed)} positions listed`);
+  return counts.join(", ");
+}
+
+/** The largest request body the server takes (`MAX_BODY` in
+ * src/serve/mod.rs; tests/serve.rs keeps the two equal). */
+const MAX_BODY = 1048576;
+
 async function request(path, body) {
+  const sent = body === undefined ? undefined : JSON.stringify(body);
+  // Said here, not sent to be refused: a refused request is an error in
+  // the browser's console too.
+  const size = sent === undefined ? 0 : new Blob([sent]).size;
+  if (size > MAX_BODY) {
+    throw new Error(`too large to send: ${thousands(size)} bytes, where the server takes ${thousands(MAX_BODY)} a request; serve a long source as a file (sprague serve FILE) instead`);
+  }
   let response;
   try {
     response = await fetch(path, {
       method: body === undefined ? "GET" : "POST",
       headers: { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: sent,
     });
   } catch (error) {
     serverGone();
@@ -307,6 +326,9 @@ const runEditor = handler("editor", async () => {
     throw error;
   }
   lastRun.result = result;
+  if (!result.answers.length && !result.errors.length) {
+    laneStatus("editor", source.trim() ? "done: the source has no queries to answer" : "nothing to run: the source is empty");
+  }
   const graphs = showAnswers(result);
   showErrors(result.errors || [], source);
   await refreshGames();
@@ -813,6 +835,38 @@ const plotSequence = handler("sequence", async () => {
   drawSequence(game, values, period);
 });
 
+/**
+ * A picture's numbers as a table, its text alternative: a region the
+ * keyboard reaches (and scrolls, when it is long), named by its caption,
+ * whose id is `${id}-caption` for the picture's `aria-describedby`.
+ */
+function numbersTable(id, caption, columns, rows) {
+  const region = document.createElement("div");
+  region.className = "numbers";
+  region.id = id;
+  region.tabIndex = 0;
+  region.setAttribute("role", "region");
+  region.setAttribute("aria-labelledby", `${id}-caption`);
+  const table = document.createElement("table");
+  const named = table.createCaption();
+  named.id = `${id}-caption`;
+  named.textContent = caption;
+  const head = table.createTHead().insertRow();
+  for (const title of columns) {
+    const cell = document.createElement("th");
+    cell.scope = "col";
+    cell.textContent = title;
+    head.appendChild(cell);
+  }
+  const body = table.createTBody();
+  for (const texts of rows) {
+    const row = body.insertRow();
+    for (const text of texts) row.insertCell().textContent = text;
+  }
+  region.appendChild(table);
+  return region;
+}
+
 function svg(tag, attributes, parent) {
   const element = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
@@ -836,7 +890,12 @@ function drawSequence(game, values, period) {
   const top = Math.max(1, ...values.filter((v) => typeof v === "number"));
   const x = (n) => pad + (n * (width - 2 * pad)) / Math.max(1, values.length - 1);
   const y = (g) => height - pad - (g * (height - 2 * pad)) / top;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${game}: Grundy values for n from 0 to ${values.length - 1}` });
+  const root = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+    "aria-label": `${game}: Grundy values for n from 0 to ${values.length - 1}`,
+    "aria-describedby": "sequence-table-caption",
+  });
   svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, stroke: "#667085" }, root);
   svg("line", { x1: pad, y1: pad, x2: pad, y2: height - pad, stroke: "#667085" }, root);
   svg("text", { x: pad, y: height - 8 }, root).textContent = "0";
@@ -856,6 +915,9 @@ function drawSequence(game, values, period) {
   });
   $("sequence").textContent = "";
   $("sequence").appendChild(root);
+  const rows = values.map((g, n) => [String(n), String(g)]);
+  $("sequence-values").textContent = "";
+  $("sequence-values").appendChild(numbersTable("sequence-table", `The plot's values: G(n) of ${game} for n = 0 to ${values.length - 1}`, ["n", "G(n)"], rows));
   $("sequence-note").textContent = periodNote(game, period);
 }
 
@@ -979,7 +1041,8 @@ const layouts = {};
  */
 async function layOut(lane, graph) {
   const started = performance.now();
-  const what = `laying out ${thousands(graph.nodes.size)} positions and ${thousands(graph.edges.length)} moves…`;
+  const moves = graph.edges.filter((edge) => edge.kind !== "part").length;
+  const what = `laying out ${thousands(graph.nodes.size)} positions and ${thousands(moves)} moves…`;
   setBusy(lane, true);
   laneStatus(lane, what);
   const clock = setInterval(() => laneStatus(lane, `${what} ${((performance.now() - started) / 1000).toFixed(1)} s`), 500);
@@ -1177,6 +1240,12 @@ function graphView(picture) {
   return box;
 }
 
+/** The most positions the panel draws at once. Past it a graph is too
+ * wide to read (Split(40)'s 420 positions lie 33,000 px wide) and laying
+ * it out takes seconds: the panel says what it holds, and draws it only
+ * when asked. */
+const GRAPH_DRAWN = 200;
+
 $("graph-form").addEventListener("submit", handler("graph", async () => {
   const result = await api("graph", "/api/run", { source: `draw ${$("graph-position").value}` });
   if (result.errors.length) {
@@ -1185,8 +1254,47 @@ $("graph-form").addEventListener("submit", handler("graph", async () => {
   }
   $("graph").textContent = "";
   const graph = parseDot(result.answers[0].content);
-  $("graph").appendChild(drawGraph(graph, await layOut("graph", graph)));
+  if (graph.nodes.size > GRAPH_DRAWN) $("graph").appendChild(graphSummary(graph));
+  else await drawInPanel(graph);
 }));
+
+/** Lays a graph out and draws it in the panel, the view focused if asked. */
+async function drawInPanel(graph, focus = false) {
+  const drawn = drawGraph(graph, await layOut("graph", graph));
+  $("graph").textContent = "";
+  $("graph").appendChild(drawn);
+  if (focus) drawn.querySelector(".graph-view").focus();
+}
+
+/** A graph too large to read drawn: how large, the first position's moves
+ * (or a sum's parts) with their values, and a button that draws it all. */
+function graphSummary(graph) {
+  const box = document.createElement("div");
+  box.className = "graph-summary";
+  const top = graph.nodes.has("sum") ? "sum" : "c0_0";
+  const moves = graph.edges.filter((edge) => edge.kind !== "part");
+  const first = graph.edges.filter((edge) => edge.from === top);
+  const note = document.createElement("p");
+  note.className = "note";
+  note.textContent = `${graph.nodes.get(top).label.replace("\n", ", ")}: ${thousands(graph.nodes.size)} positions and ${thousands(moves.length)} moves, more than the ${GRAPH_DRAWN} drawn at once: drawn whole the graph is too wide to read, and laying it out takes seconds. ${first.some((edge) => edge.kind === "part") ? "Its parts" : "Its moves"}:`;
+  const list = document.createElement("ul");
+  list.className = "graph-moves";
+  // A long list scrolls: the keyboard reaches it.
+  list.tabIndex = 0;
+  list.setAttribute("aria-label", `the moves of ${graph.nodes.get(top).label.split("\n")[0]}`);
+  for (const edge of first) {
+    const item = document.createElement("li");
+    item.textContent = graph.nodes.get(edge.to).label.replace("\n", ", ");
+    list.appendChild(item);
+  }
+  const draw = document.createElement("button");
+  draw.type = "button";
+  draw.className = "busy-off";
+  draw.textContent = `Draw all ${thousands(graph.nodes.size)} anyway`;
+  draw.addEventListener("click", handler("graph", () => drawInPanel(graph, true)));
+  box.append(note, list, draw);
+  return box;
+}
 
 // ---- the cross-check of the XOR rule ----
 
@@ -1228,6 +1336,8 @@ function showChecks(checks) {
   }
   $("check-table").textContent = "";
   $("check-table").appendChild(table);
+  // A stop for the keyboard once it holds something.
+  $("check-table").tabIndex = 0;
 }
 
 /** A count with its thousands grouped: 1,000,000. */
@@ -1384,32 +1494,12 @@ function growthMark(series, cx, cy, parent) {
 
 /** The chart's numbers, row by row: its text alternative. */
 function growthTable(game, points) {
-  const region = document.createElement("div");
-  region.className = "growth-table";
-  region.tabIndex = 0;
-  region.setAttribute("role", "region");
-  region.setAttribute("aria-labelledby", "growth-table-caption");
-  const table = document.createElement("table");
-  const caption = table.createCaption();
-  caption.id = "growth-table-caption";
-  caption.textContent = `The chart's numbers: for each k, the sums the search of ${seriesName(game, 2)} + … + ${seriesPart(game, "k")} visited and the positions in its k tables`;
-  const head = table.createTHead().insertRow();
-  for (const title of ["k", "sums searched", "table positions", "searched ÷ tables"]) {
-    const cell = document.createElement("th");
-    cell.scope = "col";
-    cell.textContent = title;
-    head.appendChild(cell);
-  }
-  const body = table.createTBody();
-  for (const p of points) {
-    const row = body.insertRow();
+  const caption = `The chart's numbers: for each k, the sums the search of ${seriesName(game, 2)} + … + ${seriesPart(game, "k")} visited and the positions in its k tables`;
+  const rows = points.map((p) => {
     const ratio = p.searched / p.tabled;
-    for (const text of [String(p.k), thousands(p.searched), thousands(p.tabled), ratio < 10 ? ratio.toFixed(1) : thousands(Math.round(ratio))]) {
-      row.insertCell().textContent = text;
-    }
-  }
-  region.appendChild(table);
-  return region;
+    return [String(p.k), thousands(p.searched), thousands(p.tabled), ratio < 10 ? ratio.toFixed(1) : thousands(Math.round(ratio))];
+  });
+  return numbersTable("growth-table", caption, ["k", "sums searched", "table positions", "searched ÷ tables"], rows);
 }
 
 $("growth-form").addEventListener("submit", handler("check", chartGrowth));

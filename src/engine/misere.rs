@@ -301,6 +301,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                         needed: limit as u128 + 1,
                     });
                 }
+                self.sums += 1;
                 self.watch()?;
                 let frame = self.genus_frame(rules, moves, child, theory)?;
                 stack.push(frame);

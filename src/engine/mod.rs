@@ -85,6 +85,10 @@ pub struct Tally {
     /// Positions whose options the pruned search listed, since the engine
     /// began (a position listed again counts again).
     pub searched: u64,
+    /// Sums the searches of whole sums (`crosscheck`, `remoteness`,
+    /// misère play) entered, since the engine began: such a search keeps
+    /// its sums apart from the positions, which stay as many meanwhile.
+    pub sums: u64,
     /// The components the pruned search is expanding, one in another.
     pub depth: usize,
     /// The value the pruned search is testing for the component asked,
@@ -199,6 +203,8 @@ pub struct Engine<P> {
     until_watch: u64,
     /// Positions whose options the pruned search listed.
     searched: u64,
+    /// Sums the searches of whole sums entered.
+    sums: u64,
     /// The value the pruned search is testing for the component asked.
     testing: Option<Grundy>,
     /// The threads that solve boxes.
@@ -243,6 +249,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             watcher: None,
             until_watch: WATCH_WORK,
             searched: 0,
+            sums: 0,
             testing: None,
             threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
             boxes: HashMap::default(),
@@ -296,6 +303,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         Tally {
             states: self.states(),
             searched: self.searched,
+            sums: self.sums,
             depth: self.path.len(),
             testing: self.testing,
         }
@@ -910,6 +918,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             tally: Tally {
                 states: 0,
                 searched: self.searched,
+                sums: self.sums,
                 depth: self.path.len(),
                 testing: self.testing,
             },

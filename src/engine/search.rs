@@ -266,6 +266,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     needed: limit as u128 + 1,
                 });
             }
+            self.sums += 1;
             self.watch()?;
             on_stack.insert(child.clone());
             stack.push(Frame::new(child));

@@ -145,6 +145,7 @@ fn draw(state: &mut State) {
     let since = Tally {
         states: state.tally.states.saturating_sub(first.states),
         searched: state.tally.searched.saturating_sub(first.searched),
+        sums: state.tally.sums.saturating_sub(first.sums),
         ..state.tally
     };
     let seconds = elapsed.as_secs_f64();
@@ -163,6 +164,14 @@ fn message(stage: Option<&Stage>, tally: &Tally, since: &Tally, seconds: f64) ->
         rate(since.states as f64)
     );
     let text = match stage {
+        // A search of whole sums (`crosscheck`, `remoteness`): the sums
+        // it entered, the positions of its parts' tables beside.
+        None if since.sums > 0 => format!(
+            "searching whole sums: {} ({:.0}/s); {}",
+            count(since.sums, "sum", "sums"),
+            rate(since.sums as f64),
+            count(tally.states, "position", "positions")
+        ),
         // The pruned search: the value tested, how deep it is, how fast
         // it lists positions.
         None if since.searched > 0 => {

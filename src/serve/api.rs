@@ -80,6 +80,28 @@ pub struct PlayRequest {
     first: bool,
 }
 
+/// The move a play request asks for.
+enum Asked {
+    /// None: the engine moves first.
+    First,
+    /// The move of this number in the list `/api/moves` gives, from 1.
+    Number(usize),
+    /// The move that leaves this position.
+    To(String),
+}
+
+impl PlayRequest {
+    /// The move asked for, if the request says one.
+    fn asked(&self) -> Option<Asked> {
+        match (self.first, self.number, &self.to) {
+            (true, _, _) => Some(Asked::First),
+            (false, Some(number), _) => Some(Asked::Number(number)),
+            (false, None, Some(to)) => Some(Asked::To(to.clone())),
+            (false, None, None) => None,
+        }
+    }
+}
+
 /// A lane a request named that does not exist: answered 400, naming the
 /// lanes there are.
 pub struct UnknownLane(String);
@@ -288,16 +310,21 @@ pub async fn games(State(shared): State<Arc<Shared>>) -> Response {
 }
 
 /// `GET /api/progress`: each lane's computation running, if any: the
-/// seconds it has run and the positions it has solved.
+/// seconds it has run, the positions it has solved, and the sums and
+/// positions its searches went through since it started.
 pub async fn progress(State(shared): State<Arc<Shared>>) -> Response {
     let lanes: serde_json::Map<String, Json> = shared
         .progress()
         .into_iter()
         .map(|(lane, running)| {
             let state = match running {
-                Some((time, solved)) => {
-                    json!({ "busy": true, "seconds": time.as_secs_f64(), "positions": solved })
-                }
+                Some(progress) => json!({
+                    "busy": true,
+                    "seconds": progress.time.as_secs_f64(),
+                    "positions": progress.positions,
+                    "sums": progress.sums,
+                    "listed": progress.listed,
+                }),
                 None => json!({ "busy": false }),
             };
             (lane.to_owned(), state)
@@ -335,6 +362,14 @@ pub async fn play(
         Ok(lane) => lane,
         Err(refused) => return refused.into_response(),
     };
+    let Some(asked) = request.asked() else {
+        let error = "say which move: `move` (a number), `to` (a position), or `first` for sprague to move first";
+        return (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Body(json!({ "error": error })),
+        )
+            .into_response();
+    };
     let name = shared.entry_name();
     let outcome = shared
         .compute(lane, move |session| {
@@ -342,19 +377,19 @@ pub async fn play(
             let failed = |report: Report| sent.error(&report);
             let span = sent.span();
             let moves = session.written_moves(&position, span).map_err(failed)?;
-            let chosen = match (request.number, &request.to) {
-                _ if request.first => None,
-                (Some(number), _) => Some(number
+            let chosen = match asked {
+                Asked::First => None,
+                Asked::Number(number) => Some(number
                     .checked_sub(1)
                     .and_then(|i| moves.get(i))
                     .ok_or_else(|| {
                         json!({ "message": format!("there is no move {number}: the position has {}", count(moves.len(), "move", "moves")) })
                     })?),
-                (None, Some(to)) => {
+                Asked::To(to) => {
                     // Compared as the parts the search makes of each, so
                     // that a move is found whether its position is sent on
                     // the board as written or not.
-                    let wanted = session.parse_position(&name, to).map_err(failed)?;
+                    let wanted = session.parse_position(&name, &to).map_err(failed)?;
                     let wanted = session.parts(&wanted).map_err(failed)?;
                     let sum = session.parts(&position).map_err(failed)?;
                     let change = Change::between(&sum, &wanted);
@@ -362,9 +397,6 @@ pub async fn play(
                         .iter()
                         .find(|choice| change.is(&sum, choice))
                         .ok_or_else(|| json!({ "message": format!("{to} is not one move away") }))?)
-                }
-                (None, None) => {
-                    return Err(json!({ "message": "say which move: `move` (a number), `to` (a position), or `first` for sprague to move first" }));
                 }
             };
             let leaves;
@@ -405,14 +437,15 @@ pub async fn play(
     reply(outcome)
 }
 
+/// A state, or the errors of what the user wrote (a position that does
+/// not parse, a move that is not one), answered as `/api/run` answers its
+/// source's: in `errors`, with status 200, for the request was read and
+/// answered. (A 422 for a slip in a typed position was an error in the
+/// browser's console besides the one the page shows.)
 fn reply(outcome: Result<Result<Json, Json>, Unanswered>) -> Response {
     match outcome {
         Ok(Ok(body)) => Body(body).into_response(),
-        Ok(Err(error)) => (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            Body(json!({ "errors": [error] })),
-        )
-            .into_response(),
+        Ok(Err(error)) => Body(json!({ "errors": [error] })).into_response(),
         Err(unanswered) => unanswered.into_response(),
     }
 }

@@ -21,6 +21,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
+use crate::engine::Tally;
 use crate::session::Session;
 
 /// The port served on unless `--port` says otherwise.
@@ -130,10 +131,33 @@ struct Lane {
     name: &'static str,
     state: Mutex<Option<LaneSession>>,
     jobs: Mutex<Vec<Arc<AtomicBool>>>,
-    /// The positions the running computation has solved so far.
-    solved: AtomicUsize,
-    /// When the computation running started.
-    started: Mutex<Option<Instant>>,
+    /// The computation running, if any: when it started and how far the
+    /// engine has gone.
+    running: Mutex<Option<Running>>,
+}
+
+/// A lane's computation under way, as its watcher last heard.
+struct Running {
+    started: Instant,
+    /// The engine's tally when it started, and as last told.
+    first: Tally,
+    last: Tally,
+}
+
+/// How far a lane's computation has gone, as `/api/progress` answers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    /// How long it has run.
+    pub time: Duration,
+    /// The positions solved and kept (those of earlier computations too).
+    pub positions: usize,
+    /// Sums the searches of whole sums (`crosscheck`, `remoteness`,
+    /// misère play) entered since it started: while one runs, the
+    /// positions stay as many.
+    pub sums: u64,
+    /// Positions the pruned search listed since it started (a large
+    /// board's, valued without its every position).
+    pub listed: u64,
 }
 
 struct LaneSession {
@@ -198,8 +222,7 @@ impl Shared {
                 name,
                 state: Mutex::new(None),
                 jobs: Mutex::new(Vec::new()),
-                solved: AtomicUsize::new(0),
-                started: Mutex::new(None),
+                running: Mutex::new(None),
             })
             .collect();
         Arc::new(Shared {
@@ -242,15 +265,18 @@ impl Shared {
                 session: shared.fresh_session(),
                 seen: 0,
             });
-            lane.solved.store(0, Ordering::SeqCst);
-            *locked(&lane.started) = Some(Instant::now());
+            let first = state.session.tally();
+            *locked(&lane.running) = Some(Running {
+                started: Instant::now(),
+                first,
+                last: first,
+            });
             let shared_watch = shared.clone();
             let (watched, name) = (token.clone(), lane.name);
             state.session.set_watcher(Some(Box::new(move |tally| {
-                shared_watch
-                    .lane_of(name)
-                    .solved
-                    .store(tally.states, Ordering::SeqCst);
+                if let Some(running) = locked(&shared_watch.lane_of(name).running).as_mut() {
+                    running.last = *tally;
+                }
                 !watched.load(Ordering::SeqCst)
             })));
             state.session.set_stop(Some(token.clone()));
@@ -261,7 +287,7 @@ impl Shared {
             let session = &mut state.session;
             session.set_watcher(None);
             session.set_stop(None);
-            *locked(&lane.started) = None;
+            *locked(&lane.running) = None;
             result
         })
         .await
@@ -362,16 +388,18 @@ impl Shared {
         locked(&self.files).clone()
     }
 
-    /// Each lane's computation running: how long it has run and the
-    /// positions it has solved.
-    pub fn progress(&self) -> Vec<(&'static str, Option<(Duration, usize)>)> {
+    /// Each lane's computation running, and how far it has gone.
+    pub fn progress(&self) -> Vec<(&'static str, Option<Progress>)> {
         self.lanes
             .iter()
             .map(|lane| {
-                let started = *locked(&lane.started);
-                let running =
-                    started.map(|started| (started.elapsed(), lane.solved.load(Ordering::SeqCst)));
-                (lane.name, running)
+                let progress = locked(&lane.running).as_ref().map(|running| Progress {
+                    time: running.started.elapsed(),
+                    positions: running.last.states,
+                    sums: running.last.sums.saturating_sub(running.first.sums),
+                    listed: running.last.searched.saturating_sub(running.first.searched),
+                });
+                (lane.name, progress)
             })
             .collect()
     }
