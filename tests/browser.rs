@@ -1701,3 +1701,54 @@ async fn empty_and_huge_sources_are_said_plainly() {
     text_when(&page.client, "check", |text| text.starts_with("agreed")).await;
     assert_eq!(page.eval(tab_stop).await, json!(0), "a table of sums");
 }
+
+/// A Cancel pressed from the keyboard hides itself as the computation
+/// ends: the focus goes back to the control that started it (it fell to
+/// the top of the page): Run for a long run, the button that drew a large
+/// graph anyway for its layout.
+#[tokio::test]
+async fn a_cancel_from_the_keyboard_gives_the_focus_back() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    page.run("game Split(n) { move Split(a) + Split(n - a) for a in 1..n if a < n - a }\ngame Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)\n").await;
+    page.until(
+        "the editor runs",
+        "return document.querySelector('#editor-panel .lane-status').textContent.startsWith('working')",
+    )
+    .await;
+    page.eval("document.querySelector('#editor-panel .cancel').focus()")
+        .await;
+    page.keys(&key(Key::Enter)).await;
+    page.until(
+        "the run is cancelled",
+        "return document.querySelector('[data-lane=editor]').getAttribute('aria-busy') === 'false'",
+    )
+    .await;
+    assert_eq!(
+        page.eval("return document.activeElement.id").await,
+        json!("run")
+    );
+    page.eval("document.getElementById('graph-position').value = 'Split(40)'")
+        .await;
+    click(&page.client, "#graph-form button").await;
+    text_when(&page.client, "graph", |text| text.contains("anyway")).await;
+    page.eval("document.querySelector('#graph .graph-summary button').focus()")
+        .await;
+    page.keys(&key(Key::Enter)).await;
+    page.until(
+        "the graph is laid out",
+        "return document.querySelector('#graph-panel .lane-status').textContent.startsWith('laying out')",
+    )
+    .await;
+    page.eval("document.querySelector('#graph-panel .cancel').focus()")
+        .await;
+    page.keys(&key(Key::Enter)).await;
+    page.until(
+        "the layout is cancelled",
+        "return document.querySelector('[data-lane=graph]').getAttribute('aria-busy') === 'false'",
+    )
+    .await;
+    let focused = page.eval("return document.activeElement.textContent").await;
+    assert_eq!(focused, json!("Draw all 420 anyway"));
+}

@@ -28,6 +28,8 @@ class ServerGone extends Error {}
 class Cancelled extends Error {}
 
 const busy = {};
+/** The control each lane's computation was started from. */
+const startedFrom = {};
 
 function panelOf(lane) {
   return document.querySelector(`[data-lane="${lane}"]`);
@@ -35,6 +37,11 @@ function panelOf(lane) {
 
 function setBusy(lane, on) {
   busy[lane] = on;
+  if (on) startedFrom[lane] = document.activeElement;
+  // A Cancel pressed from the keyboard hides itself: the focus goes back
+  // to what started the computation, not to the top of the page.
+  const focused = document.activeElement;
+  const onCancel = !on && focused && focused.classList.contains("cancel");
   const panel = panelOf(lane);
   if (panel) {
     panel.setAttribute("aria-busy", on ? "true" : "false");
@@ -44,6 +51,11 @@ function setBusy(lane, on) {
     if (!on) laneStatus(lane, "");
   }
   $("cancel-all").hidden = !Object.values(busy).some(Boolean);
+  if (onCancel && focused.hidden) {
+    const back = startedFrom[lane];
+    const shown = back && back.isConnected && back.getClientRects().length > 0;
+    (shown ? back : panel?.querySelector("button:not([hidden])"))?.focus();
+  }
   if (on) watchProgress();
 }
 
