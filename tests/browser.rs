@@ -1701,3 +1701,97 @@ async fn empty_and_huge_sources_are_said_plainly() {
     text_when(&page.client, "check", |text| text.starts_with("agreed")).await;
     assert_eq!(page.eval(tab_stop).await, json!(0), "a table of sums");
 }
+
+/// A Cancel pressed from the keyboard hides itself as the computation
+/// ends: the focus goes back to the control that started it (it fell to
+/// the top of the page): Run for a long run, the button that drew a large
+/// graph anyway for its layout.
+#[tokio::test]
+async fn a_cancel_from_the_keyboard_gives_the_focus_back() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    page.run("game Split(n) { move Split(a) + Split(n - a) for a in 1..n if a < n - a }\ngame Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)\n").await;
+    page.until(
+        "the editor runs",
+        "return document.querySelector('#editor-panel .lane-status').textContent.startsWith('working')",
+    )
+    .await;
+    page.eval("document.querySelector('#editor-panel .cancel').focus()")
+        .await;
+    page.keys(&key(Key::Enter)).await;
+    page.until(
+        "the run is cancelled",
+        "return document.querySelector('[data-lane=editor]').getAttribute('aria-busy') === 'false'",
+    )
+    .await;
+    assert_eq!(
+        page.eval("return document.activeElement.id").await,
+        json!("run")
+    );
+    page.eval("document.getElementById('graph-position').value = 'Split(40)'")
+        .await;
+    click(&page.client, "#graph-form button").await;
+    text_when(&page.client, "graph", |text| text.contains("anyway")).await;
+    page.eval("document.querySelector('#graph .graph-summary button').focus()")
+        .await;
+    page.keys(&key(Key::Enter)).await;
+    page.until(
+        "the graph is laid out",
+        "return document.querySelector('#graph-panel .lane-status').textContent.startsWith('laying out')",
+    )
+    .await;
+    page.eval("document.querySelector('#graph-panel .cancel').focus()")
+        .await;
+    page.keys(&key(Key::Enter)).await;
+    page.until(
+        "the layout is cancelled",
+        "return document.querySelector('[data-lane=graph]').getAttribute('aria-busy') === 'false'",
+    )
+    .await;
+    let focused = page.eval("return document.activeElement.textContent").await;
+    assert_eq!(focused, json!("Draw all 420 anyway"));
+}
+
+/// A position with hundreds of moves lists 500 of them, and the next ones
+/// when asked, the focus on the first of those: *1 + *2 + … + *40 has
+/// 1 + 2 + … + 40 = 820 moves (a heap of k has k), and value 1 ^ 2 ^ … ^
+/// 40 = 40. (50,000 heaps listed 150,000 buttons and held the page still
+/// for 7 s.)
+#[tokio::test]
+async fn a_position_with_many_moves_lists_them_as_asked() {
+    let Some(page) = Page::open(&[], (1400, 1000)).await else {
+        return;
+    };
+    let heaps: Vec<String> = (1..=40).map(|k| format!("*{k}")).collect();
+    page.client
+        .execute(
+            "document.getElementById('play-position').value = arguments[0]",
+            vec![json!(heaps.join(" + "))],
+        )
+        .await
+        .unwrap();
+    click(&page.client, "#play-form button").await;
+    let play = text_when(&page.client, "play", |text| text.contains("grundy")).await;
+    assert!(play.contains(": grundy 40,"), "{play}");
+    let listed = "return document.querySelectorAll('#play .moves button').length";
+    assert_eq!(page.eval(listed).await, json!(500));
+    let more = page
+        .eval("return document.querySelector('#play .more-moves').textContent")
+        .await;
+    assert_eq!(more, json!("List 320 more (500 of 820 moves listed)"));
+    page.eval("document.querySelector('#play .more-moves').focus()")
+        .await;
+    page.keys(&key(Key::Enter)).await;
+    page.until("every move is listed", &format!("{listed} === 820"))
+        .await;
+    let focused = page
+        .eval("return document.activeElement.textContent.split('.')[0]")
+        .await;
+    assert_eq!(focused, json!("501"));
+    assert_eq!(
+        page.eval("return document.querySelector('#play .more-moves')")
+            .await,
+        json!(null)
+    );
+}

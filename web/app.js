@@ -28,6 +28,8 @@ class ServerGone extends Error {}
 class Cancelled extends Error {}
 
 const busy = {};
+/** The control each lane's computation was started from. */
+const startedFrom = {};
 
 function panelOf(lane) {
   return document.querySelector(`[data-lane="${lane}"]`);
@@ -35,6 +37,11 @@ function panelOf(lane) {
 
 function setBusy(lane, on) {
   busy[lane] = on;
+  if (on) startedFrom[lane] = document.activeElement;
+  // A Cancel pressed from the keyboard hides itself: the focus goes back
+  // to what started the computation, not to the top of the page.
+  const focused = document.activeElement;
+  const onCancel = !on && focused && focused.classList.contains("cancel");
   const panel = panelOf(lane);
   if (panel) {
     panel.setAttribute("aria-busy", on ? "true" : "false");
@@ -44,6 +51,11 @@ function setBusy(lane, on) {
     if (!on) laneStatus(lane, "");
   }
   $("cancel-all").hidden = !Object.values(busy).some(Boolean);
+  if (onCancel && focused.hidden) {
+    const back = startedFrom[lane];
+    const shown = back && back.isConnected && back.getClientRects().length > 0;
+    (shown ? back : panel?.querySelector("button:not([hidden])"))?.focus();
+  }
   if (on) watchProgress();
 }
 
@@ -713,6 +725,11 @@ $("hint").addEventListener("click", handler("board", async () => {
   $("reply").textContent = `${text} Winning moves: ${winning.length ? winning.join(", ") : "none"}.`;
 }));
 
+/** The most moves listed at once: a sum of thousands of parts has tens of
+ * thousands (50,000 heaps of 3, 150,000 moves, held the page still for
+ * 7 s), so more are listed when asked. */
+const MOVES_LISTED = 500;
+
 function showPlay(state, note) {
   const box = $("play");
   box.textContent = "";
@@ -723,7 +740,15 @@ function showPlay(state, note) {
   if (state.parts.length === 1) box.appendChild(mexLine(state));
   const list = document.createElement("div");
   list.className = "moves";
-  state.moves.forEach((choice, i) => {
+  box.appendChild(list);
+  listMoves(state, list, 0);
+}
+
+/** Lists `MOVES_LISTED` of a position's moves from the `from`-th, and a
+ * button for the next ones if there are more; answers the first listed. */
+function listMoves(state, list, from) {
+  const buttons = state.moves.slice(from, from + MOVES_LISTED).map((choice, k) => {
+    const i = from + k;
     const button = document.createElement("button");
     button.textContent = `${i + 1}. ${choice.move}: grundy ${choice.grundy}`;
     if (choice.winning) button.classList.add("winning");
@@ -735,8 +760,21 @@ function showPlay(state, note) {
       $("play").querySelector("button")?.focus();
     }));
     list.appendChild(button);
+    return button;
   });
-  box.appendChild(list);
+  const next = from + buttons.length;
+  if (next < state.moves.length) {
+    const more = document.createElement("button");
+    more.type = "button";
+    more.className = "more-moves";
+    more.textContent = `List ${thousands(Math.min(MOVES_LISTED, state.moves.length - next))} more (${thousands(next)} of ${thousands(state.moves.length)} moves listed)`;
+    more.addEventListener("click", () => {
+      more.remove();
+      listMoves(state, list, next)?.focus();
+    });
+    list.after(more);
+  }
+  return buttons[0];
 }
 
 /** The mex, shown: a position's options' values and the smallest missing one. */

@@ -165,13 +165,19 @@ fn message(stage: Option<&Stage>, tally: &Tally, since: &Tally, seconds: f64) ->
     );
     let text = match stage {
         // A search of whole sums (`crosscheck`, `remoteness`): the sums
-        // it entered, the positions of its parts' tables beside.
-        None if since.sums > 0 => format!(
-            "searching whole sums: {} ({:.0}/s); {}",
-            count(since.sums, "sum", "sums"),
-            rate(since.sums as f64),
-            count(tally.states, "position", "positions")
-        ),
+        // it entered, and the positions of its parts' tables if any are
+        // kept (a code's table is not).
+        None if since.sums > 0 => {
+            let sums = format!(
+                "searching whole sums: {} ({:.0}/s)",
+                count(since.sums, "sum", "sums"),
+                rate(since.sums as f64)
+            );
+            match tally.states {
+                0 => sums,
+                states => format!("{sums}; {}", count(states, "position", "positions")),
+            }
+        }
         // The pruned search: the value tested, how deep it is, how fast
         // it lists positions.
         None if since.searched > 0 => {
