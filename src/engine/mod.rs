@@ -22,6 +22,7 @@ mod error;
 mod lines;
 mod loopy;
 mod mex;
+mod mirror;
 mod misere;
 mod moves;
 mod options;
@@ -90,6 +91,9 @@ pub struct Tally {
     /// The value the pruned search is testing for the component asked,
     /// while it looks for one's value (see `Engine::search_value`).
     pub testing: Option<Grundy>,
+    /// Positions the mirror strategy proved P-positions, since the engine
+    /// began (see `engine/mirror.rs`).
+    pub mirrored: u64,
 }
 
 /// How much work passes between calls of the watcher: each option
@@ -216,6 +220,15 @@ pub struct Engine<P> {
     /// Where a snapshot goes now and then during a long search, if
     /// anywhere.
     checkpoints: Option<snapshot::Checkpoints>,
+    /// Positions (by packed key) the mirror strategy did not prove
+    /// P-positions: not tried again.
+    unmirrored: HashSet<Packed>,
+    /// The positions whose mirror proofs are under way, outermost first.
+    mirroring: Vec<Packed>,
+    /// The options the mirror proof under way may still list.
+    mirror_budget: u64,
+    /// Positions the mirror strategy proved P-positions.
+    mirrored: u64,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -250,6 +263,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             path: Vec::new(),
             ruled_out: HashMap::default(),
             checkpoints: None,
+            unmirrored: HashSet::default(),
+            mirroring: Vec::new(),
+            mirror_budget: 0,
+            mirrored: 0,
         }
     }
 
@@ -298,6 +315,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             searched: self.searched,
             depth: self.path.len(),
             testing: self.testing,
+            mirrored: self.mirrored,
         }
     }
 
@@ -350,6 +368,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
         self.loopy.retain(|position, _| !depends(position));
         self.ruled_out.clear();
+        self.unmirrored.clear();
         self.positions = kept;
         self.values = values;
         self.longest = longest;
@@ -912,6 +931,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 searched: self.searched,
                 depth: self.path.len(),
                 testing: self.testing,
+                mirrored: self.mirrored,
             },
             watcher: self.watcher.as_mut(),
             next_watch: self.until_watch,
