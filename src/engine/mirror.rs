@@ -44,6 +44,25 @@ const ASKED_BUDGET: u64 = 1 << 29;
 const INNER_BUDGET: u64 = 1 << 21;
 
 impl<P: Clone + Eq + Hash + Ord> Engine<P> {
+    /// Whether the mirror strategy alone proves `position` a P-position,
+    /// with no search and the work allowed a position asked; if so, its
+    /// value 0 is kept, with the values of the parts proved on the way.
+    pub fn mirror_proves<R>(&mut self, rules: &R, position: &P) -> Result<bool, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        self.work = 0;
+        let mirrors = self.mirrors_of(rules, position);
+        let proved = self.mirror_zero(rules, position, mirrors, 0);
+        self.dense.keep();
+        self.packed.keep();
+        match proved {
+            Ok(proved) => Ok(proved),
+            Err(Stop::ToMemo) => Ok(false),
+            Err(Stop::Failed(error)) => Err(error),
+        }
+    }
+
     /// The involutions that keep `position` and fix none of its nodes, as
     /// the rules number them (see [`Rules::mirrors`]); none for a position
     /// without a packed key.

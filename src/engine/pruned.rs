@@ -488,9 +488,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if self.ruled_out_all(key, wanted) {
             return Ok(None);
         }
+        // A position the mirror strategy proves has value 0, whatever is
+        // asked of it.
         let mirrors = self.mirrors_of(rules, position);
         if mirrors != 0
-            && wanted.contains(0)
             && !self.ruled_out_all(key, ZERO)
             && self.mirror_zero(rules, position, mirrors, depth)?
         {
