@@ -25,23 +25,32 @@
 //! value 0, so its value is 0. A proof that fails at any point claims
 //! nothing, and the search goes on as it would; one that succeeds keeps
 //! the value 0 in the memo, for the position and every part proved on
-//! the way. Each proof is bounded in work (the options listed count, as
-//! the search's do): a proof asked of the position the query asks may list
-//! [`ASKED_BUDGET`] options, one asked inside a search [`INNER_BUDGET`].
-//! A position whose proof failed is not tried again.
+//! the way.
+//!
+//! Each proof is bounded in work, counted as the search counts its own
+//! (an option listed is one, more where the rules say it costs more): a
+//! proof of the position a query asks may do [`ASKED_BUDGET`], one met
+//! inside a search [`INNER_BUDGET`], and the proofs inside searches that
+//! failed may together have done no more than [`WASTE_FLOOR`] and a
+//! sixteenth of all the work done. A position whose proof failed is not
+//! tried again.
 
 use super::pruned::{Searched, Stop};
 use super::*;
 
-/// The options a proof of the position asked (the search's root) may
-/// list: a proof of Cram on 6 × 8 lists some 100 million, in a second or
-/// two, where the search takes minutes.
-const ASKED_BUDGET: u64 = 1 << 29;
+/// The work a proof of the position a query asks may do: Cram on 6 × 8
+/// takes some 17 million (a second or two), where the search does not
+/// finish; Cram on 8 × 8 would take more, and is left to the search.
+const ASKED_BUDGET: u64 = 1 << 26;
 
-/// The options a proof of a position met inside a search may list: a few
-/// milliseconds' work, enough for the boards left when a move leaves a
-/// symmetric region of a dozen or two nodes.
-const INNER_BUDGET: u64 = 1 << 21;
+/// The work a proof of a position met inside a search may do: a tenth of
+/// a second or so, enough for the regions of two or three dozen nodes a
+/// search meets.
+const INNER_BUDGET: u64 = 1 << 20;
+
+/// The work the failed proofs inside searches may do in all, besides a
+/// sixteenth of all the work done.
+const WASTE_FLOOR: u64 = 1 << 22;
 
 impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// Whether the mirror strategy alone proves `position` a P-position,
@@ -94,14 +103,36 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if mirrors == 0 || self.unmirrored.contains(&whole) {
             return Ok(false);
         }
-        self.mirror_budget = match depth {
-            0 => ASKED_BUDGET,
-            _ => INNER_BUDGET,
+        self.budgeted(depth == 0, |engine| {
+            let proved = engine.mirror_proof(rules, position, whole, mirrors)?;
+            if !proved && engine.mirror_budget == 0 {
+                // Out of work, it is not tried again either.
+                engine.unmirrored.insert(whole);
+            }
+            Ok(proved)
+        })
+    }
+
+    /// Runs a proof (`prove`) with the work it may do (see the module's
+    /// notes): none left for failed proofs, it is not run.
+    fn budgeted<E>(
+        &mut self,
+        asked: bool,
+        prove: impl FnOnce(&mut Self) -> Searched<bool, P, E>,
+    ) -> Searched<bool, P, E> {
+        let allowed = match asked {
+            true => ASKED_BUDGET,
+            false => (WASTE_FLOOR + self.total_work / 16)
+                .saturating_sub(self.mirror_wasted)
+                .min(INNER_BUDGET),
         };
-        let proved = self.mirror_proof(rules, position, whole, mirrors)?;
-        if !proved {
-            // Out of work, it is not tried again either.
-            self.unmirrored.insert(whole);
+        if allowed == 0 {
+            return Ok(false);
+        }
+        self.mirror_budget = allowed;
+        let proved = prove(self)?;
+        if !proved && !asked {
+            self.mirror_wasted += allowed - self.mirror_budget;
         }
         Ok(proved)
     }
@@ -128,8 +159,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Ok(false);
         }
         for part in &unpaired {
-            self.mirror_budget = INNER_BUDGET;
-            if !self.part_is_zero(rules, part)? {
+            if !self.budgeted(false, |engine| engine.part_is_zero(rules, part))? {
                 return Ok(false);
             }
         }
@@ -239,7 +269,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             options.push(option);
             true
         });
-        if !matches!(listed, Ok(true)) || !self.spend(position, options.len())? {
+        if !self.spend(position, listed)? {
             return Ok(None);
         }
         // First the answers that are no answer: a move that is its own
@@ -256,13 +286,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Ok(None);
         }
         for (&option, &reply) in options.iter().zip(&replies) {
-            let (mut count, mut legal) = (0, false);
+            let mut legal = false;
             let listed = rules.whole_options(option, &mut |answer| {
-                count += 1;
                 legal = answer == reply;
                 !legal
             });
-            if !matches!(listed, Ok(true)) || !self.spend(position, count)? || !legal {
+            if !self.spend(position, listed)? || !legal {
                 return Ok(None);
             }
         }
@@ -312,13 +341,22 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         Ok(true)
     }
 
-    /// Counts `work` options listed by a proof, as the search counts its
-    /// own; whether the proof may go on.
-    fn spend<E>(&mut self, position: &P, work: usize) -> Searched<bool, P, E> {
-        if self.count_work(work as u64) {
+    /// Counts the work of a listing of whole options, as the search counts
+    /// its own; whether the proof may go on: the rules listed them (an
+    /// error of the rules, or options they cannot list whole, end the
+    /// proof, not the search) and the proof has work left.
+    fn spend<E>(
+        &mut self,
+        position: &P,
+        listed: std::result::Result<Option<u64>, E>,
+    ) -> Searched<bool, P, E> {
+        let Ok(Some(work)) = listed else {
+            return Ok(false);
+        };
+        if self.count_work(work) {
             return Err(self.too_much_work(position.clone()).into());
         }
-        self.mirror_budget = self.mirror_budget.saturating_sub(work as u64);
+        self.mirror_budget = self.mirror_budget.saturating_sub(work);
         Ok(self.mirror_budget > 0)
     }
 

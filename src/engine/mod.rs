@@ -225,8 +225,10 @@ pub struct Engine<P> {
     unmirrored: HashSet<Packed>,
     /// The positions whose mirror proofs are under way, outermost first.
     mirroring: Vec<Packed>,
-    /// The options the mirror proof under way may still list.
+    /// The work the mirror proof under way may still do.
     mirror_budget: u64,
+    /// The work done by mirror proofs inside searches that failed.
+    mirror_wasted: u64,
     /// Positions the mirror strategy proved P-positions.
     mirrored: u64,
 }
@@ -266,6 +268,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             unmirrored: HashSet::default(),
             mirroring: Vec::new(),
             mirror_budget: 0,
+            mirror_wasted: 0,
             mirrored: 0,
         }
     }

@@ -106,15 +106,16 @@ pub trait Rules {
 
     /// The options of a whole position, as the rules list them (see
     /// [`Rules::mirror_closed`]), each the packed key of one region of the
-    /// same board, passed to `each` until it answers `false`. `Ok(false)`
+    /// same board, passed to `each` until it answers `false`; the work
+    /// that took, counted as the search counts options examined. `None`
     /// where the rules cannot list them so: an option that is not one
     /// region of the same game, or too many options.
     fn whole_options(
         &self,
         _whole: Packed,
         _each: &mut dyn FnMut(Packed) -> bool,
-    ) -> std::result::Result<bool, Self::Error> {
-        Ok(false)
+    ) -> std::result::Result<Option<u64>, Self::Error> {
+        Ok(None)
     }
 
     /// The parts the engine keeps of a whole position (its connected

@@ -494,7 +494,7 @@ impl Rules for LastStays {
         &self,
         whole: Packed,
         each: &mut dyn FnMut(Packed) -> bool,
-    ) -> std::result::Result<bool, ()> {
+    ) -> std::result::Result<Option<u64>, ()> {
         let mut options = Options::new(8);
         self.options(&self.unpacked(whole), &mut options)?;
         for option in options.iter() {
@@ -502,7 +502,7 @@ impl Rules for LastStays {
                 break;
             }
         }
-        Ok(true)
+        Ok(Some(options.len() as u64))
     }
 
     fn whole_parts(&self, whole: Packed, parts: &mut Vec<u8>) -> bool {

@@ -251,7 +251,7 @@ impl Rules for Interpreter<'_> {
         &self,
         whole: Packed,
         each: &mut dyn FnMut(Packed) -> bool,
-    ) -> Result<bool, EvalError> {
+    ) -> Result<Option<u64>, EvalError> {
         self.whole_region_options(whole, each)
     }
 
