@@ -32,8 +32,9 @@
 //! proof of the position a query asks may do [`ASKED_BUDGET`], one met
 //! inside a search [`INNER_BUDGET`], and the proofs inside searches that
 //! failed may together have done no more than [`WASTE_FLOOR`] and a
-//! sixteenth of all the work done. A position whose proof failed is not
-//! tried again.
+//! sixteenth of all the work done; none more than a quarter of what the
+//! search's limit (`--max-work`) leaves. A position whose proof failed is
+//! not tried again.
 
 use super::pruned::{Searched, Stop};
 use super::*;
@@ -126,6 +127,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 .saturating_sub(self.mirror_wasted)
                 .min(INNER_BUDGET),
         };
+        // Never so much that the search's own limit (`--max-work`) stops
+        // a proof, or leaves the search too little.
+        let allowed = allowed.min(self.max_work.saturating_sub(self.work) / 4);
         if allowed == 0 {
             return Ok(false);
         }
