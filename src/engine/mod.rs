@@ -22,6 +22,7 @@ mod error;
 mod lines;
 mod loopy;
 mod mex;
+mod mirror;
 mod misere;
 mod moves;
 mod options;
@@ -94,6 +95,9 @@ pub struct Tally {
     /// The value the pruned search is testing for the component asked,
     /// while it looks for one's value (see `Engine::search_value`).
     pub testing: Option<Grundy>,
+    /// Positions the mirror strategy proved P-positions, since the engine
+    /// began (see `engine/mirror.rs`).
+    pub mirrored: u64,
 }
 
 /// How much work passes between calls of the watcher: each option
@@ -222,6 +226,17 @@ pub struct Engine<P> {
     /// Where a snapshot goes now and then during a long search, if
     /// anywhere.
     checkpoints: Option<snapshot::Checkpoints>,
+    /// Positions (by packed key) the mirror strategy did not prove
+    /// P-positions: not tried again.
+    unmirrored: HashSet<Packed>,
+    /// The positions whose mirror proofs are under way, outermost first.
+    mirroring: Vec<Packed>,
+    /// The work the mirror proof under way may still do.
+    mirror_budget: u64,
+    /// The work done by mirror proofs inside searches that failed.
+    mirror_wasted: u64,
+    /// Positions the mirror strategy proved P-positions.
+    mirrored: u64,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -257,6 +272,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             path: Vec::new(),
             ruled_out: HashMap::default(),
             checkpoints: None,
+            unmirrored: HashSet::default(),
+            mirroring: Vec::new(),
+            mirror_budget: 0,
+            mirror_wasted: 0,
+            mirrored: 0,
         }
     }
 
@@ -306,6 +326,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             sums: self.sums,
             depth: self.path.len(),
             testing: self.testing,
+            mirrored: self.mirrored,
         }
     }
 
@@ -358,6 +379,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
         self.loopy.retain(|position, _| !depends(position));
         self.ruled_out.clear();
+        self.unmirrored.clear();
         self.positions = kept;
         self.values = values;
         self.longest = longest;
@@ -921,6 +943,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 sums: self.sums,
                 depth: self.path.len(),
                 testing: self.testing,
+                mirrored: self.mirrored,
             },
             watcher: self.watcher.as_mut(),
             next_watch: self.until_watch,

@@ -70,7 +70,7 @@ impl<P, E> From<EngineError<P, E>> for Stop<P, E> {
     }
 }
 
-type Searched<T, P, E> = std::result::Result<T, Stop<P, E>>;
+pub(super) type Searched<T, P, E> = std::result::Result<T, Stop<P, E>>;
 
 /// An option of a position being searched: its parts not valued yet
 /// (`parts[start..start + len]`, hardest first) and the XOR of the rest.
@@ -94,6 +94,9 @@ struct Candidates<P> {
 /// A set of values below 256, as bits: the values a search asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Values([u64; 4]);
+
+/// The value 0 alone, as a set of values asked for.
+const ZERO: Values = Values([1, 0, 0, 0]);
 
 impl Values {
     const LIMIT: usize = 256;
@@ -189,7 +192,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     }
 
     /// Whether the pruned search values `position`.
-    fn searches<R>(&self, rules: &R, position: &P) -> bool
+    pub(super) fn searches<R>(&self, rules: &R, position: &P) -> bool
     where
         R: Rules<Position = P>,
     {
@@ -300,7 +303,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
 
     /// The value of a part of an option, found in full: read, searched,
     /// or by the memo where a search does not pay.
-    fn part_value<R>(&mut self, rules: &R, part: &P, depth: usize) -> Searched<Grundy, P, R::Error>
+    pub(super) fn part_value<R>(
+        &mut self,
+        rules: &R,
+        part: &P,
+        depth: usize,
+    ) -> Searched<Grundy, P, R::Error>
     where
         R: Rules<Position = P>,
     {
@@ -378,7 +386,18 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
+        let mirrors = self.mirrors_of(rules, position);
+        if mirrors != 0
+            && !self.ruled_out_all(key, ZERO)
+            && self.mirror_zero(rules, position, mirrors, depth)?
+        {
+            self.leave(key, Some(0));
+            return Ok(0);
+        }
         let mut options = self.candidates(rules, position, key)?;
+        if mirrors != 0 {
+            self.fold_mirrored(rules, &mut options)?;
+        }
         // Each value in turn (Beling and Rogalski's aspiration by single
         // values): an option found to have another value is set aside
         // with it, as it has no other.
@@ -469,7 +488,20 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if self.ruled_out_all(key, wanted) {
             return Ok(None);
         }
-        let options = self.candidates(rules, position, key)?;
+        // A position the mirror strategy proves has value 0, whatever is
+        // asked of it.
+        let mirrors = self.mirrors_of(rules, position);
+        if mirrors != 0
+            && !self.ruled_out_all(key, ZERO)
+            && self.mirror_zero(rules, position, mirrors, depth)?
+        {
+            self.leave(key, Some(0));
+            return kept(0);
+        }
+        let mut options = self.candidates(rules, position, key)?;
+        if mirrors != 0 {
+            self.fold_mirrored(rules, &mut options)?;
+        }
         let count = options.known.count() + options.candidates.len();
         let Some(mut left) = Values::below(count + 1) else {
             self.leave(key, None);
@@ -645,6 +677,35 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
         }
         Ok(options)
+    }
+
+    /// Folds into the known values the options the mirror strategy
+    /// values: those whose parts pair off but for parts it proves
+    /// P-positions (see [`Engine::mirrored_sum_is_zero`]). Asked at a
+    /// position with mirrors, whose options that are their own images are
+    /// the likely ones: Cram on 4 × 9 is won by the central domino, which
+    /// leaves such a region.
+    fn fold_mirrored<R>(
+        &mut self,
+        rules: &R,
+        options: &mut Candidates<P>,
+    ) -> Searched<(), P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let mut index = 0;
+        while index < options.candidates.len() {
+            let candidate = options.candidates[index];
+            let parts = options.parts[candidate.start..candidate.start + candidate.len].to_vec();
+            match self.mirrored_sum_is_zero(rules, &parts)? {
+                true => {
+                    options.known.add(candidate.x);
+                    options.candidates.remove(index);
+                }
+                false => index += 1,
+            }
+        }
+        Ok(())
     }
 
     /// Ends the expansion of the component at `key`, with its value if

@@ -86,6 +86,45 @@ pub trait Rules {
         Ok(None)
     }
 
+    /// The involutions of a position's board (the rules' own numbers, as
+    /// bits: at most eight) that map the position onto itself and fix none
+    /// of its nodes, where its game declares a position's images under
+    /// them equal to it: those by which the mirror strategy may prove it a
+    /// P-position (see `mirror.rs`). The position is given by its packed
+    /// key (see [`Rules::packed`]); none by default.
+    fn mirrors(&self, _whole: Packed) -> u8 {
+        0
+    }
+
+    /// The nodes of a whole position (one region, not split into its
+    /// parts, by packed key) whose images under the involution `mirror`
+    /// are in it too: what an option is left with once the move's image
+    /// is made as well. Asked only of positions of rules that have mirrors.
+    fn mirror_closed(&self, whole: Packed, _mirror: u8) -> Packed {
+        whole
+    }
+
+    /// The options of a whole position, as the rules list them (see
+    /// [`Rules::mirror_closed`]), each the packed key of one region of the
+    /// same board, passed to `each` until it answers `false`; the work
+    /// that took, counted as the search counts options examined. `None`
+    /// where the rules cannot list them so: an option that is not one
+    /// region of the same game, or too many options.
+    fn whole_options(
+        &self,
+        _whole: Packed,
+        _each: &mut dyn FnMut(Packed) -> bool,
+    ) -> std::result::Result<Option<u64>, Self::Error> {
+        Ok(None)
+    }
+
+    /// The parts the engine keeps of a whole position (its connected
+    /// parts, each shaped as [`Rules::options`] shapes them), pushed onto
+    /// `parts`; `false` where the rules cannot give them.
+    fn whole_parts(&self, _whole: Packed, _parts: &mut Vec<Self::Position>) -> bool {
+        false
+    }
+
     /// How hard a position looks to value, for the pruned search's move
     /// ordering: the nodes of a region, say. Only the order matters.
     fn weight(&self, _position: &Self::Position) -> u64 {

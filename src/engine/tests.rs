@@ -443,3 +443,95 @@ fn the_watcher_is_told_every_so_many_options_not_positions() {
         "{calls} calls for {work} options"
     );
 }
+
+/// Four coins in a row, as bits; a move takes any coin but the last
+/// (coin 3). The rules claim the row's reversal as a mirror, as a game
+/// declared `up to symmetry` would, though the rule is not symmetric: an
+/// answer by the image of a move is then not always a move. A position's
+/// value is the parity of its coins 0 to 2.
+struct LastStays;
+
+impl LastStays {
+    fn reversed(coins: u8) -> u8 {
+        coins.reverse_bits() >> 4
+    }
+}
+
+impl Rules for LastStays {
+    type Position = u8;
+    type Error = ();
+
+    fn options(&self, coins: &u8, options: &mut Options<u8>) -> std::result::Result<(), ()> {
+        for coin in (0..3).filter(|coin| coins >> coin & 1 == 1) {
+            options.push([coins & !(1 << coin)]).map_err(|_| ())?;
+        }
+        Ok(())
+    }
+
+    fn heap(&self, _: u64) -> u8 {
+        unreachable!("these rules have no Nim heaps")
+    }
+
+    fn packed(&self, coins: &u8) -> Option<Packed> {
+        Some(Packed([0, u64::from(*coins), 0]))
+    }
+
+    fn unpacked(&self, key: Packed) -> u8 {
+        key.0[1] as u8
+    }
+
+    fn mirrors(&self, whole: Packed) -> u8 {
+        let coins = self.unpacked(whole);
+        u8::from(LastStays::reversed(coins) == coins)
+    }
+
+    fn mirror_closed(&self, whole: Packed, _mirror: u8) -> Packed {
+        let coins = self.unpacked(whole);
+        Packed([0, u64::from(coins & LastStays::reversed(coins)), 0])
+    }
+
+    fn whole_options(
+        &self,
+        whole: Packed,
+        each: &mut dyn FnMut(Packed) -> bool,
+    ) -> std::result::Result<Option<u64>, ()> {
+        let mut options = Options::new(8);
+        self.options(&self.unpacked(whole), &mut options)?;
+        for option in options.iter() {
+            if !each(Packed([0, u64::from(option[0]), 0])) {
+                break;
+            }
+        }
+        Ok(Some(options.len() as u64))
+    }
+
+    fn whole_parts(&self, whole: Packed, parts: &mut Vec<u8>) -> bool {
+        let coins = self.unpacked(whole);
+        if coins != 0 {
+            parts.push(coins);
+        }
+        true
+    }
+}
+
+/// The mirror strategy claims no value its answers do not earn: from
+/// 0b1111 (value 1) the image of taking coin 0 would take coin 3, which
+/// no rule allows, so no proof; 0b0110 (value 0) is proved, each taking
+/// answered by the other.
+#[test]
+fn the_mirror_strategy_answers_only_by_moves_the_rules_list() {
+    let mut memo = Engine::new(100);
+    for (coins, value) in [(0b1111, 1), (0b1001, 1), (0b0110, 0), (0b1110, 0)] {
+        assert_eq!(memo.grundy(&LastStays, &coins), Ok(value), "{coins:04b}");
+    }
+    for (coins, proved) in [(0b1111, false), (0b1001, false), (0b0110, true)] {
+        let mut engine = Engine::new(100);
+        // Every part is left to the strategy, none valued by the memo.
+        engine.set_method(Method::Search);
+        assert_eq!(
+            engine.mirror_proves(&LastStays, &coins),
+            Ok(proved),
+            "{coins:04b}"
+        );
+    }
+}

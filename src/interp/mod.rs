@@ -9,6 +9,7 @@
 
 mod aliases;
 mod chains;
+mod mirrors;
 mod nodes;
 mod options;
 mod positions;

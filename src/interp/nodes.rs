@@ -171,6 +171,71 @@ impl Interpreter<'_> {
     }
 }
 
+impl NodeRule {
+    /// The options of this rule from a position of one small region, each
+    /// as the bits of the one region its target is, passed to `each` until
+    /// it answers `false` (the mirror strategy's whole options). `None`
+    /// where the target is not one region of `game`, or the bindings run
+    /// past `limit` assignments (left to the interpreter, which counts them
+    /// against the search's limits); else whether `each` let it finish.
+    pub(super) fn whole_options(
+        &self,
+        game: crate::program::GameId,
+        position: Bits<'_>,
+        limit: &mut usize,
+        each: &mut dyn FnMut(u128) -> bool,
+    ) -> Option<bool> {
+        let [term] = self.target.as_slice() else {
+            return None;
+        };
+        if term.game != game || !term.region || position.board.is_none() {
+            return None;
+        }
+        let mut place = Place {
+            position,
+            nodes: [0; MAX_NODES],
+        };
+        self.options_from(0, &mut place, limit, &mut |place| {
+            each(term.form.bits(place))
+        })
+    }
+
+    /// Binds the node of binding `depth` to each of its nodes in turn, and
+    /// passes on each assignment the guard lets through.
+    fn options_from(
+        &self,
+        depth: usize,
+        place: &mut Place<'_>,
+        limit: &mut usize,
+        each: &mut dyn FnMut(&Place<'_>) -> bool,
+    ) -> Option<bool> {
+        let binding = &self.bindings[depth];
+        let domain = binding.domain.bits(place);
+        *limit = limit.checked_sub(domain.count_ones() as usize)?;
+        let allowed = binding.orders.iter().map(|&(order, other)| {
+            let other = match other {
+                Other::Node(node) => i64::from(place.nodes[node as usize]),
+                Other::Const(value) => value,
+            };
+            order.mask(other)
+        });
+        let mut nodes = allowed.fold(domain, |nodes, mask| nodes & mask);
+        let last = depth + 1 == self.bindings.len();
+        while nodes != 0 {
+            place.nodes[depth] = nodes.trailing_zeros();
+            nodes &= nodes - 1;
+            let going = match last {
+                true => each(place),
+                false => self.options_from(depth + 1, place, limit, each)?,
+            };
+            if !going {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+}
+
 /// A compiled rule being folded, and what its options may spend.
 struct Fold<'r, 'c> {
     rule: &'r NodeRule,

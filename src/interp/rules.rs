@@ -227,21 +227,36 @@ impl Rules for Interpreter<'_> {
     }
 
     fn unpacked(&self, key: Packed) -> Component {
-        let [head, low, high] = key.0;
-        let nodes = Set::from_bits(u128::from(low) | u128::from(high) << 64);
-        let (a, b) = ((head >> 2) as u32 & 0xff, (head >> 10) as u32 & 0xff);
-        let game = packed_game(key);
-        let board = match head & 3 {
-            0 => Board::Grid { rows: a, cols: b },
-            1 => Board::Path(a),
-            2 => Board::Cycle(a),
-            _ => {
-                let args = smallvec::smallvec![Value::Set(nodes)];
-                return Component::Game(game, args);
-            }
+        let (game, shape, bits) = unpack(key);
+        let nodes = Set::from_bits(bits);
+        let Some(board) = shape.board() else {
+            return Component::Game(game, smallvec::smallvec![Value::Set(nodes)]);
         };
         let region = Region { board, nodes };
         Component::Game(game, smallvec::smallvec![Value::Region(region)])
+    }
+
+    /// The involutions of a grid or a path that keep a region of a game
+    /// declared `splits up to symmetry`, by their place in
+    /// [`Involution::ALL`](crate::values::involutions::Involution::ALL).
+    fn mirrors(&self, whole: Packed) -> u8 {
+        self.region_mirrors(whole)
+    }
+
+    fn mirror_closed(&self, whole: Packed, mirror: u8) -> Packed {
+        self.region_mirror_closed(whole, mirror)
+    }
+
+    fn whole_options(
+        &self,
+        whole: Packed,
+        each: &mut dyn FnMut(Packed) -> bool,
+    ) -> Result<Option<u64>, EvalError> {
+        self.whole_region_options(whole, each)
+    }
+
+    fn whole_parts(&self, whole: Packed, parts: &mut Vec<Component>) -> bool {
+        self.whole_region_parts(whole, parts)
     }
 
     /// A heap of a game with a proven period, or of a game given by a code.
@@ -269,6 +284,16 @@ pub(super) enum Shape {
 }
 
 impl Shape {
+    /// The board of this shape; none for a set.
+    pub(super) fn board(self) -> Option<Board> {
+        match self {
+            Shape::Grid { rows, cols } => Some(Board::Grid { rows, cols }),
+            Shape::Path(n) => Some(Board::Path(n)),
+            Shape::Cycle(n) => Some(Board::Cycle(n)),
+            Shape::Set => None,
+        }
+    }
+
     /// The shape of a board that packs: no side longer than 255.
     #[inline]
     pub(super) fn of(board: &Board) -> Option<Shape> {
@@ -298,6 +323,24 @@ pub(super) fn pack(game: GameId, shape: Shape, bits: u128) -> Packed {
     // engine keeps small keys in fewer words).
     let head = kind | u64::from(a) << 2 | u64::from(b) << 10 | u64::from(game.0) << GAME_SHIFT;
     Packed([head, bits as u64, (bits >> 64) as u64])
+}
+
+/// What a packed key holds: its game, its shape and its nodes (the
+/// inverse of [`pack`]).
+pub(super) fn unpack(key: Packed) -> (GameId, Shape, u128) {
+    let [head, low, high] = key.0;
+    let (a, b) = ((head >> 2) as u32 & 0xff, (head >> 10) as u32 & 0xff);
+    let shape = match head & 3 {
+        0 => Shape::Grid { rows: a, cols: b },
+        1 => Shape::Path(a),
+        2 => Shape::Cycle(a),
+        _ => Shape::Set,
+    };
+    (
+        packed_game(key),
+        shape,
+        u128::from(low) | u128::from(high) << 64,
+    )
 }
 
 /// Where a packed key keeps its game: the bits of its first word from

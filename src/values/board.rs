@@ -670,7 +670,7 @@ fn box_row(cells: u128, r: u32, width: u32) -> u128 {
 
 /// Each row of the box reversed: the box seen in a mirror.
 #[inline(always)]
-fn mirror(cells: u128, height: u32, width: u32) -> u128 {
+pub(super) fn mirror(cells: u128, height: u32, width: u32) -> u128 {
     (0..height).fold(0, |image, r| {
         image | (box_row(cells, r, width).reverse_bits() >> (128 - width)) << (r * width)
     })
@@ -678,7 +678,7 @@ fn mirror(cells: u128, height: u32, width: u32) -> u128 {
 
 /// The rows of the box in the other order.
 #[inline(always)]
-fn upside_down(cells: u128, height: u32, width: u32) -> u128 {
+pub(super) fn upside_down(cells: u128, height: u32, width: u32) -> u128 {
     (0..height).fold(0, |image, r| {
         image | box_row(cells, r, width) << ((height - 1 - r) * width)
     })
@@ -686,7 +686,7 @@ fn upside_down(cells: u128, height: u32, width: u32) -> u128 {
 
 /// The box's columns as rows.
 #[inline(always)]
-fn transpose(cells: u128, height: u32, width: u32) -> u128 {
+pub(super) fn transpose(cells: u128, height: u32, width: u32) -> u128 {
     let mut image = 0;
     for r in 0..height {
         let mut row = box_row(cells, r, width);

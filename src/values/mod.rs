@@ -7,6 +7,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub mod board;
+pub mod involutions;
 
 pub use board::GraphBoard;
 
