@@ -386,18 +386,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let mirrors = self.mirrors_of(rules, position);
-        if mirrors != 0
-            && !self.ruled_out_all(key, ZERO)
-            && self.mirror_zero(rules, position, mirrors, depth)?
-        {
-            self.leave(key, Some(0));
+        let Some(mut options) = self.expand(rules, position, key, depth)? else {
             return Ok(0);
-        }
-        let mut options = self.candidates(rules, position, key)?;
-        if mirrors != 0 {
-            self.fold_mirrored(rules, &mut options)?;
-        }
+        };
         // Each value in turn (Beling and Rogalski's aspiration by single
         // values): an option found to have another value is set aside
         // with it, as it has no other.
@@ -488,20 +479,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if self.ruled_out_all(key, wanted) {
             return Ok(None);
         }
-        // A position the mirror strategy proves has value 0, whatever is
-        // asked of it.
-        let mirrors = self.mirrors_of(rules, position);
-        if mirrors != 0
-            && !self.ruled_out_all(key, ZERO)
-            && self.mirror_zero(rules, position, mirrors, depth)?
-        {
-            self.leave(key, Some(0));
+        let Some(options) = self.expand(rules, position, key, depth)? else {
             return kept(0);
-        }
-        let mut options = self.candidates(rules, position, key)?;
-        if mirrors != 0 {
-            self.fold_mirrored(rules, &mut options)?;
-        }
+        };
         let count = options.known.count() + options.candidates.len();
         let Some(mut left) = Values::below(count + 1) else {
             self.leave(key, None);
@@ -577,6 +557,35 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         Ok(found
             .map(|found| found ^ x)
             .filter(|&value| wanted.contains(value)))
+    }
+
+    /// The options of the component at `key` to search (see
+    /// [`Engine::candidates`]), those the mirror strategy values folded
+    /// in; `None` when the strategy proves the component has value 0,
+    /// whatever is asked of it, which is then left with that value.
+    fn expand<R>(
+        &mut self,
+        rules: &R,
+        position: &P,
+        key: Key,
+        depth: usize,
+    ) -> Searched<Option<Candidates<P>>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let mirrors = self.mirrors_of(rules, position);
+        if mirrors != 0
+            && !self.ruled_out_all(key, ZERO)
+            && self.mirror_zero(rules, position, mirrors, depth)?
+        {
+            self.leave(key, Some(0));
+            return Ok(None);
+        }
+        let mut options = self.candidates(rules, position, key)?;
+        if mirrors != 0 {
+            self.fold_mirrored(rules, &mut options)?;
+        }
+        Ok(Some(options))
     }
 
     /// The options of the component at `key`, which is then being

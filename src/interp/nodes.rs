@@ -11,7 +11,7 @@ use super::{Component, Interpreter};
 use crate::engine::{Mex, Solved};
 use crate::eval::value::Bits;
 use crate::eval::{Budget, EvalError};
-use crate::program::{MAX_NODES, NodeRule, Order, Other, SetForm};
+use crate::program::{MAX_NODES, NodeBinding, NodeRule, Order, Other, SetForm};
 use crate::values::SetOp;
 
 /// The position a compiled rule moves from, and the nodes of its
@@ -63,6 +63,21 @@ impl SetForm {
                 board.neighbour_bits(v) & region.bits(place) | own
             }
         }
+    }
+}
+
+impl NodeBinding {
+    /// The nodes of `domain` the binding's orders allow, against the
+    /// nodes bound before it and constants.
+    #[inline(always)]
+    fn allowed(&self, domain: u128, place: &Place<'_>) -> u128 {
+        self.orders.iter().fold(domain, |nodes, &(order, other)| {
+            let other = match other {
+                Other::Node(node) => i64::from(place.nodes[node as usize]),
+                Other::Const(value) => value,
+            };
+            nodes & order.mask(other)
+        })
     }
 }
 
@@ -132,14 +147,7 @@ impl Interpreter<'_> {
         // counts them; those the guard lets through are options.
         fold.budget
             .spend_many(domain.count_ones() as usize, binding.span)?;
-        let allowed = binding.orders.iter().map(|&(order, other)| {
-            let other = match other {
-                Other::Node(node) => i64::from(place.nodes[node as usize]),
-                Other::Const(value) => value,
-            };
-            order.mask(other)
-        });
-        let mut nodes = allowed.fold(domain, |nodes, mask| nodes & mask);
+        let mut nodes = binding.allowed(domain, place);
         let last = depth + 1 == fold.rule.bindings.len();
         if last {
             fold.count.add(nodes.count_ones() as usize, fold.span)?;
@@ -212,14 +220,7 @@ impl NodeRule {
         let binding = &self.bindings[depth];
         let domain = binding.domain.bits(place);
         *limit = limit.checked_sub(domain.count_ones() as usize)?;
-        let allowed = binding.orders.iter().map(|&(order, other)| {
-            let other = match other {
-                Other::Node(node) => i64::from(place.nodes[node as usize]),
-                Other::Const(value) => value,
-            };
-            order.mask(other)
-        });
-        let mut nodes = allowed.fold(domain, |nodes, mask| nodes & mask);
+        let mut nodes = binding.allowed(domain, place);
         let last = depth + 1 == self.bindings.len();
         while nodes != 0 {
             place.nodes[depth] = nodes.trailing_zeros();
