@@ -65,6 +65,12 @@ impl Mex {
         &mut self.words
     }
 
+    /// The values below 64 noted, as bits.
+    #[inline(always)]
+    pub(crate) fn first_word(&self) -> u64 {
+        self.words.first().copied().unwrap_or(0)
+    }
+
     /// How many words the set takes.
     pub(crate) fn words(&self) -> usize {
         self.words.len()

@@ -207,6 +207,10 @@ pub struct Engine<P> {
     until_watch: u64,
     /// Positions whose options the pruned search listed.
     searched: u64,
+    /// The values the fold under way looks for (see [`Solved::enough`]),
+    /// and whether it found options of each and stopped.
+    enough: u64,
+    settled: bool,
     /// Sums the searches of whole sums entered.
     sums: u64,
     /// The value the pruned search is testing for the component asked.
@@ -264,6 +268,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             watcher: None,
             until_watch: WATCH_WORK,
             searched: 0,
+            enough: 0,
+            settled: false,
             sums: 0,
             testing: None,
             threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
@@ -948,6 +954,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             watcher: self.watcher.as_mut(),
             next_watch: self.until_watch,
             stopped: false,
+            enough: self.enough,
+            settled: false,
         };
         let folded = match place {
             Place::Position(position) => {
@@ -958,6 +966,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
         };
         let (work, stopped) = (solved.work.max(1), solved.stopped);
+        self.settled = solved.settled;
         // The watcher's next call, as the fold left it (it may have called
         // the watcher on the way), counted from the fold's start.
         self.until_watch = solved.next_watch;

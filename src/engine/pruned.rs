@@ -22,6 +22,11 @@
 //!   tried from the easiest (least total weight, as the rules weigh
 //!   parts) to the hardest.
 //! - A component has no more value than it has options.
+//! - Asked whether a component's value is among some values, its options
+//!   are listed only until options of each of those values are met (an
+//!   enhanced transposition cutoff, as game-tree searches call it): its
+//!   value is none of them, and the options left are neither split into
+//!   parts nor looked up. Most questions of a search end so.
 //! - Components the rules do not find worth a search (small regions) are
 //!   valued by the memo, which then keeps every one of their parts: the
 //!   memo is the search's table of endgames.
@@ -91,6 +96,17 @@ struct Candidates<P> {
     known: Mex,
 }
 
+/// What expanding a component found (see [`Engine::expand`]).
+enum Expansion<P> {
+    /// Its options, to search.
+    Options(Candidates<P>),
+    /// The mirror strategy proves it has value 0, whatever is asked.
+    Zero,
+    /// Options of every value asked for were met as its options were
+    /// listed (the rest left unlisted): it has none of those values.
+    RuledOut,
+}
+
 /// A set of values below 256, as bits: the values a search asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Values([u64; 4]);
@@ -128,6 +144,14 @@ impl Values {
 
     fn contains(self, value: Grundy) -> bool {
         value < Values::LIMIT as Grundy && self.0[(value / 64) as usize] & 1 << (value % 64) != 0
+    }
+
+    /// The set as bits, if every value in it is below 64.
+    fn below_64(self) -> Option<u64> {
+        self.0[1..]
+            .iter()
+            .all(|&word| word == 0)
+            .then_some(self.0[0])
     }
 
     fn is_empty(self) -> bool {
@@ -386,8 +410,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let Some(mut options) = self.expand(rules, position, key, depth)? else {
-            return Ok(0);
+        let mut options = match self.expand(rules, position, key, depth, 0)? {
+            Expansion::Options(options) => options,
+            Expansion::Zero | Expansion::RuledOut => return Ok(0),
         };
         // Each value in turn (Beling and Rogalski's aspiration by single
         // values): an option found to have another value is set aside
@@ -479,8 +504,16 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if self.ruled_out_all(key, wanted) {
             return Ok(None);
         }
-        let Some(options) = self.expand(rules, position, key, depth)? else {
-            return kept(0);
+        // Listing the options stops once options of every value wanted
+        // are met: none of them is the value then, whatever the others.
+        let enough = wanted.below_64().unwrap_or(0);
+        let options = match self.expand(rules, position, key, depth, enough)? {
+            Expansion::Options(options) => options,
+            Expansion::Zero => return kept(0),
+            Expansion::RuledOut => {
+                self.rule_out_all(key, wanted);
+                return Ok(None);
+            }
         };
         let count = options.known.count() + options.candidates.len();
         let Some(mut left) = Values::below(count + 1) else {
@@ -561,15 +594,19 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
 
     /// The options of the component at `key` to search (see
     /// [`Engine::candidates`]), those the mirror strategy values folded
-    /// in; `None` when the strategy proves the component has value 0,
-    /// whatever is asked of it, which is then left with that value.
+    /// in; [`Expansion::Zero`] when the strategy proves the component has
+    /// value 0, whatever is asked of it, which is then left with that
+    /// value; [`Expansion::RuledOut`] when options of every value of
+    /// `enough` (bits of values below 64; none, to list every option)
+    /// were met as the options were listed.
     fn expand<R>(
         &mut self,
         rules: &R,
         position: &P,
         key: Key,
         depth: usize,
-    ) -> Searched<Option<Candidates<P>>, P, R::Error>
+        enough: u64,
+    ) -> Searched<Expansion<P>, P, R::Error>
     where
         R: Rules<Position = P>,
     {
@@ -579,13 +616,15 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             && self.mirror_zero(rules, position, mirrors, depth)?
         {
             self.leave(key, Some(0));
-            return Ok(None);
+            return Ok(Expansion::Zero);
         }
-        let mut options = self.candidates(rules, position, key)?;
+        let Some(mut options) = self.candidates(rules, position, key, enough)? else {
+            return Ok(Expansion::RuledOut);
+        };
         if mirrors != 0 {
             self.fold_mirrored(rules, &mut options)?;
         }
-        Ok(Some(options))
+        Ok(Expansion::Options(options))
     }
 
     /// The options of the component at `key`, which is then being
@@ -593,18 +632,27 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// them, the values of those with every part known gathered, the
     /// others deferred with the parts they wait on. Where the rules do
     /// not defer every such option, the options are listed instead.
+    /// `None`, the component left as it was, when the fold met options of
+    /// every value of `enough` and stopped (see [`Solved::decided`]).
     fn candidates<R>(
         &mut self,
         rules: &R,
         position: &P,
         key: Key,
-    ) -> Searched<Candidates<P>, P, R::Error>
+        enough: u64,
+    ) -> Searched<Option<Candidates<P>>, P, R::Error>
     where
         R: Rules<Position = P>,
     {
         self.searched += 1;
         self.watch()?;
-        self.fold(rules, position)?;
+        self.enough = enough;
+        let folded = self.fold(rules, position);
+        self.enough = 0;
+        folded?;
+        if self.settled {
+            return Ok(None);
+        }
         let all_deferred =
             self.deferred.last().map(|option| option.end) == Some(self.missing.len());
         let mut options = match self.missing.is_empty() || all_deferred {
@@ -643,7 +691,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             candidate.weight = weights.iter().map(|w| w.saturating_mul(*w)).sum();
         }
         options.candidates.sort_by_key(|candidate| candidate.weight);
-        Ok(options)
+        Ok(Some(options))
     }
 
     /// The options of a position as the rules list them, for

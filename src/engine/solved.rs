@@ -42,6 +42,14 @@ pub struct Solved<'a, P> {
     pub(super) next_watch: u64,
     /// Whether the watcher asked the fold to stop.
     pub(super) stopped: bool,
+    /// Values below 64 (as bits) whose options, once all are found, answer
+    /// the question the fold is for: the pruned search asks whether a
+    /// position's value is among them, and an option of each says it is
+    /// not. No values: the fold lists every option.
+    pub(super) enough: u64,
+    /// Whether options of every value of `enough` were found, and the
+    /// fold stopped there (see [`Solved::decided`]).
+    pub(super) settled: bool,
 }
 
 /// An option waiting on parts not solved yet: the XOR of its solved parts,
@@ -168,6 +176,25 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
             }
         }
         self.stopped || self.work > self.budget
+    }
+
+    /// Whether the options folded into `mex` so far show every value the
+    /// fold was asked to look for (see [`Solved::enough`]): rules may then
+    /// skip the options left, as the answer no longer depends on them.
+    /// Compiled rules of boards ask this after each option they fold.
+    #[inline]
+    pub fn decided(&mut self, mex: &Mex) -> bool {
+        if self.enough != 0 && mex.first_word() & self.enough == self.enough {
+            self.settled = true;
+        }
+        self.settled
+    }
+
+    /// Whether the fold stopped early, options of every value it looked
+    /// for found (see [`Solved::decided`]).
+    #[inline(always)]
+    pub fn settled(&self) -> bool {
+        self.settled
     }
 
     /// Whether a cell read from a table holds a value.

@@ -157,6 +157,9 @@ impl Interpreter<'_> {
             nodes &= nodes - 1;
             if !last {
                 self.fold_from(fold, depth + 1, place, solved, mex)?;
+                if solved.settled() {
+                    return Ok(());
+                }
                 continue;
             }
             let from = solved.noted();
@@ -171,7 +174,12 @@ impl Interpreter<'_> {
                 known &= part_known;
             }
             match known {
-                true => mex.add(value),
+                true => {
+                    mex.add(value);
+                    if solved.decided(mex) {
+                        return Ok(());
+                    }
+                }
                 false => solved.defer(value, from),
             }
         }

@@ -190,6 +190,9 @@ impl<'p> Interpreter<'p> {
                     mex,
                 )?
             {
+                if solved.settled() {
+                    return Ok(());
+                }
                 continue;
             }
             if let (Some(compiled), Some(params)) = (&rule.compiled, &params) {
