@@ -513,7 +513,7 @@ mod tests {
                         map.remove(&key);
                     }
                     _ => {
-                        let keep = |key: Packed, state: Grundy| (key.0[1] ^ state) % 3 != 0;
+                        let keep = |key: Packed, state: Grundy| !(key.0[1] ^ state).is_multiple_of(3);
                         let before = map.len();
                         map.retain(|&key, &mut state| keep(key, state));
                         prop_assert_eq!(values.retain(keep), before - map.len());
