@@ -180,6 +180,12 @@ struct Limits {
     /// The most options one search may examine before it is stopped.
     #[arg(long, default_value_t = DEFAULT_MAX_WORK, value_name = "N", value_parser = work)]
     max_work: u64,
+    /// The most memory the pruned search's table of values may take, in megabytes
+    /// (or with a unit: 512KB, 64MB, 2GB): past it, the values cheapest to find again
+    /// are forgotten and the search goes on (the answers stay exact); they count toward
+    /// --max-states too, which also makes the search forget rather than stop.
+    #[arg(long, default_value = "1GB", value_name = "SIZE", value_parser = megabytes)]
+    max_table: usize,
     /// The most sums `crosscheck`, `remoteness` and misère play may search for one row of a query.
     #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N", value_parser = count)]
     max_search: usize,
@@ -256,6 +262,36 @@ fn count(text: &str) -> Result<usize, String> {
     }
 }
 
+/// A size in bytes: megabytes, or a count with a unit (`KB`, `MB`, `GB`,
+/// each 1024 times the one before), as `--max-table` reads it.
+fn megabytes(text: &str) -> Result<usize, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let digits = upper.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    if digits.trim().is_empty() {
+        return Err(format!(
+            "`{text}` is not a size: write megabytes (`512`), or a count with KB, MB or GB (`2GB`)"
+        ));
+    }
+    let unit = match &upper[digits.len()..] {
+        "" | "M" | "MB" => 1 << 20,
+        "K" | "KB" => 1 << 10,
+        "G" | "GB" => 1 << 30,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a size: its unit is none of KB, MB or GB (`2GB`, or megabytes alone: `512`)"
+            ));
+        }
+    };
+    let size = count(digits.trim())?;
+    match size.checked_mul(unit) {
+        Some(0) => Err("the table needs room for some values: give at least 1KB".to_owned()),
+        Some(bytes) => Ok(bytes),
+        None => Err(format!(
+            "`{text}` is more memory than this machine can address"
+        )),
+    }
+}
+
 /// A count of options, as [`count`] reads it.
 fn work(text: &str) -> Result<u64, String> {
     count(text).map(|count| count as u64)
@@ -289,6 +325,7 @@ impl Limits {
         session.set_max_search(self.max_search);
         session.set_max_quotient(self.max_quotient);
         session.set_max_work(self.max_work);
+        session.set_max_table(self.max_table);
         session.set_max_draw(self.max_draw);
         session.set_max_rows(self.max_rows);
         session.set_max_source(self.max_source);

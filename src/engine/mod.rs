@@ -19,6 +19,7 @@
 mod boxes;
 mod dense;
 mod error;
+mod forgetting;
 mod lines;
 mod loopy;
 mod mex;
@@ -70,6 +71,11 @@ pub type Grundy = u64;
 /// The default bound on distinct positions an engine will intern.
 pub const DEFAULT_MAX_STATES: usize = 10_000_000;
 
+/// The default bound on the bytes of the table of values the pruned
+/// search keeps by packed key (see `engine/forgetting.rs`): past it, the
+/// values cheapest to find again are forgotten.
+pub const DEFAULT_MAX_TABLE: usize = 1 << 30;
+
 /// The default bound on options one search may examine: a second or so of
 /// swept rules, a minute of rules folded option by option.
 pub const DEFAULT_MAX_WORK: u64 = 1_000_000_000;
@@ -98,6 +104,12 @@ pub struct Tally {
     /// Positions the mirror strategy proved P-positions, since the engine
     /// began (see `engine/mirror.rs`).
     pub mirrored: u64,
+    /// Values the pruned search forgot to keep its table within its bound,
+    /// since the engine began (see `engine/forgetting.rs`).
+    pub forgotten: u64,
+    /// The bytes the table of values by packed key holds, with the values
+    /// ruled out beside it.
+    pub table_bytes: usize,
 }
 
 /// How much work passes between calls of the watcher: each option
@@ -241,6 +253,14 @@ pub struct Engine<P> {
     mirror_wasted: u64,
     /// Positions the mirror strategy proved P-positions.
     mirrored: u64,
+    /// The most bytes the table of packed values may hold while the pruned
+    /// search fills it (see `engine/forgetting.rs`).
+    max_table: usize,
+    /// How many memo searches (`Engine::solve`) are under way, one in
+    /// another: values are forgotten only while none is.
+    memo_depth: usize,
+    /// Values forgotten to keep the table within its bound.
+    forgotten: u64,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -283,6 +303,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             mirror_budget: 0,
             mirror_wasted: 0,
             mirrored: 0,
+            max_table: DEFAULT_MAX_TABLE,
+            memo_depth: 0,
+            forgotten: 0,
         }
     }
 
@@ -333,6 +356,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             depth: self.path.len(),
             testing: self.testing,
             mirrored: self.mirrored,
+            forgotten: self.forgotten,
+            table_bytes: self.packed.bytes() + self.ruled_out_bytes(),
         }
     }
 
@@ -750,6 +775,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if let Some(id) = self.positions.get_index_of(position) {
             return Ok(Key::Interned(id));
         }
+        if let Some(packed) = packed {
+            self.forget_if_full(rules, packed);
+        }
         if self.states() >= self.max_states {
             return Err(EngineError::TooManyStates {
                 limit: self.max_states,
@@ -792,7 +820,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     {
         let mut stack = vec![root];
         self.set_value(root, QUEUED);
+        // The memo reads the values of a position's parts after it
+        // solved them: none is forgotten while it searches.
+        self.memo_depth += 1;
         let outcome = self.search(rules, &mut stack);
+        self.memo_depth -= 1;
         if let Err(error) = &outcome {
             // Every position being expanded leads to the one that failed;
             // with a cycle there, each reaches the cycle.
@@ -950,6 +982,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 depth: self.path.len(),
                 testing: self.testing,
                 mirrored: self.mirrored,
+                forgotten: self.forgotten,
+                table_bytes: self.packed.bytes(),
             },
             watcher: self.watcher.as_mut(),
             next_watch: self.until_watch,

@@ -131,6 +131,14 @@ pub trait Rules {
         0
     }
 
+    /// The weight of the position of a packed key, as [`Rules::weight`]
+    /// weighs it: how cheap its value is to find again, for the values
+    /// forgotten first when the table is full. Rules whose keys tell it
+    /// (a region's nodes are its bits) may read it from the key.
+    fn packed_weight(&self, key: Packed) -> u64 {
+        self.weight(&self.unpacked(key))
+    }
+
     /// A value known without search, such as one read off a proven period
     /// or a table of its own, kept to `limit` positions and `max_work`
     /// options examined. Long work calls `watch` now and then with how much

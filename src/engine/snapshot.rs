@@ -69,7 +69,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// Every value kept by packed key or dense address, and the values
     /// ruled out by packed key.
     pub fn snapshot(&self) -> Snapshot {
-        let packed = self.packed.keys().map(|key| (key, self.packed.get(key)));
+        let packed = self.packed.entries();
         let dense = self.dense.addresses().map(|at| (at, self.dense.get(at)));
         let ruled_out = self.ruled_out.iter().filter_map(|(key, &bits)| match key {
             Key::Packed(packed) => Some((*packed, bits)),

@@ -185,8 +185,13 @@ fn message(stage: Option<&Stage>, tally: &Tally, since: &Tally, seconds: f64) ->
                 Some(value) => format!("testing value {value}, "),
                 None => String::new(),
             };
+            let forgotten = match tally.forgotten {
+                0 => String::new(),
+                n => format!(", {n} forgotten to keep within --max-table"),
+            };
+            let megabytes = tally.table_bytes as f64 / f64::from(1 << 20);
             format!(
-                "searching: {testing}depth {}, {} listed ({:.0}/s); {}",
+                "searching: {testing}depth {}, {} listed ({:.0}/s); {} (table {megabytes:.0} MB{forgotten})",
                 tally.depth,
                 count(since.searched, "position", "positions"),
                 rate(since.searched as f64),

@@ -135,6 +135,12 @@ impl Rules for Interpreter<'_> {
         }
     }
 
+    /// A packed position's nodes are its key's bits.
+    fn packed_weight(&self, key: Packed) -> u64 {
+        let (_, _, bits) = unpack(key);
+        u64::from(bits.count_ones())
+    }
+
     fn as_heap(&self, position: &Component) -> Option<u64> {
         match position {
             Component::Heap(n) => Some(*n),

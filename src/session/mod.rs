@@ -170,6 +170,18 @@ impl Session {
         self.engine.set_max_work(max_work);
     }
 
+    /// Sets the most bytes the pruned search's table of values may hold
+    /// before it forgets the cheapest (`--max-table`).
+    pub fn set_max_table(&mut self, bytes: usize) {
+        self.engine.set_max_table(bytes);
+    }
+
+    /// The bytes the pruned search's table of values holds, and the most
+    /// it held.
+    pub fn table_bytes(&self) -> (usize, usize) {
+        self.engine.table_bytes()
+    }
+
     /// The positions of every box of a table the engine has solved whole
     /// since the session began, those known before counted again with
     /// each box that holds them: what asking a table costs.
