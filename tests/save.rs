@@ -79,7 +79,13 @@ fn resumed(notes: &[String]) -> usize {
 fn a_resumed_search_answers_alike_and_lists_fewer_positions() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("table");
-    let source = format!("{NODE_KAYLES}grundy NodeKayles(Grid(3, 16))\n");
+    // Declared without symmetry, so that the search lists enough
+    // positions for the watcher to be called more than once.
+    let source = "game NodeKayles(s) splits {
+  move NodeKayles(s - closed(s, v)) for v in s
+}
+grundy NodeKayles(Grid(3, 16))
+";
 
     let mut fresh = session();
     assert_eq!(run_in(&mut fresh, &source).values, [A316632[15]]);
