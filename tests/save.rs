@@ -88,7 +88,7 @@ grundy NodeKayles(Grid(3, 16))
 ";
 
     let mut fresh = session();
-    assert_eq!(run_in(&mut fresh, &source).values, [A316632[15]]);
+    assert_eq!(run_in(&mut fresh, source).values, [A316632[15]]);
     let whole = fresh.tally().searched;
     assert!(whole > 0);
 
@@ -103,7 +103,7 @@ grundy NodeKayles(Grid(3, 16))
         *calls < 2
     })));
     stopped.save_to(&path, Duration::from_secs(3600));
-    let heard = run_in(&mut stopped, &source);
+    let heard = run_in(&mut stopped, source);
     assert!(
         heard.values.is_empty() && heard.errors.len() == 1,
         "{heard:?}"
@@ -114,9 +114,9 @@ grundy NodeKayles(Grid(3, 16))
     assert!(saved > 0);
 
     let mut resumed_run = session();
-    assert_eq!(resumed_run.resume(&path, &sources(&source)).unwrap(), saved);
+    assert_eq!(resumed_run.resume(&path, &sources(source)).unwrap(), saved);
     resumed_run.save_to(&path, Duration::from_secs(3600));
-    let heard = run_in(&mut resumed_run, &source);
+    let heard = run_in(&mut resumed_run, source);
     assert_eq!(heard.values, [A316632[15]], "{heard:?}");
     assert_eq!(resumed(&heard.notes), saved);
     let after = resumed_run.tally().searched;
@@ -129,8 +129,8 @@ grundy NodeKayles(Grid(3, 16))
 
     // The position asked is in the table: its value is read.
     let mut answered = session();
-    answered.resume(&path, &sources(&source)).unwrap();
-    let heard = run_in(&mut answered, &source);
+    answered.resume(&path, &sources(source)).unwrap();
+    let heard = run_in(&mut answered, source);
     assert_eq!(heard.values, [A316632[15]]);
     assert_eq!(resumed(&heard.notes), complete);
     assert_eq!(answered.tally().searched, 0);
