@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::sprague;
+use common::{region, sprague};
 use proptest::prelude::*;
 use sprague::engine::{DEFAULT_MAX_STATES, Method, Tally};
 use sprague::session::{Answer, Event, Session, Value};
@@ -89,18 +89,6 @@ fn cram_within_a_tiny_table_answers_as_the_memo_does() {
     let (auto, tally, _) = run(session(Method::Auto, 4 << 10), queries);
     assert_eq!(printed(&auto), printed(&memo));
     assert!(tally.forgotten > 0, "forgot nothing");
-}
-
-/// A region of an r × c grid: the cells whose bits are set.
-fn region(rows: u32, cols: u32, mask: u64) -> String {
-    let gone: Vec<String> = (0..rows * cols)
-        .filter(|cell| mask & 1 << cell == 0)
-        .map(|cell| cell.to_string())
-        .collect();
-    match gone.is_empty() {
-        true => format!("Grid({rows}, {cols})"),
-        false => format!("Grid({rows}, {cols}) - {{{}}}", gone.join(", ")),
-    }
 }
 
 proptest! {

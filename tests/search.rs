@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{answers_in, grundy_values_in};
+use common::{answers_in, grundy_values_in, region};
 use proptest::prelude::*;
 use sprague::engine::{DEFAULT_MAX_STATES, Method};
 use sprague::session::Session;
@@ -265,18 +265,6 @@ fn a_part_declared_equal_to_a_sum_is_valued_by_its_parts_inside_a_search() {
     let wins = format!("{source}wins? Pick(5) + *2\n");
     let answers = answers_in(session(Method::Search), &wins);
     assert_eq!(answers[2].value, sprague::session::Value::Wins(false));
-}
-
-/// A region of an r × c grid: the cells whose bits are set.
-fn region(rows: u32, cols: u32, mask: u64) -> String {
-    let gone: Vec<String> = (0..rows * cols)
-        .filter(|cell| mask & 1 << cell == 0)
-        .map(|cell| cell.to_string())
-        .collect();
-    match gone.is_empty() {
-        true => format!("Grid({rows}, {cols})"),
-        false => format!("Grid({rows}, {cols}) - {{{}}}", gone.join(", ")),
-    }
 }
 
 proptest! {

@@ -191,3 +191,16 @@ pub fn cap_child(command: &mut Command, cap: Cap) {
         });
     }
 }
+
+/// A region of an r × c grid, as the language writes it: the cells whose
+/// bits are set.
+pub fn region(rows: u32, cols: u32, mask: u64) -> String {
+    let gone: Vec<String> = (0..rows * cols)
+        .filter(|cell| mask & 1 << cell == 0)
+        .map(|cell| cell.to_string())
+        .collect();
+    match gone.is_empty() {
+        true => format!("Grid({rows}, {cols})"),
+        false => format!("Grid({rows}, {cols}) - {{{}}}", gone.join(", ")),
+    }
+}
