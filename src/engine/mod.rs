@@ -965,6 +965,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         self.mex.clear();
         self.missing.clear();
         self.deferred.clear();
+        // The states are counted when the watcher is told them.
+        let tally = Tally {
+            states: 0,
+            ..self.tally()
+        };
         let mut solved = Solved {
             positions: &self.positions,
             values: &self.values,
@@ -975,16 +980,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             deferred: &mut self.deferred,
             work: 0,
             budget: self.max_work.saturating_sub(self.work),
-            tally: Tally {
-                states: 0,
-                searched: self.searched,
-                sums: self.sums,
-                depth: self.path.len(),
-                testing: self.testing,
-                mirrored: self.mirrored,
-                forgotten: self.forgotten,
-                table_bytes: self.packed.bytes(),
-            },
+            tally,
             watcher: self.watcher.as_mut(),
             next_watch: self.until_watch,
             stopped: false,
