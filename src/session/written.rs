@@ -17,6 +17,7 @@ use crate::engine::{Engine, Move};
 use crate::eval::EvalError;
 use crate::interp::{Component, Interpreter};
 use crate::program::Term;
+use crate::values::board::Origins;
 use crate::values::{Region, Set, Value as Arg};
 
 /// The most options of one part listed again to be shown as written.
@@ -37,7 +38,7 @@ enum Origin {
     Term,
     /// A part of the term's board: the node of the written board each of
     /// the part's nodes stands for.
-    Part(Vec<i64>),
+    Part(Origins),
     /// The term itself, a game declared `= POSITION`: its moves are those
     /// of the sum it stands for.
     Alias,
@@ -271,7 +272,7 @@ impl Written {
         let Some(Arg::Region(whole)) = args.first() else {
             return None;
         };
-        let nodes = origin.iter().copied().filter(|&v| v >= 0);
+        let nodes = origin.nodes();
         let mut args = args.clone();
         args[0] = Arg::Region(Region {
             board: whole.board.clone(),
@@ -414,7 +415,7 @@ impl Written {
     fn on_board(
         part: &Component,
         written: &Component,
-        origin: &[i64],
+        origin: &Origins,
         option: &[Component],
     ) -> Option<Vec<Component>> {
         let (Component::Game(_, part_args), Component::Game(_, written_args)) = (part, written)
@@ -426,12 +427,7 @@ impl Written {
         else {
             return None;
         };
-        let node = |v: i64| {
-            origin
-                .get(usize::try_from(v).ok()?)
-                .copied()
-                .filter(|&v| v >= 0)
-        };
+        let node = |v: i64| origin.get(v);
         let mut taken: Vec<i64> = part.nodes.iter().map(node).collect::<Option<_>>()?;
         taken.sort_unstable();
         let rest: Vec<i64> = (whole.nodes.iter())

@@ -443,11 +443,10 @@ impl Board {
 }
 
 impl Region {
-    /// [`Region::parts`], each part with where its nodes came from:
-    /// `origin[v]` is the node of this region's board that node `v` of the
-    /// part's own board stands for (-1 for nodes the part lacks). For
-    /// showing a move as it was made; the search uses [`Region::parts`].
-    pub fn traced_parts(&self, symmetric: bool) -> Vec<(Region, Vec<i64>)> {
+    /// [`Region::parts`], each part with where its nodes came from (see
+    /// [`Origins`]). For showing a move as it was made; the search uses
+    /// [`Region::parts`].
+    pub fn traced_parts(&self, symmetric: bool) -> Vec<(Region, Origins)> {
         let mut parts = Vec::new();
         self.connected(&mut |mut part| {
             part.sort_unstable();
@@ -460,8 +459,14 @@ impl Region {
 impl Board {
     /// [`Board::shaped`] for the sorted nodes `part`, with the origin of
     /// each node of the shaped part (see [`Region::traced_parts`]).
-    fn traced(&self, part: &[i64], symmetric: bool) -> (Region, Vec<i64>) {
+    fn traced(&self, part: &[i64], symmetric: bool) -> (Region, Origins) {
         let shaped = self.shaped(Set::from_values(part.iter().copied()), symmetric);
+        if let Board::Graph(_) | Board::Edges(_) = self {
+            // A declared graph's part stays on its board: a map the size
+            // of the board for each part would take the square of its
+            // size for a board of many small parts.
+            return (shaped, Origins::Kept(part.to_vec()));
+        }
         let mut origin = vec![-1; shaped.board.size()];
         match self {
             Board::Cycle(n) if part.len() < *n as usize => {
@@ -505,13 +510,49 @@ impl Board {
                     origin[at as usize] = v;
                 }
             }
-            Board::Graph(_) | Board::Edges(_) => {
-                for &v in part {
-                    origin[v as usize] = v;
-                }
-            }
+            Board::Graph(_) | Board::Edges(_) => unreachable!("kept on its board above"),
         }
-        (shaped, origin)
+        (shaped, Origins::Moved(origin))
+    }
+}
+
+/// Where the nodes of a part found by [`Region::traced_parts`] came from:
+/// the node of the region's board each node of the part's own board
+/// stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origins {
+    /// Node `v` of the part's board stands for node `origin[v]` (-1 for
+    /// nodes the part lacks): a part moved to a board of its own shape.
+    Moved(Vec<i64>),
+    /// The part stayed on the region's board: each of these nodes (in
+    /// order) stands for itself.
+    Kept(Vec<i64>),
+}
+
+impl Origins {
+    /// The node of the region's board that node `v` of the part's board
+    /// stands for, if the part has it.
+    pub fn get(&self, v: i64) -> Option<i64> {
+        match self {
+            Origins::Moved(origin) => origin
+                .get(usize::try_from(v).ok()?)
+                .copied()
+                .filter(|&v| v >= 0),
+            Origins::Kept(nodes) => nodes.binary_search(&v).ok().map(|_| v),
+        }
+    }
+
+    /// The nodes of the region's board the part stands for.
+    pub fn nodes(&self) -> impl Iterator<Item = i64> + '_ {
+        let (moved, kept) = match self {
+            Origins::Moved(origin) => (origin.as_slice(), &[][..]),
+            Origins::Kept(nodes) => (&[][..], nodes.as_slice()),
+        };
+        moved
+            .iter()
+            .copied()
+            .filter(|&v| v >= 0)
+            .chain(kept.iter().copied())
     }
 }
 
