@@ -377,7 +377,8 @@ impl PackedValues {
         }
     }
 
-    fn remove(&mut self, key: Packed) {
+    /// Takes a key out, if it is kept.
+    pub fn remove(&mut self, key: Packed) {
         match Stored::of(key) {
             Stored::One(one) => self.one.remove(one),
             Stored::Two(two) => self.two.remove(two),

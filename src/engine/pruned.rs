@@ -502,6 +502,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
         let key = self.intern(rules, position, position)?;
         if self.ruled_out_all(key, wanted) {
+            self.drop_unsolved(key);
             return Ok(None);
         }
         // Listing the options stops once options of every value wanted
@@ -512,6 +513,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             Expansion::Zero => return kept(0),
             Expansion::RuledOut => {
                 self.rule_out_all(key, wanted);
+                self.drop_unsolved(key);
                 return Ok(None);
             }
         };
@@ -771,9 +773,30 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if self.path.last() == Some(&key) {
             self.path.pop();
         }
-        self.set_value(key, value.unwrap_or(QUEUED));
-        if value.is_some() {
-            self.ruled_out.remove(&key);
+        match value {
+            Some(value) => {
+                self.set_value(key, value);
+                self.ruled_out.remove(&key);
+            }
+            None => {
+                self.set_value(key, QUEUED);
+                self.drop_unsolved(key);
+            }
+        }
+    }
+
+    /// Takes a packed position the search leaves without a value out of
+    /// the table: what was learned of it is in the values ruled out, and
+    /// a table of values alone stays small enough to stay in the cache.
+    /// (Cram on 4 × 9 kept 650,000 such positions beside 100,000 values,
+    /// and took 5.5 s instead of 3.6.) Interned positions stay: their
+    /// keys are their places.
+    fn drop_unsolved(&mut self, key: Key) {
+        if let Key::Packed(packed) = key
+            && self.packed.get(packed) == QUEUED
+            && !self.path.contains(&key)
+        {
+            self.packed.remove(packed);
         }
     }
 
