@@ -40,15 +40,12 @@ use super::*;
 /// first: a weight is counted up to this.
 const HEAVIEST: usize = 255;
 
-/// The bytes an entry of the values ruled out takes: a key, its bits and
-/// the map's control byte.
-const RULED_OUT_ENTRY: usize = size_of::<(Key, u64)>() + 1;
-
 impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// Sets the most bytes the table of packed values may hold while the
     /// pruned search fills it.
     pub fn set_max_table(&mut self, bytes: usize) {
         self.max_table = bytes;
+        self.ruled_out.bound(bytes / RULED_OUT_SHARE);
     }
 
     /// The most bytes the table of packed values may hold.
@@ -70,7 +67,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
 
     /// The bytes the values ruled out hold.
     pub(super) fn ruled_out_bytes(&self) -> usize {
-        self.ruled_out.capacity() * RULED_OUT_ENTRY
+        self.ruled_out.bytes()
     }
 
     /// Whether values may be forgotten now (see the invariant above).
@@ -91,13 +88,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         // The journal lets a search that fails forget what it stored; past
         // the bound it is given up instead: the values stay, and are true.
         self.packed.keep_within(self.max_table);
-        // The values ruled out beside the table count toward its bound.
-        let ruled_out = self.ruled_out_bytes();
-        let growth = match self.ruled_out.len() == self.ruled_out.capacity() {
-            true => ruled_out.max(4 * RULED_OUT_ENTRY),
-            false => 0,
-        };
-        let limit = self.max_table.saturating_sub(ruled_out + growth);
+        // The values ruled out beside the table count toward its bound, at
+        // the most they may take.
+        let limit = self.max_table - self.max_table / RULED_OUT_SHARE;
         if self.states() >= self.max_states || self.packed.pressed(key, limit) {
             self.forget_cheapest(rules);
         }
@@ -112,7 +105,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     {
         let ruled_out = &self.ruled_out;
         let class = |key: Packed, state: Grundy| match state {
-            QUEUED if !ruled_out.contains_key(&Key::Packed(key)) => Some(0),
+            QUEUED if ruled_out.get(&Key::Packed(key)) == 0 => Some(0),
             state if state < LOOPY || state == QUEUED => {
                 let weight = rules.packed_weight(key).min(HEAVIEST as u64 - 1);
                 Some(1 + weight as usize)
@@ -141,13 +134,6 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
             _ => true,
         });
-        let packed = &self.packed;
-        self.ruled_out.retain(|key, _| match key {
-            Key::Packed(key) => packed.get(*key) != UNSOLVED,
-            Key::Dense(_) | Key::Interned(_) => true,
-        });
-        // Given back, so that its room is what it holds.
-        self.ruled_out.shrink_to_fit();
         self.forgotten += went as u64;
         went
     }

@@ -29,6 +29,7 @@ mod moves;
 mod options;
 mod packed;
 mod pruned;
+mod ruled_out;
 mod rules;
 mod search;
 mod snapshot;
@@ -56,6 +57,7 @@ pub use options::{Options, TooManyOptions};
 pub use packed::Packed;
 use packed::PackedValues;
 pub use pruned::Method;
+use ruled_out::RuledOut;
 pub use rules::{Rules, fold_listed};
 pub use search::SumSearch;
 pub use snapshot::{Checkpoints, MAX_GRUNDY, Snapshot, Writer as SnapshotWriter};
@@ -75,6 +77,10 @@ pub const DEFAULT_MAX_STATES: usize = 10_000_000;
 /// search keeps by packed key (see `engine/forgetting.rs`): past it, the
 /// values cheapest to find again are forgotten.
 pub const DEFAULT_MAX_TABLE: usize = 1 << 30;
+
+/// The share of `--max-table` the values ruled out may take, beside the
+/// table of values (one sixteenth).
+const RULED_OUT_SHARE: usize = 16;
 
 /// The default bound on options one search may examine: a second or so of
 /// swept rules, a minute of rules folded option by option.
@@ -238,7 +244,7 @@ pub struct Engine<P> {
     path: Vec<Key>,
     /// Values the pruned search ruled out for components it did not
     /// value, as bits (values below 64).
-    ruled_out: HashMap<Key, u64>,
+    ruled_out: RuledOut,
     /// Where a snapshot goes now and then during a long search, if
     /// anywhere.
     checkpoints: Option<snapshot::Checkpoints>,
@@ -296,7 +302,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             boxes: HashMap::default(),
             method: Method::default(),
             path: Vec::new(),
-            ruled_out: HashMap::default(),
+            ruled_out: RuledOut::within(DEFAULT_MAX_TABLE / RULED_OUT_SHARE),
             checkpoints: None,
             unmirrored: HashSet::default(),
             mirroring: Vec::new(),

@@ -803,15 +803,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// Whether every value of `wanted` is known not to be the value of
     /// the component at `key`.
     fn ruled_out_all(&self, key: Key, wanted: Values) -> bool {
-        let bits = self.ruled_out.get(&key).copied().unwrap_or(0);
+        let bits = self.ruled_out.get(&key);
         wanted.0[1..].iter().all(|&word| word == 0) && wanted.0[0] & !bits == 0
     }
 
     /// Notes that no value of `wanted` below 64 is the value of the
     /// component at `key`.
     fn rule_out_all(&mut self, key: Key, wanted: Values) {
-        if wanted.0[0] != 0 {
-            *self.ruled_out.entry(key).or_default() |= wanted.0[0];
-        }
+        self.ruled_out.add(key, wanted.0[0]);
     }
 }

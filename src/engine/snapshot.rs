@@ -71,8 +71,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     pub fn snapshot(&self) -> Snapshot {
         let packed = self.packed.entries();
         let dense = self.dense.addresses().map(|at| (at, self.dense.get(at)));
-        let ruled_out = self.ruled_out.iter().filter_map(|(key, &bits)| match key {
-            Key::Packed(packed) => Some((*packed, bits)),
+        let ruled_out = self.ruled_out.iter().filter_map(|(key, bits)| match key {
+            Key::Packed(packed) => Some((packed, bits)),
             Key::Dense(_) | Key::Interned(_) => None,
         });
         Snapshot {
@@ -113,12 +113,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 break;
             }
         }
-        // Room made at once, not grown by doubling (and hashed again) many
-        // times over; without it, as much as fits.
-        let _ = self.ruled_out.try_reserve(snapshot.ruled_out.len());
         for &(key, bits) in &snapshot.ruled_out {
             if self.packed.get(key) >= LOOPY {
-                *self.ruled_out.entry(Key::Packed(key)).or_default() |= bits;
+                self.ruled_out.add(Key::Packed(key), bits);
             }
         }
         self.packed.keep();
