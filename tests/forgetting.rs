@@ -170,3 +170,29 @@ fn a_table_saved_after_forgetting_is_resumed() {
     let stdout = String::from_utf8_lossy(&resumed.stdout);
     assert_eq!(stdout, "grundy NodeKayles(Grid(3, 14)) = 4\n");
 }
+
+/// A search stopped by the work limit after forgetting values says so,
+/// and names `--max-table` beside `--max-work`; one that forgot nothing
+/// names `--max-work` alone.
+#[test]
+fn the_work_limit_names_the_table_bound_when_values_were_forgotten() {
+    let source = format!("{GAMES}grundy NodeKayles(Grid(3, 16))\n");
+    let search = ["run", "--method", "search"];
+    let bounded = ["--max-work", "200000", "--max-table", "4KB", "-"];
+    let bounded = sprague(&[&search[..], &bounded[..]].concat(), &source);
+    let stderr = String::from_utf8_lossy(&bounded.stderr);
+    assert!(!bounded.status.success(), "{stderr}");
+    assert!(stderr.contains("stopped after examining"), "{stderr}");
+    assert!(stderr.contains("forgot"), "{stderr}");
+    assert!(stderr.contains("--max-table"), "{stderr}");
+    assert!(stderr.contains("--max-work"), "{stderr}");
+    let unbounded = sprague(
+        &[&search[..], &["--max-work", "2000", "-"]].concat(),
+        &source,
+    );
+    let stderr = String::from_utf8_lossy(&unbounded.stderr);
+    assert!(!unbounded.status.success(), "{stderr}");
+    assert!(stderr.contains("stopped after examining"), "{stderr}");
+    assert!(stderr.contains("--max-work"), "{stderr}");
+    assert!(!stderr.contains("--max-table"), "{stderr}");
+}

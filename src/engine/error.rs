@@ -63,6 +63,9 @@ pub enum EngineError<P, E> {
         of: Option<NonZeroUsize>,
         /// Boxed, to keep the error small where it is rare.
         expanding: Box<P>,
+        /// Values the pruned search forgot to keep its table within
+        /// `--max-table`, which it may have had to find again.
+        forgotten: u64,
     },
     /// Memory ran out (an allocation failed) with `solved` positions kept:
     /// the search stops with this error instead of aborting.

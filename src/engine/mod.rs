@@ -518,6 +518,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     solved,
                     of: NonZeroUsize::new(of),
                     expanding: Box::new(position.clone()),
+                    forgotten: 0,
                 });
             }
             Err(Unknown::PastLimit) => {
@@ -724,6 +725,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             solved: self.states(),
             of: None,
             expanding: Box::new(expanding),
+            forgotten: self.forgotten,
         }
     }
 
