@@ -173,13 +173,21 @@ impl Board {
     }
 
     /// The nodes next to node `v` of a board of at most 128 nodes, as
-    /// bits: shifts for grids and paths.
+    /// bits: shifts for grids and paths, in a `u64` where the board fits.
     #[inline]
     pub fn neighbour_bits(&self, v: u32) -> u128 {
         debug_assert!(self.size() <= 128 && (v as usize) < self.size());
         let size = self.size() as u32;
-        let on_board = u128::MAX >> (128 - size);
-        self.spreader::<u128>().spread(1 << v) & on_board
+        match size {
+            0..=64 => {
+                let on_board = u64::MAX >> (64 - size);
+                u128::from(self.spreader::<u64>().spread(1 << v) & on_board)
+            }
+            _ => {
+                let on_board = u128::MAX >> (128 - size);
+                self.spreader::<u128>().spread(1 << v) & on_board
+            }
+        }
     }
 
     /// How to find the nodes next to a set of nodes of a board whose
@@ -1170,6 +1178,29 @@ mod tests {
                 board.parts(bits, symmetric, |part| found.push(part));
                 found.sort();
                 proptest::prop_assert_eq!(found, parts_by_search(&board, bits, symmetric));
+            }
+        }
+    }
+
+    #[test]
+    fn neighbours_by_bits_are_neighbours_one_by_one() {
+        let graph = Arc::new(GraphBoard::new(
+            GraphId(0),
+            "G".into(),
+            5,
+            vec![(0, 1), (1, 2), (2, 0), (3, 3), (3, 4)],
+        ));
+        let mut boards = vec![Board::Graph(graph.clone()), Board::Edges(graph)];
+        for rows in 1..=8 {
+            boards.extend((1..=16).map(|cols| Board::Grid { rows, cols }));
+        }
+        boards.extend([1, 2, 3, 63, 64, 65, 128].map(Board::Path));
+        boards.extend([1, 2, 3, 63, 64, 65, 128].map(Board::Cycle));
+        for board in boards {
+            for v in 0..board.size() as u32 {
+                let mut expected = 0u128;
+                board.neighbours(v, |w| expected |= 1 << w);
+                assert_eq!(board.neighbour_bits(v), expected, "node {v} of {board:?}");
             }
         }
     }
