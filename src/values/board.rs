@@ -173,13 +173,21 @@ impl Board {
     }
 
     /// The nodes next to node `v` of a board of at most 128 nodes, as
-    /// bits: shifts for grids and paths.
+    /// bits: shifts for grids and paths, in a `u64` where the board fits.
     #[inline]
     pub fn neighbour_bits(&self, v: u32) -> u128 {
         debug_assert!(self.size() <= 128 && (v as usize) < self.size());
         let size = self.size() as u32;
-        let on_board = u128::MAX >> (128 - size);
-        self.spreader::<u128>().spread(1 << v) & on_board
+        match size {
+            0..=64 => {
+                let on_board = u64::MAX >> (64 - size);
+                u128::from(self.spreader::<u64>().spread(1 << v) & on_board)
+            }
+            _ => {
+                let on_board = u128::MAX >> (128 - size);
+                self.spreader::<u128>().spread(1 << v) & on_board
+            }
+        }
     }
 
     /// How to find the nodes next to a set of nodes of a board whose
@@ -215,6 +223,7 @@ trait Word:
     + Shr<u32, Output = Self>
 {
     const ZERO: Self;
+    const ONE: Self;
     const MAX: Self;
     const BITS: u32;
     /// The lowest bit set.
@@ -222,8 +231,16 @@ trait Word:
     fn trailing_zeros(self) -> u32;
     fn wrapping_add(self, other: Self) -> Self;
     fn leading_zeros(self) -> u32;
+    fn reverse_bits(self) -> Self;
     fn narrow(bits: u128) -> Self;
     fn wide(self) -> u128;
+    /// The word as regions order their sets: by the low 64 bits, then
+    /// the high.
+    #[inline(always)]
+    fn order(self) -> (u64, u64) {
+        let wide = self.wide();
+        (wide as u64, (wide >> 64) as u64)
+    }
 }
 
 /// `Word` for an unsigned integer type, by its own operations.
@@ -231,6 +248,7 @@ macro_rules! word {
     ($($bits:ty),*) => {$(
         impl Word for $bits {
             const ZERO: $bits = 0;
+            const ONE: $bits = 1;
             const MAX: $bits = <$bits>::MAX;
             const BITS: u32 = <$bits>::BITS;
             #[inline(always)]
@@ -248,6 +266,10 @@ macro_rules! word {
             #[inline(always)]
             fn leading_zeros(self) -> u32 {
                 <$bits>::leading_zeros(self)
+            }
+            #[inline(always)]
+            fn reverse_bits(self) -> $bits {
+                <$bits>::reverse_bits(self)
             }
             #[inline(always)]
             fn narrow(bits: u128) -> $bits {
@@ -634,7 +656,8 @@ fn split<W: Word>(mut rest: W, spreader: &Spreader<'_, W>, each: &mut impl FnMut
 
 /// A connected part of a grid of `cols` columns, given by its bits: moved to
 /// the grid of its bounding box, and with `symmetric` to the least of its
-/// eight images. Bit operations only, nothing allocated.
+/// eight images. Bit operations on the board's own word only, nothing
+/// allocated.
 #[inline(always)]
 fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
     let cols = rows.cols;
@@ -645,26 +668,41 @@ fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
     // grid is moved up and no more.
     let part = part >> (top * cols);
     let row_mask = W::MAX >> (W::BITS - cols);
-    let row = |r: u32| (part >> (r * cols)) & row_mask;
-    let columns = (0..height).fold(W::ZERO, |columns, r| columns | row(r));
+    // Every row folded onto the first, in as many shifts as it takes to
+    // double the rows folded up to the part's height.
+    let mut folded = part;
+    let mut span = 1;
+    while span < height {
+        folded = folded | folded >> (span * cols);
+        span *= 2;
+    }
+    let columns = folded & row_mask;
     let left = columns.trailing_zeros();
     let width = W::BITS - columns.leading_zeros() - left;
+    if symmetric && height <= 8 && width <= 8 {
+        let cells = (0..height).fold(0, |cells, r| {
+            cells | ((part >> (r * cols)) & row_mask).wide() as u64 >> left << (8 * r)
+        });
+        let (rows, cols, nodes) = least_small_image(cells, height, width);
+        return Region {
+            board: Board::Grid { rows, cols },
+            nodes: Set::from_bits(u128::from(nodes)),
+        };
+    }
     // Packed in the board's own word: the part has no more nodes.
     let packed = match width == cols {
         true => part,
         false => (0..height).fold(W::ZERO, |packed, r| {
-            packed | (row(r) >> left) << (r * width)
+            packed | ((part >> (r * cols)) & row_mask) >> left << (r * width)
         }),
-    }
-    .wide();
-    let least = match symmetric {
+    };
+    let (rows, cols, nodes) = match symmetric {
         true => least_image(packed, height, width),
         false => (height, width, packed),
     };
-    let (rows, cols, nodes) = least;
     Region {
         board: Board::Grid { rows, cols },
-        nodes: Set::from_bits(nodes),
+        nodes: Set::from_bits(nodes.wide()),
     }
 }
 
@@ -673,71 +711,126 @@ fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
 /// regions order: by shape (fewer rows first), then by the set's low word
 /// and high word. A box taller than wide is transposed first (one pass
 /// over its cells), since its images with fewer rows are the least; the
-/// four images of one shape are its row reversals and mirrored rows; a
-/// square box has both shapes' four.
+/// four images of one shape are the box, the box with its rows in the
+/// other order, and the half turns of these two (their bits reversed);
+/// a square box has both shapes' four.
 #[inline(always)]
-fn least_image(cells: u128, height: u32, width: u32) -> (u32, u32, u128) {
-    let four = |rows: u32, cols: u32, nodes: u128| {
-        let mirrored = mirror(nodes, rows, cols);
-        let images = [
-            nodes,
-            mirrored,
-            upside_down(nodes, rows, cols),
-            upside_down(mirrored, rows, cols),
-        ];
-        let order = |&nodes: &u128| (nodes as u64, (nodes >> 64) as u64);
-        images.into_iter().min_by_key(order).unwrap_or(nodes)
+fn least_image<W: Word>(cells: W, height: u32, width: u32) -> (u32, u32, W) {
+    let four = |rows: u32, cols: u32, nodes: W| {
+        // A half turn reverses the bits; after the rows' order is reversed,
+        // it is the box in a mirror.
+        let half_turn = |nodes: W| nodes.reverse_bits() >> (W::BITS - rows * cols);
+        let flipped = flip_rows(nodes, rows, cols);
+        let images = [nodes, half_turn(nodes), flipped, half_turn(flipped)];
+        images
+            .into_iter()
+            .min_by_key(|nodes| nodes.order())
+            .unwrap_or(nodes)
     };
     let least = match height.cmp(&width) {
         Ordering::Less => four(height, width, cells),
-        Ordering::Greater => four(width, height, transpose(cells, height, width)),
+        Ordering::Greater => four(width, height, turn_over(cells, height, width)),
         Ordering::Equal => {
             let (a, b) = (
                 four(height, width, cells),
-                four(width, height, transpose(cells, height, width)),
+                four(width, height, turn_over(cells, height, width)),
             );
-            let order = |nodes: u128| (nodes as u64, (nodes >> 64) as u64);
-            if order(a) <= order(b) { a } else { b }
+            if a.order() <= b.order() { a } else { b }
         }
     };
     (height.min(width), height.max(width), least)
 }
 
-/// The row `r` of a box `width` bits wide.
+/// The least image, as [`least_image`], of a box of at most 8 × 8 cells
+/// laid out 8 bits a row (bit `8 r + c` for cell (r, c)), given in that
+/// layout and returned `rows` × `cols` in the layout of [`least_image`].
+/// Each symmetry is a few whole-word operations here: the rows' order
+/// reversed by reversing the bytes, each row by reversing the bits in
+/// each byte, the box transposed by three exchanges of bits. Two sets of
+/// one box compare as numbers alike in both layouts (a cell's bit comes
+/// after another's in one exactly when it does in the other), so the
+/// least is found before it is packed.
 #[inline(always)]
-fn box_row(cells: u128, r: u32, width: u32) -> u128 {
-    (cells >> (r * width)) & (u128::MAX >> (128 - width))
+fn least_small_image(cells: u64, height: u32, width: u32) -> (u32, u32, u64) {
+    debug_assert!(height <= 8 && width <= 8);
+    let four = |rows: u32, cols: u32, nodes: u64| {
+        // The low `cols` bits of every byte.
+        let row_cells = 0x0101_0101_0101_0101 * ((1u64 << cols) - 1);
+        let flipped = nodes.swap_bytes() >> (8 * (8 - rows));
+        let mirror = |nodes: u64| (nodes.swap_bytes().reverse_bits() >> (8 - cols)) & row_cells;
+        let images = [nodes, flipped, mirror(nodes), mirror(flipped)];
+        images.into_iter().min().unwrap_or(nodes)
+    };
+    let least = match height.cmp(&width) {
+        Ordering::Less => four(height, width, cells),
+        Ordering::Greater => four(width, height, transpose_eight(cells)),
+        Ordering::Equal => {
+            four(height, width, cells).min(four(width, height, transpose_eight(cells)))
+        }
+    };
+    let (rows, cols) = (height.min(width), height.max(width));
+    let packed = (0..rows).fold(0, |packed, r| {
+        packed | (least >> (8 * r) & 0xff) << (r * cols)
+    });
+    (rows, cols, packed)
+}
+
+/// An 8 × 8 box of bits (bit `8 r + c` for cell (r, c)) transposed, by
+/// exchanging the cells across the diagonal of each 2 × 2, 4 × 4 and
+/// 8 × 8 block in turn (Warren, Hacker's Delight, § 7–3).
+#[inline(always)]
+fn transpose_eight(cells: u64) -> u64 {
+    let exchange = |cells: u64, mask: u64, shift: u32| {
+        let moved = (cells ^ cells >> shift) & mask;
+        cells ^ moved ^ moved << shift
+    };
+    let cells = exchange(cells, 0x00aa_00aa_00aa_00aa, 7);
+    let cells = exchange(cells, 0x0000_cccc_0000_cccc, 14);
+    exchange(cells, 0x0000_0000_f0f0_f0f0, 28)
+}
+
+/// The rows of a box `width` bits wide in the other order.
+#[inline(always)]
+fn flip_rows<W: Word>(cells: W, height: u32, width: u32) -> W {
+    let row_mask = W::MAX >> (W::BITS - width);
+    (0..height).fold(W::ZERO, |image, r| {
+        image | ((cells >> (r * width)) & row_mask) << ((height - 1 - r) * width)
+    })
+}
+
+/// The box's columns as rows, in any word.
+#[inline(always)]
+fn turn_over<W: Word>(cells: W, height: u32, width: u32) -> W {
+    let row_mask = W::MAX >> (W::BITS - width);
+    let mut image = W::ZERO;
+    for r in 0..height {
+        let mut row = (cells >> (r * width)) & row_mask;
+        while row != W::ZERO {
+            let c = row.trailing_zeros();
+            row = row & !row.lowest();
+            image = image | W::ONE << (c * height + r);
+        }
+    }
+    image
 }
 
 /// Each row of the box reversed: the box seen in a mirror.
 #[inline(always)]
 pub(super) fn mirror(cells: u128, height: u32, width: u32) -> u128 {
-    (0..height).fold(0, |image, r| {
-        image | (box_row(cells, r, width).reverse_bits() >> (128 - width)) << (r * width)
-    })
+    let turned = cells.reverse_bits() >> (128 - height * width);
+    flip_rows(turned, height, width)
 }
 
 /// The rows of the box in the other order.
 #[inline(always)]
 pub(super) fn upside_down(cells: u128, height: u32, width: u32) -> u128 {
-    (0..height).fold(0, |image, r| {
-        image | box_row(cells, r, width) << ((height - 1 - r) * width)
-    })
+    flip_rows(cells, height, width)
 }
 
 /// The box's columns as rows.
 #[inline(always)]
 pub(super) fn transpose(cells: u128, height: u32, width: u32) -> u128 {
-    let mut image = 0;
-    for r in 0..height {
-        let mut row = box_row(cells, r, width);
-        while row != 0 {
-            let c = row.trailing_zeros();
-            row &= row - 1;
-            image |= 1 << (c * height + r);
-        }
-    }
-    image
+    turn_over(cells, height, width)
 }
 
 /// The rows of a grid of at most 128 nodes, told from a node's number by
@@ -754,11 +847,13 @@ struct Rows {
 impl Rows {
     /// The rows of a grid of `cols` columns (a grid of none has no node to
     /// ask about).
+    #[inline(always)]
     fn of(cols: u32) -> Rows {
-        Rows {
-            cols,
-            reciprocal: (1u32 << 16).div_ceil(cols.max(1)),
-        }
+        let reciprocal = match RECIPROCALS.get(cols as usize) {
+            Some(&reciprocal) => reciprocal,
+            None => (1u32 << 16).div_ceil(cols),
+        };
+        Rows { cols, reciprocal }
     }
 
     #[inline(always)]
@@ -767,6 +862,19 @@ impl Rows {
         (v * self.reciprocal) >> 16
     }
 }
+
+/// [`Rows::reciprocal`] for each number of columns a grid of at most 128
+/// nodes may have (and 1 for none), so that a board's parts cost no
+/// division.
+const RECIPROCALS: [u32; 129] = {
+    let mut reciprocals = [1 << 16; 129];
+    let mut cols = 1;
+    while cols <= 128 {
+        reciprocals[cols] = (1u32 << 16).div_ceil(cols as u32);
+        cols += 1;
+    }
+    reciprocals
+};
 
 /// One of the eight symmetries of a rectangle: a turn by `quarter` quarter
 /// turns after a reflection if `flip`.
@@ -901,6 +1009,21 @@ mod tests {
         Symmetry::ALL.into_iter().map(image).min().unwrap()
     }
 
+    /// The least image by [`least_image`] in a word of 128 bits and, for
+    /// a box that fits, in one of 64, as a region.
+    fn least_images(cells: u128, height: u32, width: u32) -> Vec<Region> {
+        let region = |(rows, cols, nodes): (u32, u32, u128)| Region {
+            board: Board::Grid { rows, cols },
+            nodes: Set::from_bits(nodes),
+        };
+        let mut found = vec![region(least_image(cells, height, width))];
+        if height * width <= 64 {
+            let (rows, cols, nodes) = least_image(cells as u64, height, width);
+            found.push(region((rows, cols, u128::from(nodes))));
+        }
+        found
+    }
+
     #[test]
     fn the_least_image_by_rows_is_the_least_image_cell_by_cell() {
         let boxes = [
@@ -916,33 +1039,87 @@ mod tests {
         ];
         for (height, width) in boxes {
             for cells in 1u128..1 << (height * width) {
-                let (rows, cols, nodes) = least_image(cells, height, width);
-                let found = Region {
-                    board: Board::Grid { rows, cols },
-                    nodes: Set::from_bits(nodes),
-                };
                 let expected = least_image_cell_by_cell(cells, height, width);
-                assert_eq!(
-                    found, expected,
-                    "cells {cells:b} of a {height} × {width} box"
-                );
+                for found in least_images(cells, height, width) {
+                    assert_eq!(
+                        found, expected,
+                        "cells {cells:b} of a {height} × {width} box"
+                    );
+                }
             }
         }
         // Boxes as large as the bits allow, with a few cells each.
-        for (height, width) in [(8, 16), (16, 8), (1, 128), (128, 1), (11, 11)] {
+        let boxes = [(8, 16), (16, 8), (1, 128), (128, 1), (11, 11)];
+        let boxes = boxes
+            .into_iter()
+            .chain([(8, 8), (4, 16), (16, 4), (1, 64), (7, 9)]);
+        for (height, width) in boxes {
             for seed in 0..200u128 {
                 let cells = (seed.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) >> 7)
                     & (u128::MAX >> (128 - height * width));
                 if cells == 0 {
                     continue;
                 }
-                let (rows, cols, nodes) = least_image(cells, height, width);
-                let found = Region {
-                    board: Board::Grid { rows, cols },
-                    nodes: Set::from_bits(nodes),
-                };
-                assert_eq!(found, least_image_cell_by_cell(cells, height, width));
+                let expected = least_image_cell_by_cell(cells, height, width);
+                for found in least_images(cells, height, width) {
+                    assert_eq!(
+                        found, expected,
+                        "cells {cells:b} of a {height} × {width} box"
+                    );
+                }
             }
+        }
+    }
+
+    #[test]
+    fn the_least_image_of_a_small_box_by_words_is_the_least_image_cell_by_cell() {
+        // A box's cells, `width` bits a row, laid out 8 bits a row.
+        let by_bytes = |cells: u128, height: u32, width: u32| {
+            (0..height).fold(0u64, |laid, r| {
+                laid | ((cells >> (r * width) & ((1 << width) - 1)) as u64) << (8 * r)
+            })
+        };
+        let check = |cells: u128, height: u32, width: u32| {
+            let (rows, cols, nodes) =
+                least_small_image(by_bytes(cells, height, width), height, width);
+            let found = Region {
+                board: Board::Grid { rows, cols },
+                nodes: Set::from_bits(u128::from(nodes)),
+            };
+            let expected = least_image_cell_by_cell(cells, height, width);
+            assert_eq!(
+                found, expected,
+                "cells {cells:b} of a {height} × {width} box"
+            );
+        };
+        for height in 1..=8 {
+            for width in 1..=8 {
+                if height * width <= 16 {
+                    (1u128..1 << (height * width)).for_each(|cells| check(cells, height, width));
+                    continue;
+                }
+                for seed in 0..2000u128 {
+                    let cells = (seed.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
+                        >> 11)
+                        & (u128::MAX >> (128 - height * width));
+                    if cells != 0 {
+                        check(cells, height, width);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_eight_by_eight_box_transposed_by_words_is_transposed_cell_by_cell() {
+        for seed in 0..1000u64 {
+            let cells = seed
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(seed as u32);
+            let expected = (0..64)
+                .filter(|v| cells >> v & 1 == 1)
+                .fold(0u64, |image, v| image | 1 << (v % 8 * 8 + v / 8));
+            assert_eq!(transpose_eight(cells), expected, "cells {cells:x}");
         }
     }
 
@@ -1001,6 +1178,29 @@ mod tests {
                 board.parts(bits, symmetric, |part| found.push(part));
                 found.sort();
                 proptest::prop_assert_eq!(found, parts_by_search(&board, bits, symmetric));
+            }
+        }
+    }
+
+    #[test]
+    fn neighbours_by_bits_are_neighbours_one_by_one() {
+        let graph = Arc::new(GraphBoard::new(
+            GraphId(0),
+            "G".into(),
+            5,
+            vec![(0, 1), (1, 2), (2, 0), (3, 3), (3, 4)],
+        ));
+        let mut boards = vec![Board::Graph(graph.clone()), Board::Edges(graph)];
+        for rows in 1..=8 {
+            boards.extend((1..=16).map(|cols| Board::Grid { rows, cols }));
+        }
+        boards.extend([1, 2, 3, 63, 64, 65, 128].map(Board::Path));
+        boards.extend([1, 2, 3, 63, 64, 65, 128].map(Board::Cycle));
+        for board in boards {
+            for v in 0..board.size() as u32 {
+                let mut expected = 0u128;
+                board.neighbours(v, |w| expected |= 1 << w);
+                assert_eq!(board.neighbour_bits(v), expected, "node {v} of {board:?}");
             }
         }
     }
