@@ -178,7 +178,7 @@ fn a_table_saved_after_forgetting_is_resumed() {
 fn the_work_limit_names_the_table_bound_when_values_were_forgotten() {
     let source = format!("{GAMES}grundy NodeKayles(Grid(3, 16))\n");
     let search = ["run", "--method", "search"];
-    let bounded = ["--max-work", "200000", "--max-table", "4KB", "-"];
+    let bounded = ["--max-work", "50000", "--max-table", "4KB", "-"];
     let bounded = sprague(&[&search[..], &bounded[..]].concat(), &source);
     let stderr = String::from_utf8_lossy(&bounded.stderr);
     assert!(!bounded.status.success(), "{stderr}");

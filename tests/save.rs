@@ -421,7 +421,7 @@ fn a_run_killed_while_writing_leaves_the_last_table_whole() {
 
 /// A search long enough to be stopped midway: Cram on 4 × 9, some seconds.
 fn long_run(dir: &Path, args: &[&str]) -> std::process::Child {
-    let file = cram_file(dir, "long.game", "grundy Cram(Grid(4, 9))\n");
+    let file = cram_file(dir, "long.game", "grundy Cram(Grid(4, 11))\n");
     Command::new(env!("CARGO_BIN_EXE_sprague"))
         .arg("run")
         .args(args)

@@ -345,6 +345,7 @@ impl PackedValues {
     /// Makes room to store a key, so that [`PackedValues::set`] does not
     /// allocate; `Err` when memory ran out.
     pub fn make_room(&mut self, key: Packed) -> Result<(), TryReserveError> {
+        self.compact_journal();
         super::room(&mut self.journal, 1)?;
         match Stored::of(key) {
             Stored::One(_) => self.one.reserve_one()?,
@@ -388,6 +389,24 @@ impl PackedValues {
         if !self.big.is_empty() {
             self.big.remove(&key);
         }
+    }
+
+    /// Before the journal grows, drops from it the keys no longer stored
+    /// and the keys noted twice, when they are most of it: a search that
+    /// stores a position, takes it out when it leaves it without a value
+    /// and stores it again when it meets it again notes it each time
+    /// (Cram on 5 × 8 noted 20 million keys, 480 MB, for 740,000 stored).
+    /// Rolling back removes the same keys either way.
+    fn compact_journal(&mut self) {
+        let journal = &self.journal;
+        if journal.len() < journal.capacity() || journal.len() < 2 * self.len() + 1024 {
+            return;
+        }
+        let mut journal = std::mem::take(&mut self.journal);
+        journal.retain(|&key| self.get(key) != UNSOLVED);
+        journal.sort_unstable();
+        journal.dedup();
+        self.journal = journal;
     }
 
     /// Forgets the journal: what is stored now stays.
@@ -488,6 +507,39 @@ mod tests {
             0 => Packed([word % 5, word << 30, 0]),
             1 => Packed([word % 5, word << 44, 0]),
             _ => Packed([word % 5, word, 1]),
+        }
+    }
+
+    /// A search that stores a key and takes it out again, over and over,
+    /// keeps the journal about the size of the table, and rolling back
+    /// still forgets every key stored since the journal was cleared, the
+    /// keys stored before staying.
+    #[test]
+    fn the_journal_stays_small_through_keys_stored_and_taken_out() {
+        let mut values = PackedValues::default();
+        for word in 0..100 {
+            values.make_room(key(word)).unwrap();
+            values.set(key(word), word);
+        }
+        values.keep();
+        for round in 0..100_000 {
+            let churned = key(1_000 + round % 5_000);
+            values.make_room(churned).unwrap();
+            values.set(churned, QUEUED);
+            if round % 7 != 0 {
+                values.remove(churned);
+            }
+        }
+        let stored = values.len() - 100;
+        assert!(stored > 0 && stored < 5_000);
+        assert!(values.journal.capacity() <= 4 * (values.len() + 1024));
+        values.roll_back();
+        assert_eq!(values.len(), 100);
+        for word in 0..100 {
+            assert_eq!(values.get(key(word)), word);
+        }
+        for round in 0..5_000 {
+            assert_eq!(values.get(key(1_000 + round)), UNSOLVED);
         }
     }
 
