@@ -53,7 +53,7 @@ const FULL: Sizes = Sizes {
     three: 150,
     four: 32,
     chomp: 200,
-    peer_cram: &[(3, 12), (5, 6), (4, 9), (5, 7)],
+    peer_cram: &[(3, 12), (5, 6), (4, 9), (5, 7), (4, 11)],
     node_kayles_search: 22,
     runs: 3,
 };
