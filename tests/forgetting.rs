@@ -94,12 +94,13 @@ fn cram_within_a_tiny_table_answers_as_the_memo_does() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
-    /// Random regions of boards up to 5 × 6, asked every question with a
+    /// Random regions of boards up to 4 × 6, asked every question with a
     /// table of 1 KB: the search answers as the memo does, and stays
-    /// within the bound.
+    /// within the bound. (Regions of 5 × 6 within 1 KB find the same
+    /// values forgotten over and over: one took minutes.)
     #[test]
     fn a_search_that_forgets_answers_as_the_memo_does(
-        rows in 3u32..=5,
+        rows in 3u32..=4,
         cols in 4u32..=6,
         masks in any::<[u64; 2]>(),
         heap in 0u64..4,
