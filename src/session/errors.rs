@@ -57,22 +57,24 @@ pub(super) fn engine_error(
             of,
             expanding,
             forgotten,
-        } => EvalError::TooMuchWork {
-            limit,
-            examined,
-            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
-            solved: solved as u64,
-            of: of.map(|of| of.get() as u64),
-            raise: match forgotten {
-                0 => raise_work(limit, solved, of.map(NonZeroUsize::get)),
-                forgotten => format!(
-                    "the search forgot {} values to keep its table within `--max-table`, and may have spent the work finding them again: a larger `--max-table` lets it keep them; else {}",
-                    underscored(forgotten),
-                    raise_work(limit, solved, of.map(NonZeroUsize::get))
-                ),
-            },
-            span,
-        },
+        } => {
+            let raise = raise_work(limit, solved, of.map(NonZeroUsize::get));
+            EvalError::TooMuchWork {
+                limit,
+                examined,
+                position: interp.show(std::slice::from_ref(&expanding)).to_string(),
+                solved: solved as u64,
+                of: of.map(|of| of.get() as u64),
+                raise: match forgotten {
+                    0 => raise,
+                    forgotten => format!(
+                        "the search forgot {} values to keep its table within `--max-table`, and may have spent the work finding them again: a larger `--max-table` lets it keep them; else {raise}",
+                        underscored(forgotten),
+                    ),
+                },
+                span,
+            }
+        }
         EngineError::TooManyMoves { limit, expanding } => EvalError::TooManyMoves {
             limit,
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
