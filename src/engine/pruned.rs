@@ -500,7 +500,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if !self.searches(rules, position) || depth >= DEEPEST {
             return kept(self.part_value(rules, position, depth)?);
         }
-        let key = self.intern(rules, position, position)?;
+        // A position of a packed key is stored only once its options are
+        // listed in full: most questions end before, on the values ruled
+        // out or as its options are listed.
+        let key = match self.unstored_key(rules, position) {
+            Some(key) => key,
+            None => self.intern(rules, position, position)?,
+        };
         if self.ruled_out_all(key, wanted) {
             self.drop_unsolved(key);
             return Ok(None);
@@ -617,6 +623,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             && !self.ruled_out_all(key, ZERO)
             && self.mirror_zero(rules, position, mirrors, depth)?
         {
+            self.intern(rules, position, position)?;
             self.leave(key, Some(0));
             return Ok(Expansion::Zero);
         }
@@ -678,6 +685,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             },
             false => self.listed(rules, position)?,
         };
+        let stored = self.intern(rules, position, position)?;
+        debug_assert!(
+            stored == key,
+            "a position is stored under the key it was asked by"
+        );
         room(&mut self.path, 1).map_err(|_| self.out_of_memory())?;
         self.set_value(key, EXPANDING);
         self.path.push(key);
@@ -782,6 +794,18 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 self.set_value(key, QUEUED);
                 self.drop_unsolved(key);
             }
+        }
+    }
+
+    /// The key `position` is stored under once it is stored, where that
+    /// is its packed form: it may be asked about before it is stored.
+    fn unstored_key<R>(&self, rules: &R, position: &P) -> Option<Key>
+    where
+        R: Rules<Position = P>,
+    {
+        match rules.dense(position) {
+            Some(_) => None,
+            None => rules.packed(position).map(Key::Packed),
         }
     }
 
