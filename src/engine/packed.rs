@@ -20,6 +20,23 @@ use super::{EXPANDING, Grundy, LOOPY, QUEUED, UNSOLVED};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Packed(pub [u64; 3]);
 
+impl Packed {
+    /// The key in one word, when its first word is below 2^24 and its
+    /// second below 2^40 (the key of a board of at most 40 nodes, say).
+    #[inline(always)]
+    pub(super) fn one_word(self) -> Option<u64> {
+        match self.0 {
+            [head, low, 0] if head < 1 << 24 && low < 1 << 40 => Some(head << 40 | low),
+            _ => None,
+        }
+    }
+
+    /// The key whose [`Packed::one_word`] is `word`.
+    pub(super) fn from_one_word(word: u64) -> Packed {
+        Packed([word >> 40, word & ((1 << 40) - 1), 0])
+    }
+}
+
 /// Keys are kept in the least of three tables they fit: one word when
 /// the first word is below 2^24 and the second below 2^40 (say, a board
 /// of at most 40 nodes), two words when the third is zero (at most 64), or
@@ -53,10 +70,10 @@ enum Stored {
 impl Stored {
     #[inline(always)]
     fn of(key: Packed) -> Stored {
-        let stored = match key.0 {
-            [head, low, 0] if head < 1 << 24 && low < 1 << 40 => Stored::One(head << 40 | low),
-            [head, low, 0] => Stored::Two([head, low]),
-            words => Stored::Three(words),
+        let stored = match (key.one_word(), key.0) {
+            (Some(word), _) => Stored::One(word),
+            (None, [head, low, 0]) => Stored::Two([head, low]),
+            (None, words) => Stored::Three(words),
         };
         match stored {
             Stored::One(u64::EMPTY) | Stored::Two(<[u64; 2]>::EMPTY) => Stored::Odd,
