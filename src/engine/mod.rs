@@ -218,6 +218,9 @@ pub struct Engine<P> {
     deferred: Vec<Deferred>,
     /// The keys of the missing parts, while they are pushed.
     keys: Vec<Key>,
+    /// The buffers of options the pruned search is done with, for the
+    /// next positions it lists (see [`pruned::Candidates`]).
+    spare: Vec<pruned::Candidates<P>>,
     /// Generalised values of the positions that reach a cycle.
     loopy: HashMap<P, Gamma>,
     watcher: Option<Watcher>,
@@ -290,6 +293,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             missing: Vec::new(),
             deferred: Vec::new(),
             keys: Vec::new(),
+            spare: Vec::new(),
             loopy: HashMap::default(),
             watcher: None,
             until_watch: WATCH_WORK,

@@ -89,11 +89,26 @@ struct Candidate {
 }
 
 /// The options of a position being searched: the values of those whose
-/// parts are all known, and the others as candidates.
-struct Candidates<P> {
+/// parts are all known, and the others as candidates. Their buffers are
+/// kept for the next position listed once the search is done with them
+/// (see [`Engine::recycle`]): a search lists hundreds of thousands.
+pub(super) struct Candidates<P> {
     parts: Vec<P>,
     candidates: Vec<Candidate>,
     known: Mex,
+    /// The weights of an option's parts, while its hardest is found.
+    weights: Vec<u64>,
+}
+
+impl<P> Candidates<P> {
+    fn new() -> Self {
+        Candidates {
+            parts: Vec::new(),
+            candidates: Vec::new(),
+            known: Mex::default(),
+            weights: Vec::new(),
+        }
+    }
 }
 
 /// What expanding a component found (see [`Engine::expand`]).
@@ -447,6 +462,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
             break;
         }
+        self.spare.push(options);
         self.leave(key, Some(value));
         Ok(value)
     }
@@ -554,6 +570,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 }
             }
         }
+        self.spare.push(options);
         let least = left.min();
         match least {
             Some(value) if exact || value <= top => {
@@ -665,12 +682,16 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let all_deferred =
             self.deferred.last().map(|option| option.end) == Some(self.missing.len());
         let mut options = match self.missing.is_empty() || all_deferred {
-            true => Candidates {
-                parts: std::mem::take(&mut self.missing),
-                candidates: self
-                    .deferred
-                    .iter()
-                    .scan(0, |start, option| {
+            true => {
+                // The fold's buffers are taken, and those of a position
+                // searched before left to it (it clears them).
+                let mut options = self.spare.pop().unwrap_or_else(Candidates::new);
+                std::mem::swap(&mut options.parts, &mut self.missing);
+                std::mem::swap(&mut options.known, &mut self.mex);
+                options.candidates.clear();
+                options
+                    .candidates
+                    .extend(self.deferred.iter().scan(0, |start, option| {
                         let candidate = Candidate {
                             start: *start,
                             len: option.end - *start,
@@ -679,10 +700,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                         };
                         *start = option.end;
                         Some(candidate)
-                    })
-                    .collect(),
-                known: std::mem::take(&mut self.mex),
-            },
+                    }));
+                options
+            }
             false => self.listed(rules, position)?,
         };
         let stored = self.intern(rules, position, position)?;
@@ -695,7 +715,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         self.path.push(key);
         // The hardest part of each option first: it alone is asked of a
         // value. The options from the easiest.
-        let mut weights = Vec::new();
+        let weights = &mut options.weights;
         for candidate in &mut options.candidates {
             let parts = &mut options.parts[candidate.start..candidate.start + candidate.len];
             weights.clear();
@@ -721,11 +741,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if self.count_work(listed.len() as u64 + 1) {
             return Err(self.too_much_work(position.clone()).into());
         }
-        let mut options = Candidates {
-            parts: Vec::new(),
-            candidates: Vec::new(),
-            known: Mex::default(),
-        };
+        let mut options = Candidates::new();
         for option in listed.iter() {
             let (start, mut x) = (options.parts.len(), 0);
             for part in option {
