@@ -6,10 +6,10 @@
 //! of a grid or a path are bound from the middle out (see `middle_out`).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use miette::SourceSpan;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::sweep::Count;
 use super::{Component, Interpreter};
