@@ -90,8 +90,8 @@ struct Candidate {
 
 /// The options of a position being searched: the values of those whose
 /// parts are all known, and the others as candidates. Their buffers are
-/// kept for the next position listed once the search is done with them
-/// (see [`Engine::recycle`]): a search lists hundreds of thousands.
+/// kept in the engine's spares for the next position listed once the
+/// search is done with them: a search lists hundreds of thousands.
 pub(super) struct Candidates<P> {
     parts: Vec<P>,
     candidates: Vec<Candidate>,

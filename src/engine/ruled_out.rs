@@ -260,10 +260,7 @@ impl RuledOut {
     pub fn add(&mut self, key: Key, bits: u64) {
         // Each kind grows into what the other leaves of the bound, in a
         // power of two of sets.
-        let sets = |room: usize, set_bytes: usize| {
-            let sets = (room / set_bytes).max(1);
-            1 << (usize::BITS - 1 - sets.leading_zeros())
-        };
+        let sets = |room: usize, set_bytes: usize| 1 << (room / set_bytes).max(1).ilog2();
         match narrow(&key) {
             Some(word) => {
                 let room = self.most.saturating_sub(self.wide.bytes());
