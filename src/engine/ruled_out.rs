@@ -77,6 +77,9 @@ struct Ways<K> {
     sets: Vec<Set<K>>,
     /// Slots taken.
     len: usize,
+    /// The most sets it may have: lowered to those it has when memory for
+    /// more is refused, so that it stops trying.
+    ceiling: usize,
 }
 
 impl<K: Tag> Ways<K> {
@@ -86,6 +89,7 @@ impl<K: Tag> Ways<K> {
         Ways {
             sets: Vec::new(),
             len: 0,
+            ceiling: usize::MAX,
         }
     }
 
@@ -125,6 +129,7 @@ impl<K: Tag> Ways<K> {
             return;
         }
         loop {
+            let most = most.min(self.ceiling);
             if !self.sets.is_empty() {
                 // A full set at less than half the slots taken is bad luck,
                 // not a reason to double.
@@ -168,14 +173,19 @@ impl<K: Tag> Ways<K> {
     }
 
     /// Doubles the sets (from the fewest, to at most `most`), placing the
-    /// notes again; a note that finds its set taken is dropped. Without
-    /// memory for more, or at `most`, the cache stays as it is: `false`
-    /// then.
+    /// notes again; a note that finds its set taken is dropped. At `most`
+    /// the cache stays as it is: `false` then. Without memory for more it
+    /// stays as it is and stops growing: `false` then only if it has no
+    /// sets, else the note to add takes the place of its set's oldest.
     fn grow(&mut self, most: usize) -> bool {
         let sets = (self.sets.len() * 2).max(FEWEST).min(most).max(1);
-        let mut grown: Vec<Set<K>> = Vec::new();
-        if sets <= self.sets.len() || grown.try_reserve_exact(sets).is_err() {
+        if sets <= self.sets.len() {
             return false;
+        }
+        let mut grown: Vec<Set<K>> = Vec::new();
+        if grown.try_reserve_exact(sets).is_err() {
+            self.ceiling = self.sets.len();
+            return !self.sets.is_empty();
         }
         grown.resize(
             sets,
