@@ -40,6 +40,30 @@ pub const MAX_GRUNDY: Grundy = LOOPY - 1;
 /// Handed a snapshot of the engine now and then during a long search.
 pub type Writer = Box<dyn FnMut(Snapshot) + Send>;
 
+/// The indices below `n`, each once, in steps of about `n / φ` (a step
+/// prime to `n`): the first `k` of them, for any `k`, spread evenly over
+/// the whole range (a rational fraction such as 5 / 8 would bunch them
+/// into 8 runs).
+pub(super) fn strided(n: usize) -> impl Iterator<Item = usize> {
+    let gcd = |mut a: usize, mut b: usize| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    // n / φ, by the golden ratio's fraction in 64 bits.
+    let mut step = ((n as u128 * 0x9e37_79b9_7f4a_7c15) >> 64).max(1) as usize;
+    while gcd(step, n) > 1 {
+        step += 1;
+    }
+    let mut index = 0;
+    (0..n).map(move |_| {
+        let at = index;
+        index = (index + step) % n;
+        at
+    })
+}
+
 /// When the engine next hands a snapshot to its writer.
 pub struct Checkpoints {
     write: Writer,
@@ -90,9 +114,24 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     pub fn restore(&mut self, snapshot: &Snapshot) -> usize {
         let before = self.states();
         let unknown = |kept: Grundy| kept == UNSOLVED || kept == QUEUED;
-        for &(key, value) in &snapshot.packed {
+        // A snapshot lists its values in the order of the table they came
+        // from, the order of their hashes: stored in that order, the ones
+        // of the smallest hashes pile up in a few slots of a table that
+        // doubles as it fills, or of one with room for only some of them
+        // (see `Table::reserve`). They are taken in an order that strides
+        // across the snapshot instead, and room is made for as many as the
+        // limit of states leaves room for first. Room refused here is asked
+        // for again value by value, which stops where memory ends.
+        let values = || {
+            strided(snapshot.packed.len())
+                .map(|i| snapshot.packed[i])
+                .filter(|&(_, value)| value <= MAX_GRUNDY)
+        };
+        let room = self.max_states.saturating_sub(before);
+        let _ = (self.packed).make_room_for(values().map(|(key, _)| key), room);
+        for (key, value) in values() {
             let kept = self.packed.get(key);
-            if value > MAX_GRUNDY || !unknown(kept) {
+            if !unknown(kept) {
                 continue;
             }
             let room = kept == QUEUED

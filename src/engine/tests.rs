@@ -535,3 +535,57 @@ fn the_mirror_strategy_answers_only_by_moves_the_rules_list() {
         );
     }
 }
+
+/// A snapshot lists its values in the order of the table they came from,
+/// which is the order of their hashes. Restored, they are spread over the
+/// table as they were: no key lands behind a long run of others (stored
+/// one by one into a table that doubled as it filled, the keys of the
+/// smallest hashes piled into one run as long as the table, and a restore
+/// of millions never ended). The values are all kept, and each is read
+/// back.
+#[test]
+fn a_snapshot_in_the_order_of_its_table_is_restored_without_long_runs() {
+    let keys = |n: u64| {
+        (0..n).map(move |i| match i % 3 {
+            // One word, two and three: each of the tables.
+            0 => Packed([1, i, 0]),
+            1 => Packed([2, i << 41, 0]),
+            _ => Packed([3, i, 7]),
+        })
+    };
+    let mut from: Engine<u64> = Engine::new(DEFAULT_MAX_STATES);
+    for key in keys(300_000) {
+        from.packed.make_room(key).unwrap();
+        from.packed.set(key, key.0[1] % 7);
+    }
+    let snapshot = from.snapshot();
+    assert_eq!(snapshot.packed.len(), 300_000);
+    let mut to: Engine<u64> = Engine::new(DEFAULT_MAX_STATES);
+    assert_eq!(to.restore(&snapshot), 300_000);
+    assert!(
+        to.packed.longest_run() < 100,
+        "a run of {} keys",
+        to.packed.longest_run()
+    );
+    for key in keys(300_000) {
+        assert_eq!(to.packed.get(key), key.0[1] % 7);
+    }
+    // Within a limit of states, as many as it leaves room for.
+    let mut small: Engine<u64> = Engine::new(1_000);
+    assert_eq!(small.restore(&snapshot), 1_000);
+    assert!(small.packed.longest_run() < 100);
+}
+
+/// The order a snapshot is restored in takes every index once, for sizes
+/// whose step must be moved off a common factor as well.
+#[test]
+fn a_strided_order_takes_every_index_once() {
+    for n in (0..200).chain([1 << 16, 3 * 5 * 7 * 11 * 13]) {
+        let mut seen = vec![false; n];
+        for i in super::snapshot::strided(n) {
+            assert!(!seen[i], "{i} twice of {n}");
+            seen[i] = true;
+        }
+        assert!(seen.iter().all(|&seen| seen), "an index left out of {n}");
+    }
+}
