@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use sprague::engine::{DEFAULT_MAX_STATES, Method};
-use sprague::session::{Event, Session, Value};
+use sprague::session::{Event, Saved, Session, Value};
 
 const NODE_KAYLES: &str = "
 game NodeKayles(s) splits up to symmetry {
@@ -50,6 +50,14 @@ fn run_in(session: &mut Session, source: &str) -> Heard {
         Event::Play(_) => unreachable!(),
     });
     heard
+}
+
+/// How many values a save wrote (a save that kept its file fails here).
+fn written(saved: Saved) -> usize {
+    match saved {
+        Saved::Written(count) => count,
+        kept => panic!("expected a table written, got {kept:?}"),
+    }
 }
 
 fn session() -> Session {
@@ -110,7 +118,7 @@ grundy NodeKayles(Grid(3, 16))
     );
     let before = stopped.tally().searched;
     assert!(0 < before && before < whole, "{before} of {whole}");
-    let saved = stopped.save().unwrap();
+    let saved = written(stopped.save().unwrap());
     assert!(saved > 0);
 
     let mut resumed_run = session();
@@ -124,7 +132,7 @@ grundy NodeKayles(Grid(3, 16))
         0 < after && after < whole,
         "{after} listed, {whole} when fresh"
     );
-    let complete = resumed_run.save().unwrap();
+    let complete = written(resumed_run.save().unwrap());
     assert!(complete > saved);
 
     // The position asked is in the table: its value is read.
@@ -147,7 +155,7 @@ fn a_table_is_resumed_whatever_number_its_game_has() {
     first.save_to(&path, Duration::from_secs(3600));
     let source = format!("{NODE_KAYLES}{asked}");
     assert_eq!(run_in(&mut first, &source).values, A316632[9..14]);
-    let saved = first.save().unwrap();
+    let saved = written(first.save().unwrap());
 
     let other = "game Sub(n) { move Sub(n - 1) if n > 0 }\ngrundy Sub(7)\n";
     let second = format!("{NODE_KAYLES}{asked}");
@@ -488,4 +496,46 @@ fn ctrl_c_stops_a_long_search_and_saves_its_values() {
         "{said}"
     );
     check_left_table(dir);
+}
+
+/// A table is never replaced by one of fewer values: resumed in part
+/// (within `--max-states`) and saved, the file stays as it was, and the
+/// run says so. A `--save-every` of any size is taken (a century or more
+/// is never).
+#[test]
+fn a_table_is_not_replaced_by_one_of_fewer_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let big = cram_file(dir, "big.game", "grundy Cram(Grid(4, 7))\n");
+    let first = sprague_in(dir, &["run", "--method", "search", "--save", "t", &big]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let before = std::fs::read(dir.join("t")).unwrap();
+    let small = cram_file(dir, "small.game", "grundy Cram(Grid(1, 2))\n");
+    let args = [
+        "run",
+        "--max-states",
+        "100",
+        "--resume",
+        "t",
+        "--save",
+        "t",
+        &small,
+    ];
+    let part = sprague_in(dir, &args);
+    let said = text(&part.stderr);
+    assert!(said.contains("resumed 100 of the "), "{said}");
+    assert!(said.contains("kept t as it was"), "{said}");
+    assert_eq!(std::fs::read(dir.join("t")).unwrap(), before);
+    // The whole table resumed and saved again is written (as many values).
+    let args = ["run", "--resume", "t", "--save", "t", "--save-every"];
+    let whole = sprague_in(
+        dir,
+        &[&args[..], &["18446744073709551615", &small]].concat(),
+    );
+    let said = text(&whole.stderr);
+    assert!(whole.status.success(), "{said}");
+    assert!(
+        said.contains("saved ") && !said.contains("panicked"),
+        "{said}"
+    );
 }

@@ -16,7 +16,7 @@ use crate::front::{INPUT_ERROR, INTERRUPTED, STACK_SIZE, USAGE_ERROR, error_styl
 use crate::output::{self, ErrorStyle};
 use crate::session::{
     DEFAULT_MAX_DRAW, DEFAULT_MAX_QUOTIENT, DEFAULT_MAX_ROWS, DEFAULT_MAX_SEARCH,
-    DEFAULT_MAX_SOURCE, DEFAULT_SAVE_EVERY, Event, PictureRequest, Session,
+    DEFAULT_MAX_SOURCE, DEFAULT_SAVE_EVERY, Event, PictureRequest, Saved, Session,
 };
 
 /// Sprague–Grundy values, outcomes and winning moves of impartial games
@@ -355,19 +355,28 @@ pub fn main() -> ExitCode {
     if let Some(Command::Serve { .. }) = cli.command {
         return run(cli);
     }
-    std::thread::Builder::new()
+    let thread = std::thread::Builder::new()
         .name("sprague".into())
         .stack_size(STACK_SIZE)
-        .spawn(move || run(cli))
-        .and_then(|thread| {
-            thread
-                .join()
-                .map_err(|_| std::io::Error::other("the evaluator panicked"))
-        })
-        .unwrap_or_else(|error| {
-            eprintln!("sprague: {error}");
-            ExitCode::FAILURE
-        })
+        .spawn(move || run(cli));
+    let thread = match thread {
+        Ok(thread) => thread,
+        // The stack is address space reserved: a limit on address space
+        // below it (`ulimit -v`, `prlimit --as`) refuses it at once.
+        Err(error) => {
+            eprintln!(
+                "sprague: could not reserve the {} MB of address space the evaluator's stack \
+                 takes ({error})\n  help: raise the limit on address space (`ulimit -v`, \
+                 `prlimit --as`) to 2 GB or more; the stack is reserved, not used",
+                STACK_SIZE >> 20
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    thread.join().unwrap_or_else(|_| {
+        eprintln!("sprague: the evaluator panicked");
+        ExitCode::FAILURE
+    })
 }
 
 /// Prints clap's message, with a hint when a file was given where a
@@ -518,9 +527,15 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
     }
     if let Some(path) = &tables.save {
         match session.save() {
-            Ok(saved) => eprintln!(
+            Ok(Saved::Written(saved)) => eprintln!(
                 "saved {} to {}",
                 crate::eval::count(saved, "value", "values"),
+                path.display()
+            ),
+            Ok(Saved::Kept { held, now }) => eprintln!(
+                "kept {} as it was: it holds {held} values, and this run has {now} now (a query \
+                 stopped by a limit gives up the values it found; a table resumed in part has \
+                 fewer); a table of fewer would replace them",
                 path.display()
             ),
             Err(report) => {

@@ -29,7 +29,7 @@ pub use events::{
 };
 pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
 pub use quotient::DEFAULT_MAX_QUOTIENT;
-pub use saved::DEFAULT_SAVE_EVERY;
+pub use saved::{DEFAULT_SAVE_EVERY, Saved};
 
 use errors::engine_error;
 use moves::{listed_move_line, valued_moves};

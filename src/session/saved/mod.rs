@@ -19,6 +19,7 @@ mod refused;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -51,6 +52,22 @@ pub(super) struct Saving {
     save: Option<(PathBuf, Duration)>,
     /// Why the last table written during a search could not be, until told.
     failure: Arc<Mutex<Option<String>>>,
+    /// The table read, and how many values it held.
+    read: Option<(PathBuf, usize)>,
+    /// The most values a table written to the save file held, in this run
+    /// (by a checkpoint too) or read from it.
+    held: Arc<AtomicUsize>,
+}
+
+/// What [`Session::save`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Saved {
+    /// The table was written, with this many values.
+    Written(usize),
+    /// The file was kept as it was: it holds more values than the session
+    /// has now (a query stopped by a limit gives up what it found; a table
+    /// resumed in part has fewer), and a table of fewer would replace them.
+    Kept { held: usize, now: usize },
 }
 
 /// A table read, with the games not declared yet.
@@ -74,6 +91,7 @@ impl Session {
         let table = format::decode(&shown, &bytes)?;
         check_games(&shown, &table, sources)?;
         let held = table.values.len();
+        self.saving.read = Some((path.to_path_buf(), held));
         self.saving.resumed = Some(Resumed { path: shown, table });
         self.take_in_resumed(&mut |_| {})?;
         Ok(held)
@@ -83,25 +101,38 @@ impl Session {
     /// [`Session::save`] is called, and during a long search at most
     /// every `every` (and no more than about a twentieth of the time).
     pub fn save_to(&mut self, path: &Path, every: Duration) {
+        // A century is as good as never, and an instant that far on is
+        // one the clock can hold.
+        let every = every.min(Duration::from_secs(100 * 365 * 24 * 3600));
+        if let Some((read, held)) = &self.saving.read
+            && same_file(read, path)
+        {
+            self.saving.held.fetch_max(*held, Ordering::Relaxed);
+        }
         self.saving.save = Some((path.to_path_buf(), every));
         self.refresh_checkpoints();
     }
 
     /// Writes the values found so far to the file [`Session::save_to`]
-    /// named, replacing it whole; returns how many were written.
-    pub fn save(&mut self) -> Result<usize, Report> {
+    /// named, replacing it whole, unless it holds more values than the
+    /// session has now (see [`Saved::Kept`]).
+    pub fn save(&mut self) -> Result<Saved, Report> {
         let Some((path, _)) = &self.saving.save else {
-            return Ok(0);
+            return Ok(Saved::Written(0));
         };
         let table = table_of(&self.saved_games(), self.engine.snapshot());
-        let written = table.values.len();
+        let (now, held) = (table.values.len(), self.saving.held.load(Ordering::Relaxed));
+        if now < held {
+            return Ok(Saved::Kept { held, now });
+        }
         write(path, &table).map_err(|reason| {
             Report::new(Refused::Unwritable {
                 path: path.display().to_string(),
                 reason,
             })
         })?;
-        Ok(written)
+        self.saving.held.fetch_max(now, Ordering::Relaxed);
+        Ok(Saved::Written(now))
     }
 
     /// Why the last table written during a search could not be, once.
@@ -150,9 +181,17 @@ impl Session {
             })?;
         let kept = self.engine.restore(&values);
         let games: Vec<String> = taken.iter().map(|name| format!("`{name}`")).collect();
+        let of = values.len();
+        let some = match kept < of {
+            true => format!("{kept} of the {} values", of),
+            false => count(kept, "value", "values"),
+        };
+        let left_out = match kept < of {
+            true => " (the rest past the limit of states or of memory: `--max-states` takes more)",
+            false => "",
+        };
         sink(Event::Note(format!(
-            "resumed {} of {} from {path}",
-            count(kept, "value", "values"),
+            "resumed {some} of {} from {path}{left_out}",
             games.join(", ")
         )));
         if !left.is_empty() {
@@ -252,8 +291,13 @@ impl Session {
         };
         let games = self.saved_games();
         let failure = self.saving.failure.clone();
+        let held = self.saving.held.clone();
         let writer: SnapshotWriter = Box::new(move |values| {
-            let written = write(&path, &table_of(&games, values));
+            let table = table_of(&games, values);
+            let written = write(&path, &table);
+            if written.is_ok() {
+                held.fetch_max(table.values.len(), Ordering::Relaxed);
+            }
             if let (Err(reason), Ok(mut failure)) = (written, failure.lock()) {
                 *failure = Some(format!(
                     "could not save the table to {} during the search: {reason}",
@@ -402,4 +446,12 @@ fn write(path: &Path, table: &Table) -> Result<(), String> {
     let bytes = format::encode(table);
     crate::files::write_aside(path, |writer| writer.write_all(&bytes))
         .map_err(|error| error.to_string())
+}
+
+/// Whether two paths name one file (both existing), or are the same path.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
