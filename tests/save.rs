@@ -481,12 +481,23 @@ fn a_run_killed_during_a_long_search_leaves_a_table_saved_during_it() {
 /// Ctrl-C stops the search, and the values it found are saved.
 #[test]
 fn ctrl_c_stops_a_long_search_and_saves_its_values() {
+    stopped_by_a_signal_saves(libc::SIGINT);
+}
+
+/// A batch system's or `timeout`'s SIGTERM (and a closed terminal's
+/// SIGHUP) stops the search as Ctrl-C does, and the values are saved.
+#[test]
+fn sigterm_stops_a_long_search_and_saves_its_values() {
+    stopped_by_a_signal_saves(libc::SIGTERM);
+}
+
+fn stopped_by_a_signal_saves(signal: libc::c_int) {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let child = long_run(dir, &["--save", "t"]);
     std::thread::sleep(Duration::from_millis(1500));
     // SAFETY: the pid is our child's, not yet waited for.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     let output = child.wait_with_output().unwrap();
     let said = text(&output.stderr);
     assert_eq!(output.status.code(), Some(130), "{said}");
