@@ -48,6 +48,18 @@ pub fn write_aside(
     }
 }
 
+/// Whether [`write_aside`] could write `path`: the file it writes aside
+/// is made and taken away again, `path` itself left as it is (a path that
+/// is not a regular file is opened for writing, and closed).
+pub fn writable(path: &Path) -> std::io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|metadata| !metadata.is_file()) {
+        return std::fs::OpenOptions::new().write(true).open(path).map(drop);
+    }
+    let aside = aside(&followed(path))?;
+    File::create(&aside)?;
+    std::fs::remove_file(&aside)
+}
+
 /// `write` into a file, flushed.
 fn written(
     file: File,

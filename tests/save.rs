@@ -380,16 +380,25 @@ fn a_table_cut_short_altered_or_foreign_is_refused_before_any_query() {
 
 /// A table that cannot be written is said so, the answers printed.
 #[test]
-fn a_table_that_cannot_be_written_fails_the_run_after_its_answers() {
+fn a_table_that_cannot_be_written_fails_the_run_before_its_queries() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let file = cram_file(dir, "cram.game", "grundy Cram(Grid(1, 2))\n");
-    let output = sprague_in(dir, &["run", "--save", "no/such/folder/t", &file]);
-    assert_eq!(output.status.code(), Some(1));
-    // Two cells side by side: one domino, then none: value 1.
-    assert_eq!(text(&output.stdout), "grundy Cram(Grid(1, 2)) = 1\n");
-    assert!(text(&output.stderr).contains("cannot save the table to `no/such/folder/t`"));
+    for path in ["no/such/folder/t", "."] {
+        let output = sprague_in(dir, &["run", "--save", path, &file]);
+        assert_eq!(output.status.code(), Some(1));
+        // No query is asked: a long search would end unsaved.
+        assert_eq!(text(&output.stdout), "");
+        let said = text(&output.stderr);
+        assert!(
+            said.contains(&format!("cannot save the table to `{path}`")),
+            "{said}"
+        );
+    }
     assert!(!dir.join("no").exists());
+    // Nothing is left behind by the check.
+    let names: Vec<_> = std::fs::read_dir(dir).unwrap().collect();
+    assert_eq!(names.len(), 1);
 }
 
 /// Killed while it writes the table (its file size capped, so the system

@@ -516,6 +516,10 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
     if let Some(path) = &tables.save {
         let every = std::time::Duration::from_secs(tables.save_every);
         session.save_to(path, every);
+        if let Err(report) = session.check_save() {
+            eprint!("{}", output::error(&report, style));
+            return exit_code(true);
+        }
     }
     let mut failed = false;
     for (name, text) in &sources {

@@ -113,6 +113,20 @@ impl Session {
         self.refresh_checkpoints();
     }
 
+    /// Whether the file [`Session::save_to`] named can be written, asked
+    /// before the queries, so that a long search does not end unsaved.
+    pub fn check_save(&self) -> Result<(), Report> {
+        let Some((path, _)) = &self.saving.save else {
+            return Ok(());
+        };
+        crate::files::writable(path).map_err(|error| {
+            Report::new(Refused::Unwritable {
+                path: path.display().to_string(),
+                reason: error.to_string(),
+            })
+        })
+    }
+
     /// Writes the values found so far to the file [`Session::save_to`]
     /// named, replacing it whole, unless it holds more values than the
     /// session has now (see [`Saved::Kept`]).
