@@ -54,8 +54,8 @@ pub(super) struct Saving {
     failure: Arc<Mutex<Option<String>>>,
     /// The table read, and how many values it held.
     read: Option<(PathBuf, usize)>,
-    /// The most values a table written to the save file held, in this run
-    /// (by a checkpoint too) or read from it.
+    /// How many values the save file holds: the table last written to it
+    /// in this run (by a checkpoint too), or read from it.
     held: Arc<AtomicUsize>,
 }
 
@@ -65,8 +65,9 @@ pub enum Saved {
     /// The table was written, with this many values.
     Written(usize),
     /// The file was kept as it was: it holds more values than the session
-    /// has now (a query stopped by a limit gives up what it found; a table
-    /// resumed in part has fewer), and a table of fewer would replace them.
+    /// has now (a query stopped by a limit gives up what it found since the
+    /// last checkpoint wrote it; a table resumed in part has fewer), and a
+    /// table of fewer would replace them.
     Kept { held: usize, now: usize },
 }
 
@@ -107,7 +108,7 @@ impl Session {
         if let Some((read, held)) = &self.saving.read
             && same_file(read, path)
         {
-            self.saving.held.fetch_max(*held, Ordering::Relaxed);
+            self.saving.held.store(*held, Ordering::Relaxed);
         }
         self.saving.save = Some((path.to_path_buf(), every));
         self.refresh_checkpoints();
@@ -145,7 +146,7 @@ impl Session {
                 reason,
             })
         })?;
-        self.saving.held.fetch_max(now, Ordering::Relaxed);
+        self.saving.held.store(now, Ordering::Relaxed);
         Ok(Saved::Written(now))
     }
 
@@ -309,8 +310,10 @@ impl Session {
         let writer: SnapshotWriter = Box::new(move |values| {
             let table = table_of(&games, values);
             let written = write(&path, &table);
+            // A checkpoint writes whatever the search holds, fewer values
+            // too once it forgets some to keep within its bound.
             if written.is_ok() {
-                held.fetch_max(table.values.len(), Ordering::Relaxed);
+                held.store(table.values.len(), Ordering::Relaxed);
             }
             if let (Err(reason), Ok(mut failure)) = (written, failure.lock()) {
                 *failure = Some(format!(
