@@ -197,3 +197,22 @@ fn the_work_limit_names_the_table_bound_when_values_were_forgotten() {
     assert!(stderr.contains("--max-work"), "{stderr}");
     assert!(!stderr.contains("--max-table"), "{stderr}");
 }
+
+/// A region of 4 × 6 with mirrors: the mirror proof of the position asked,
+/// before its search, stores the values of the regions it proves, and is
+/// held to the bound as the search is (it stored them past it, to 1,344
+/// bytes of a 1 KB bound).
+#[test]
+fn the_mirror_proof_of_the_position_asked_stays_within_the_bound() {
+    let a = region(4, 6, 16220827989386274720 | 4922504715748694350);
+    let mut queries = String::new();
+    for game in ["Cram", "NodeKayles"] {
+        queries.push_str(&format!("grundy {game}({a})\n"));
+        queries.push_str(&format!("wins? {game}({a}) + *2\n"));
+        queries.push_str(&format!("best_move {game}({a}) + *2\n"));
+    }
+    let (memo, _, _) = run(session(Method::Memo, usize::MAX), &queries);
+    let (search, _, peak) = run(session(Method::Search, 1 << 10), &queries);
+    assert_eq!(printed(&search), printed(&memo));
+    assert!(peak <= 1 << 10, "the table held {peak} bytes");
+}

@@ -15,8 +15,9 @@
 //!   [`QUEUED`] (stored, not being valued). Never a key being expanded
 //!   ([`EXPANDING`]: the search's path, and the memo's stack, which a
 //!   cycle is found by) nor one known to reach a cycle ([`LOOPY`]).
-//! - Only while the pruned search expands a component (its path is not
-//!   empty) and no memo search (`Engine::solve`) is under way. The memo
+//! - Only while a pruned search or mirror proof is under way
+//!   (`Engine::searching`, from the position asked down, its own
+//!   mirror proof included) and no memo search (`Engine::solve`) is. The memo
 //!   solves the parts of a position and then reads their values from the
 //!   table; the pruned search reads a value only when it asks for it
 //!   ([`Engine::known`] and the folds), and takes a missing one for
@@ -72,7 +73,18 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
 
     /// Whether values may be forgotten now (see the invariant above).
     fn may_forget(&self) -> bool {
-        self.memo_depth == 0 && !self.path.is_empty()
+        self.memo_depth == 0 && self.searching
+    }
+
+    /// Runs a pruned search or mirror proof from the position asked:
+    /// values may be forgotten while it runs (the position asked among
+    /// them, before its expansion: it is stored again as it is expanded
+    /// or given its value).
+    pub(super) fn searching<T>(&mut self, search: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.searching, true);
+        let found = search(self);
+        self.searching = outer;
+        found
     }
 
     /// Before `key` is stored by the pruned search: forgets half of what

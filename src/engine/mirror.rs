@@ -63,7 +63,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     {
         self.work = 0;
         let mirrors = self.mirrors_of(rules, position);
-        let proved = self.mirror_zero(rules, position, mirrors, 0);
+        let proved = self.searching(|engine| engine.mirror_zero(rules, position, mirrors, 0));
         self.dense.keep();
         self.packed.keep();
         match proved {

@@ -268,6 +268,9 @@ pub struct Engine<P> {
     /// How many memo searches (`Engine::solve`) are under way, one in
     /// another: values are forgotten only while none is.
     memo_depth: usize,
+    /// Whether a pruned search (or a mirror proof) is under way, from the
+    /// position asked down: values are forgotten only while one is.
+    searching: bool,
     /// Values forgotten to keep the table within its bound.
     forgotten: u64,
 }
@@ -315,6 +318,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             mirrored: 0,
             max_table: DEFAULT_MAX_TABLE,
             memo_depth: 0,
+            searching: false,
             forgotten: 0,
         }
     }

@@ -256,7 +256,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if !self.searches(rules, position) {
             return self.solve(rules, key);
         }
-        let searched = self.search_value(rules, position, key, 0);
+        let searched = self.searching(|engine| engine.search_value(rules, position, key, 0));
         self.testing = None;
         self.unwind();
         match searched {
@@ -307,7 +307,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         self.dense.keep();
         self.packed.keep();
         self.testing = Some(rest);
-        let asked = self.has_value(rules, position, rest, 0);
+        let asked = self.searching(|engine| engine.has_value(rules, position, rest, 0));
         self.testing = None;
         self.unwind();
         match asked {
