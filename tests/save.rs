@@ -518,6 +518,47 @@ fn stopped_by_a_signal_saves(signal: libc::c_int) {
     check_left_table(dir);
 }
 
+/// A table resumed within limits smaller than it leaves the search room to
+/// go on: within `--max-states` of half its values, or a table bound of
+/// 16 KB, Cram on 4 × 7 is answered as by the run that saved it (the
+/// resumed values filled the limit of states, and the search stopped at
+/// it instead of forgetting), and the bound holds.
+#[test]
+fn a_table_resumed_within_smaller_limits_leaves_the_search_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t");
+    let source = format!("{CRAM}grundy Cram(Grid(4, 7))\n");
+    let mut first = session();
+    first.save_to(&path, Duration::from_secs(3600));
+    let fresh = run_in(&mut first, &source);
+    assert!(fresh.errors.is_empty(), "{fresh:?}");
+    let saved = written(first.save().unwrap());
+    assert!(saved > 1_000, "only {saved} values");
+    let mut few_states = Session::new(saved / 2);
+    few_states.set_method(Method::Search);
+    let taken = few_states.resume(&path, &sources(&source)).unwrap();
+    assert_eq!(taken, saved);
+    let heard = run_in(&mut few_states, &source);
+    assert!(heard.errors.is_empty(), "{heard:?}");
+    assert_eq!(heard.values, fresh.values);
+    let room = saved / 2 - saved / 2 / 16;
+    assert!(
+        heard
+            .notes
+            .iter()
+            .any(|note| note.contains(&format!("resumed {room} of the {saved} values"))),
+        "{heard:?}"
+    );
+    let mut few_bytes = session();
+    few_bytes.set_max_table(16 << 10);
+    few_bytes.resume(&path, &sources(&source)).unwrap();
+    let heard = run_in(&mut few_bytes, &source);
+    assert!(heard.errors.is_empty(), "{heard:?}");
+    assert_eq!(heard.values, fresh.values);
+    let (_, peak) = few_bytes.table_bytes();
+    assert!(peak <= 16 << 10, "the table held {peak} bytes");
+}
+
 /// A table is never replaced by one of fewer values: resumed in part
 /// (within `--max-states`) and saved, the file stays as it was, and the
 /// run says so. A `--save-every` of any size is taken (a century or more
@@ -543,7 +584,8 @@ fn a_table_is_not_replaced_by_one_of_fewer_values() {
     ];
     let part = sprague_in(dir, &args);
     let said = text(&part.stderr);
-    assert!(said.contains("resumed 100 of the "), "{said}");
+    // A sixteenth of the limit is kept free for the search: 100 - 6.
+    assert!(said.contains("resumed 94 of the "), "{said}");
     assert!(said.contains("kept t as it was"), "{said}");
     assert_eq!(std::fs::read(dir.join("t")).unwrap(), before);
     // The whole table resumed and saved again is written (as many values).

@@ -103,7 +103,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         // The values ruled out beside the table count toward its bound, at
         // the most they may take.
         let limit = self.max_table - self.max_table / RULED_OUT_SHARE;
-        if self.states() >= self.max_states || self.packed.pressed(key, limit) {
+        // So with the limit of states: the memo inside the search is left
+        // a sixteenth of it.
+        let states_left = self.max_states - self.states().min(self.max_states);
+        if states_left <= self.max_states / 16 || self.packed.pressed(key, limit) {
             self.forget_cheapest(rules);
         }
     }

@@ -688,9 +688,15 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         match error {
             // Positions found to reach a cycle stay marked, and those solved
             // on the way keep their values: they are right whatever lies
-            // beyond. So do those solved before an interruption, so that
-            // asking again goes on from them.
-            None | Some(EngineError::Loopy { .. } | EngineError::Interrupted) => {
+            // beyond. So do those solved before an interruption or the work
+            // limit, so that asking again (or a table saved) goes on from
+            // them; the limits of states and memory give their room back.
+            None
+            | Some(
+                EngineError::Loopy { .. }
+                | EngineError::Interrupted
+                | EngineError::TooMuchWork { .. },
+            ) => {
                 self.dense.keep();
                 self.packed.keep();
             }

@@ -196,6 +196,35 @@ impl<K: Word> Table<K> {
         self.keys.capacity() * size_of::<K>() + self.states.capacity()
     }
 
+    /// Whether one more key would leave the table nearly full: a
+    /// sixteenth of its room left, for the memo to store what it finds
+    /// inside a search.
+    fn nearly_full(&self) -> bool {
+        self.len + 1 + self.most() / 16 >= self.most()
+    }
+
+    /// The keys to make room for so that `more` keys leave the table short
+    /// of [`Table::nearly_full`].
+    fn spared(&self, more: usize) -> usize {
+        match more {
+            0 => 0,
+            more => more + (self.len + more) / 15 + 2,
+        }
+    }
+
+    /// The bytes the table would hold with room made for `more` keys
+    /// (see [`Table::reserve`]).
+    fn bytes_with(&self, more: usize) -> usize {
+        let needed = self.len.saturating_add(more);
+        match needed <= self.most() {
+            true => self.bytes(),
+            false => {
+                let slots = needed.saturating_mul(2).next_power_of_two().max(16);
+                slots.saturating_mul(size_of::<K>() + 1)
+            }
+        }
+    }
+
     /// Makes room for one more key, doubling the table if it is full.
     fn reserve_one(&mut self) -> Result<(), TryReserveError> {
         self.reserve(1)
@@ -398,13 +427,16 @@ impl PackedValues {
     }
 
     /// Makes room to store the first `most` of `keys` not stored yet, so
-    /// that [`PackedValues::set`] neither allocates nor grows a table key
-    /// by key; `Err` when memory ran out.
+    /// that [`PackedValues::take_in`] neither allocates nor grows a table
+    /// key by key, as many as `bytes` leave room for (a sample of keys
+    /// taken at random has the mix of tables of the whole); returns how
+    /// many may be taken in, `Err` when memory ran out.
     pub fn make_room_for(
         &mut self,
         keys: impl Iterator<Item = Packed>,
         most: usize,
-    ) -> Result<(), TryReserveError> {
+        bytes: usize,
+    ) -> Result<usize, TryReserveError> {
         let mut more = [0; 3];
         for key in keys.filter(|&key| self.get(key) == UNSOLVED).take(most) {
             match Stored::of(key) {
@@ -414,15 +446,63 @@ impl PackedValues {
                 Stored::Odd => {}
             }
         }
-        self.one.reserve(more[0])?;
-        self.two.reserve(more[1])?;
-        self.three.reserve(more[2])?;
+        // The most of them, in proportion, the bytes hold: the bytes a
+        // number of keys take only grow with it.
+        let total: usize = more.iter().sum();
+        let share = |taken: usize| {
+            more.map(|count| (count as u128 * taken as u128 / total.max(1) as u128) as usize)
+        };
+        let taking = |taken: usize| {
+            let [one, two, three] = share(taken);
+            let one = self.one.bytes_with(self.one.spared(one));
+            let two = self.two.bytes_with(self.two.spared(two));
+            one + two + self.three.bytes_with(self.three.spared(three))
+        };
+        let (mut low, mut high) = (0, total);
+        while low < high {
+            let mid = low + (high - low).div_ceil(2);
+            match taking(mid) <= bytes {
+                true => low = mid,
+                false => high = mid - 1,
+            }
+        }
+        let [one, two, three] = share(low);
+        self.one.reserve(self.one.spared(one))?;
+        self.two.reserve(self.two.spared(two))?;
+        self.three.reserve(self.three.spared(three))?;
         self.peak = self.peak.max(self.bytes());
-        Ok(())
+        Ok(low)
+    }
+
+    /// Whether storing `key` leaves its table short of nearly full (see
+    /// [`PackedValues::pressed`]).
+    pub fn has_room(&self, key: Packed) -> bool {
+        match Stored::of(key) {
+            Stored::One(_) => !self.one.nearly_full(),
+            Stored::Two(_) => !self.two.nearly_full(),
+            Stored::Three(_) => !self.three.nearly_full(),
+            Stored::Odd => true,
+        }
+    }
+
+    /// Stores a value taken in from a saved table, as [`PackedValues::set`]
+    /// does but for the journal: what is taken in stays.
+    pub fn take_in(&mut self, key: Packed, value: Grundy) {
+        self.store(key, value);
+        self.peak = self.peak.max(self.bytes());
     }
 
     /// Sets the state of a key, storing it if it was not.
     pub fn set(&mut self, key: Packed, value: Grundy) {
+        if self.store(key, value) {
+            self.journal.push(key);
+            self.peak = self.peak.max(self.bytes());
+        }
+    }
+
+    /// Sets the state of a key, storing it if it was not; whether it was
+    /// new.
+    fn store(&mut self, key: Packed, value: Grundy) -> bool {
         debug_assert_ne!(value, UNSOLVED);
         let byte = byte_of(value);
         let new = match Stored::of(key) {
@@ -436,10 +516,7 @@ impl PackedValues {
         } else if !new && !self.big.is_empty() {
             self.big.remove(&key);
         }
-        if new {
-            self.journal.push(key);
-            self.peak = self.peak.max(self.bytes());
-        }
+        new
     }
 
     /// Takes a key out, if it is kept.
@@ -560,13 +637,13 @@ impl PackedValues {
     /// of its room left, for the memo to store what it finds inside a
     /// search) with no room to grow within `limit` bytes.
     pub fn pressed(&self, key: Packed, limit: usize) -> bool {
-        let (len, most, bytes) = match Stored::of(key) {
-            Stored::One(_) => (self.one.len, self.one.most(), self.one.bytes()),
-            Stored::Two(_) => (self.two.len, self.two.most(), self.two.bytes()),
-            Stored::Three(_) => (self.three.len, self.three.most(), self.three.bytes()),
+        let (nearly_full, bytes) = match Stored::of(key) {
+            Stored::One(_) => (self.one.nearly_full(), self.one.bytes()),
+            Stored::Two(_) => (self.two.nearly_full(), self.two.bytes()),
+            Stored::Three(_) => (self.three.nearly_full(), self.three.bytes()),
             Stored::Odd => return false,
         };
-        len + 1 + most / 16 >= most && self.bytes() + bytes.max(512) > limit
+        nearly_full && self.bytes() + bytes.max(512) > limit
     }
 }
 

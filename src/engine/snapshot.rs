@@ -107,10 +107,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     }
 
     /// Keeps the values of a snapshot the engine does not know yet, as
-    /// many as its limit of states leaves room for (a value above
-    /// [`MAX_GRUNDY`] is not one, and is passed over); returns how many it
-    /// kept. The snapshot is trusted: its values must be those of these
-    /// rules.
+    /// many as its limits leave room for with a sixteenth of each to spare
+    /// (the search then forgets what it must, and the memo inside it has
+    /// room; a value above [`MAX_GRUNDY`] is not one, and is passed over);
+    /// returns how many it kept. The snapshot is trusted: its values must
+    /// be those of these rules.
     pub fn restore(&mut self, snapshot: &Snapshot) -> usize {
         let before = self.states();
         let unknown = |kept: Grundy| kept == UNSOLVED || kept == QUEUED;
@@ -119,27 +120,43 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         // of the smallest hashes pile up in a few slots of a table that
         // doubles as it fills, or of one with room for only some of them
         // (see `Table::reserve`). They are taken in an order that strides
-        // across the snapshot instead, and room is made for as many as the
-        // limit of states leaves room for first. Room refused here is asked
-        // for again value by value, which stops where memory ends.
+        // across the snapshot instead (a sample at random, where only some
+        // are taken), and room is made for as many as the limits leave
+        // room for first. Room refused here is asked for again value by
+        // value, which stops where memory ends.
         let values = || {
             strided(snapshot.packed.len())
                 .map(|i| snapshot.packed[i])
                 .filter(|&(_, value)| value <= MAX_GRUNDY)
         };
-        let room = self.max_states.saturating_sub(before);
-        let _ = (self.packed).make_room_for(values().map(|(key, _)| key), room);
+        let spared = |limit: usize| limit - limit / 16;
+        let states = spared(self.max_states).saturating_sub(before);
+        let bytes = spared(self.max_table - self.max_table / RULED_OUT_SHARE);
+        let keys = values().map(|(key, _)| key);
+        let room = self.packed.make_room_for(keys, states, bytes);
+        let made = room.is_ok();
+        let mut room = room.unwrap_or(states);
         for (key, value) in values() {
             let kept = self.packed.get(key);
             if !unknown(kept) {
                 continue;
             }
-            let room = kept == QUEUED
-                || self.states() < self.max_states && self.packed.make_room(key).is_ok();
-            if !room {
-                break;
+            if kept != QUEUED {
+                if room == 0 {
+                    break;
+                }
+                // The keys taken have about the mix of tables room was
+                // made for; one whose table is full is passed over.
+                if made && !self.packed.has_room(key) {
+                    continue;
+                }
+                if !made && (self.packed.pressed(key, bytes) || self.packed.make_room(key).is_err())
+                {
+                    break;
+                }
+                room -= 1;
             }
-            self.packed.set(key, value);
+            self.packed.take_in(key, value);
         }
         for &(address, value) in &snapshot.dense {
             let kept = self.dense.get(address);
@@ -148,7 +165,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
             if kept == QUEUED {
                 self.dense.set(address, value);
-            } else if self.states() >= self.max_states || !self.dense.insert(address, value) {
+            } else if self.states() >= before + states || !self.dense.insert(address, value) {
                 break;
             }
         }

@@ -65,9 +65,9 @@ pub enum Saved {
     /// The table was written, with this many values.
     Written(usize),
     /// The file was kept as it was: it holds more values than the session
-    /// has now (a query stopped by a limit gives up what it found since the
-    /// last checkpoint wrote it; a table resumed in part has fewer), and a
-    /// table of fewer would replace them.
+    /// has now (a query stopped by the limit of states or memory gives up
+    /// what it found since the last checkpoint wrote it; a table resumed in
+    /// part has fewer), and a table of fewer would replace them.
     Kept { held: usize, now: usize },
 }
 
@@ -202,7 +202,9 @@ impl Session {
             false => count(kept, "value", "values"),
         };
         let left_out = match kept < of {
-            true => " (the rest past the limit of states or of memory: `--max-states` takes more)",
+            true => {
+                " (the rest past the room `--max-states` and `--max-table` leave, with a sixteenth kept free for the search: raise them to take in more)"
+            }
             false => "",
         };
         sink(Event::Note(format!(
