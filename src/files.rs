@@ -25,6 +25,7 @@ pub fn write_aside(
     }
     let path = &followed(path);
     let aside = aside(path)?;
+    remove_stale(path);
     let done = File::create(&aside)
         .and_then(|file| written(file, write)?.sync_all())
         .and_then(|()| std::fs::rename(&aside, path));
@@ -96,6 +97,53 @@ pub fn aside(path: &Path) -> std::io::Result<PathBuf> {
     )))
 }
 
+/// How old a file left aside by a process no longer running must be to
+/// be taken away: one written over a network by another machine's process
+/// is left alone while it is being written.
+const STALE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Takes away the files left aside for `path` by runs killed while they
+/// wrote it (`kill -9`, a power cut): named as [`aside`] names them, by a
+/// process not running now, and untouched for [`STALE`]. Where the
+/// processes running cannot be told (no `/proc`), none is taken away.
+fn remove_stale(path: &Path) {
+    let (Some(name), Some(directory)) = (path.file_name(), path.parent()) else {
+        return;
+    };
+    let directory = match directory.as_os_str().is_empty() {
+        true => Path::new("."),
+        false => directory,
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let file_name = file_name.to_string_lossy();
+        let Some(pid) = file_name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".part"))
+            .filter(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let old = entry
+            .metadata()
+            .and_then(|metadata| metadata.modified())
+            .is_ok_and(|modified| modified.elapsed().is_ok_and(|age| age >= STALE));
+        if old && !running(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether the process `pid` runs now; true where that cannot be told.
+fn running(pid: &str) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid).exists()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,6 +177,39 @@ mod tests {
         let failed = write_aside(&fresh, |_| Err(std::io::Error::other("no")));
         assert!(failed.is_err() && !fresh.exists());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// A file left aside by a run killed while it wrote (a process not
+    /// running, untouched for ten minutes) is taken away by the next write;
+    /// one of a running process, or one written a moment ago, stays.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn files_left_aside_by_killed_runs_are_taken_away() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("table");
+        let left = |pid: u64, age: u64| {
+            let part = dir.path().join(format!(".table.{pid}.part"));
+            let file = File::create(&part).unwrap();
+            let then = std::time::SystemTime::now() - std::time::Duration::from_secs(age);
+            file.set_modified(then).unwrap();
+            part
+        };
+        // Process numbers stop well below 2^22 on Linux.
+        let (dead, old) = (left(4_194_400, 3_600), left(4_194_401, 60));
+        let mine = left(std::process::id().into(), 3_600);
+        let other = dir.path().join(".other.4194400.part");
+        File::create(&other)
+            .unwrap()
+            .set_modified(std::time::SystemTime::UNIX_EPOCH)
+            .unwrap();
+        write_aside(&path, |writer| writer.write_all(b"new")).unwrap();
+        assert!(!dead.exists());
+        assert!(old.exists() && other.exists());
+        // This process's own file aside is the one it wrote and renamed.
+        assert!(!mine.exists());
+        let running = left(1, 3_600);
+        write_aside(&path, |writer| writer.write_all(b"newer")).unwrap();
+        assert!(running.exists());
     }
 
     #[test]

@@ -530,7 +530,7 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
         }
     }
     if let Some(path) = &tables.save {
-        match session.save() {
+        match crate::front::progress::saving(|| session.save()) {
             Ok(Saved::Written(saved)) => eprintln!(
                 "saved {} to {}",
                 crate::eval::count(saved, "value", "values"),
@@ -538,8 +538,8 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
             ),
             Ok(Saved::Kept { held, now }) => eprintln!(
                 "kept {} as it was: it holds {held} values, and this run has {now} now (a query \
-                 stopped by a limit gives up the values it found; a table resumed in part has \
-                 fewer); a table of fewer would replace them",
+                 stopped by the limit of states or of memory gives up the values it found; a \
+                 table resumed in part has fewer); a table of fewer would replace them",
                 path.display()
             ),
             Err(report) => {

@@ -22,14 +22,34 @@ static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
 /// program.
 static COMPUTING: AtomicBool = AtomicBool::new(false);
 
+/// Whether the values found are being saved at the end of a run: Ctrl-C
+/// (often a second one, the first having stopped the search) waits for
+/// them rather than losing them.
+static SAVING: AtomicBool = AtomicBool::new(false);
+
 /// Makes Ctrl-C stop the search under way (between [`Progress::start`] and
 /// [`Progress::finish`]), which then ends with the interrupted error; with
-/// none under way, Ctrl-C ends the program as it would with no handler.
+/// none under way, Ctrl-C ends the program as it would with no handler,
+/// but for the last save of a run (see [`saving`]).
 pub fn hear_ctrl_c() {
-    let _ = ctrlc::set_handler(|| match COMPUTING.load(Ordering::SeqCst) {
-        true => INTERRUPTED.store(true, Ordering::SeqCst),
-        false => std::process::exit(130),
+    let _ = ctrlc::set_handler(|| {
+        if SAVING.load(Ordering::SeqCst) {
+            eprintln!("saving the values found first: the run ends when they are written");
+        } else if COMPUTING.load(Ordering::SeqCst) {
+            INTERRUPTED.store(true, Ordering::SeqCst);
+        } else {
+            std::process::exit(130);
+        }
     });
+}
+
+/// Runs the last save of a run, Ctrl-C waiting for it (`kill -9` does
+/// not: the file written aside is taken away by a later save).
+pub fn saving<T>(save: impl FnOnce() -> T) -> T {
+    SAVING.store(true, Ordering::SeqCst);
+    let saved = save();
+    SAVING.store(false, Ordering::SeqCst);
+    saved
 }
 
 /// Whether Ctrl-C stopped the search last started.
