@@ -10,6 +10,7 @@
 //! holds only true values; positions being expanded hold states, not
 //! values, and are not taken.
 
+use std::collections::TryReserveError;
 use std::time::{Duration, Instant};
 
 use super::*;
@@ -37,8 +38,9 @@ impl Snapshot {
 /// The largest value an engine keeps: the four above are its states.
 pub const MAX_GRUNDY: Grundy = LOOPY - 1;
 
-/// Handed a snapshot of the engine now and then during a long search.
-pub type Writer = Box<dyn FnMut(Snapshot) + Send>;
+/// Handed a snapshot of the engine now and then during a long search, or
+/// why none could be taken (memory for its values refused).
+pub type Writer = Box<dyn FnMut(std::result::Result<Snapshot, TryReserveError>) + Send>;
 
 /// The indices below `n`, each once, in steps of about `n / φ` (a step
 /// prime to `n`): the first `k` of them, for any `k`, spread evenly over
@@ -91,19 +93,27 @@ impl Checkpoints {
 
 impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// Every value kept by packed key or dense address, and the values
-    /// ruled out by packed key.
-    pub fn snapshot(&self) -> Snapshot {
-        let packed = self.packed.entries();
-        let dense = self.dense.addresses().map(|at| (at, self.dense.get(at)));
-        let ruled_out = self.ruled_out.iter().filter_map(|(key, bits)| match key {
-            Key::Packed(packed) => Some((packed, bits)),
-            Key::Dense(_) | Key::Interned(_) => None,
-        });
-        Snapshot {
-            packed: packed.filter(|&(_, value)| value < LOOPY).collect(),
-            dense: dense.filter(|&(_, value)| value < LOOPY).collect(),
-            ruled_out: ruled_out.collect(),
-        }
+    /// ruled out by packed key; `Err` when memory for them is refused.
+    pub fn snapshot(&self) -> std::result::Result<Snapshot, TryReserveError> {
+        let packed = || self.packed.entries().filter(|&(_, value)| value < LOOPY);
+        let dense = || {
+            let dense = self.dense.addresses().map(|at| (at, self.dense.get(at)));
+            dense.filter(|&(_, value)| value < LOOPY)
+        };
+        let ruled_out = || {
+            self.ruled_out.iter().filter_map(|(key, bits)| match key {
+                Key::Packed(packed) => Some((packed, bits)),
+                Key::Dense(_) | Key::Interned(_) => None,
+            })
+        };
+        let mut snapshot = Snapshot::default();
+        snapshot.packed.try_reserve_exact(packed().count())?;
+        snapshot.packed.extend(packed());
+        snapshot.dense.try_reserve_exact(dense().count())?;
+        snapshot.dense.extend(dense());
+        snapshot.ruled_out.try_reserve_exact(ruled_out().count())?;
+        snapshot.ruled_out.extend(ruled_out());
+        Ok(snapshot)
     }
 
     /// Keeps the values of a snapshot the engine does not know yet, as

@@ -573,7 +573,7 @@ fn a_snapshot_in_the_order_of_its_table_is_restored_without_long_runs() {
         from.packed.make_room(key).unwrap();
         from.packed.set(key, key.0[1] % 7);
     }
-    let snapshot = from.snapshot();
+    let snapshot = from.snapshot().unwrap();
     assert_eq!(snapshot.packed.len(), 300_000);
     let mut to: Engine<u64> = Engine::new(DEFAULT_MAX_STATES);
     assert_eq!(to.restore(&snapshot), 300_000);

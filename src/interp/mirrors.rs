@@ -206,7 +206,7 @@ game Nibble(s) splits up to symmetry {
                     proofs.mirror_proves(&rules, part).unwrap();
                 }
             }
-            let claimed = proofs.snapshot().packed;
+            let claimed = proofs.snapshot().unwrap().packed;
             for &(key, value) in &claimed {
                 let part = rules.unpacked(key);
                 let shown = rules.show(std::slice::from_ref(&part)).to_string();

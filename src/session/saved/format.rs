@@ -25,7 +25,7 @@
 //! is checked: every count against the bytes left, every value against
 //! [`MAX_GRUNDY`], every key's game against the games listed.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, TryReserveError};
 
 use super::refused::Refused;
 use crate::engine::{Address, MAX_GRUNDY, Packed, Snapshot};
@@ -60,66 +60,87 @@ pub struct Table {
     pub values: Snapshot,
 }
 
-/// The bytes of a table.
-pub fn encode(table: &Table) -> Vec<u8> {
-    let values = &table.values;
-    let mut bytes = Vec::with_capacity(HEADER + 12 * values.len() + CHECKSUM);
+/// The bytes of a table; `Err` when memory for them is refused.
+pub fn encode(table: &Table) -> Result<Vec<u8>, TryReserveError> {
+    // Measured first, so that the bytes are asked for once, exactly.
+    let mut length = Length(0);
+    body(table, &mut length);
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(HEADER + length.0 + CHECKSUM)?;
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&VERSION.to_le_bytes());
-    bytes.extend_from_slice(&[0; 8]);
-    let mut body = Body(&mut bytes);
-    body.number(table.games.len() as u64);
-    for game in &table.games {
-        body.number(u64::from(game.id));
-        body.text(&game.name);
-        body.text(&game.rules);
-    }
-    body.number(values.packed.len() as u64);
-    for &(key, value) in &values.packed {
-        body.key(key);
-        body.number(value);
-    }
-    body.number(values.dense.len() as u64);
-    for &(address, value) in &values.dense {
-        body.number(u64::from(address.table));
-        for at in address.point() {
-            body.number(u64::from(at));
-        }
-        body.number(value);
-    }
-    body.number(values.ruled_out.len() as u64);
-    for &(key, bits) in &values.ruled_out {
-        body.key(key);
-        body.number(bits);
-    }
-    let length = (bytes.len() - HEADER) as u64;
-    bytes[HEADER - 8..HEADER].copy_from_slice(&length.to_le_bytes());
+    bytes.extend_from_slice(&(length.0 as u64).to_le_bytes());
+    body(table, &mut bytes);
     let checksum = crc32fast::hash(&bytes);
     bytes.extend_from_slice(&checksum.to_le_bytes());
-    bytes
+    Ok(bytes)
 }
 
-/// Numbers and texts written into a body.
-struct Body<'a>(&'a mut Vec<u8>);
+/// Writes the body of a table (see the module's comment).
+fn body(table: &Table, out: &mut impl Out) {
+    let values = &table.values;
+    out.number(table.games.len() as u64);
+    for game in &table.games {
+        out.number(u64::from(game.id));
+        out.text(&game.name);
+        out.text(&game.rules);
+    }
+    out.number(values.packed.len() as u64);
+    for &(key, value) in &values.packed {
+        out.key(key);
+        out.number(value);
+    }
+    out.number(values.dense.len() as u64);
+    for &(address, value) in &values.dense {
+        out.number(u64::from(address.table));
+        for at in address.point() {
+            out.number(u64::from(at));
+        }
+        out.number(value);
+    }
+    out.number(values.ruled_out.len() as u64);
+    for &(key, bits) in &values.ruled_out {
+        out.key(key);
+        out.number(bits);
+    }
+}
 
-impl Body<'_> {
+/// Where a body is written: bytes, or their count.
+trait Out {
+    fn bytes(&mut self, bytes: &[u8]);
+
     fn number(&mut self, mut n: u64) {
         while n >= 0x80 {
-            self.0.push(n as u8 | 0x80);
+            self.bytes(&[n as u8 | 0x80]);
             n >>= 7;
         }
-        self.0.push(n as u8);
+        self.bytes(&[n as u8]);
     }
 
     fn text(&mut self, text: &str) {
         self.number(text.len() as u64);
-        self.0.extend_from_slice(text.as_bytes());
+        self.bytes(text.as_bytes());
     }
 
     fn key(&mut self, key: Packed) {
         for word in key.0 {
             self.number(word);
         }
+    }
+}
+
+impl Out for Vec<u8> {
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// The length of a body, counted as it would be written.
+struct Length(usize);
+
+impl Out for Length {
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
     }
 }
 
@@ -171,12 +192,44 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<Table, Refused> {
     let mut body = Reader {
         bytes: &bytes[HEADER..end],
     };
-    body.table()
-        .and_then(|table| match body.bytes.len() {
-            0 => Ok(table),
-            left => Err(format!("{left} bytes are left after its values")),
-        })
-        .map_err(|reason| Refused::Malformed { path, reason })
+    let read = body.table().and_then(|table| match body.bytes.len() {
+        0 => Ok(table),
+        left => Err(format!("{left} bytes are left after its values").into()),
+    });
+    read.map_err(|unread| match unread {
+        Unread::Malformed(reason) => Refused::Malformed { path, reason },
+        Unread::Memory => Refused::Memory {
+            path,
+            doing: "read",
+            size: format!("{found} bytes"),
+        },
+    })
+}
+
+/// Why the body of a table was not read.
+pub enum Unread {
+    /// It is not as [`encode`] writes it.
+    Malformed(String),
+    /// Memory for its values was refused.
+    Memory,
+}
+
+impl From<String> for Unread {
+    fn from(reason: String) -> Unread {
+        Unread::Malformed(reason)
+    }
+}
+
+impl From<&str> for Unread {
+    fn from(reason: &str) -> Unread {
+        Unread::Malformed(reason.to_owned())
+    }
+}
+
+impl From<TryReserveError> for Unread {
+    fn from(_: TryReserveError) -> Unread {
+        Unread::Memory
+    }
 }
 
 /// The body of a table, read from the front.
@@ -184,26 +237,28 @@ struct Reader<'a> {
     bytes: &'a [u8],
 }
 
-type Read<T> = Result<T, String>;
+type Read<T> = Result<T, Unread>;
 
 impl Reader<'_> {
     fn table(&mut self) -> Read<Table> {
         let games = self.games()?;
         let ids: HashSet<u32> = games.iter().map(|game| game.id).collect();
-        let listed = |id: u32| match ids.contains(&id) {
-            true => Ok(()),
-            false => Err(format!("a value is of game {id}, which it does not list")),
+        let listed = |id: u32| -> Read<()> {
+            match ids.contains(&id) {
+                true => Ok(()),
+                false => Err(format!("a value is of game {id}, which it does not list").into()),
+            }
         };
         let mut values = Snapshot::default();
         let count = self.count(4, "values by packed key")?;
-        values.packed.reserve(count);
+        values.packed.try_reserve_exact(count)?;
         for _ in 0..count {
             let key = self.key()?;
             listed(packed_game(key).0)?;
             values.packed.push((key, self.value()?));
         }
         let count = self.count(6, "values by address")?;
-        values.dense.reserve(count);
+        values.dense.try_reserve_exact(count)?;
         for _ in 0..count {
             let table = self.small()?;
             listed(table)?;
@@ -219,7 +274,7 @@ impl Reader<'_> {
             values.dense.push((address, self.value()?));
         }
         let count = self.count(4, "values ruled out")?;
-        values.ruled_out.reserve(count);
+        values.ruled_out.try_reserve_exact(count)?;
         for _ in 0..count {
             let key = self.key()?;
             listed(packed_game(key).0)?;
@@ -238,7 +293,7 @@ impl Reader<'_> {
                 rules: self.text()?,
             };
             if games.iter().any(|other| other.id == game.id) {
-                return Err(format!("it lists game {} twice", game.id));
+                return Err(format!("it lists game {} twice", game.id).into());
             }
             games.push(game);
         }
@@ -252,25 +307,25 @@ impl Reader<'_> {
             self.bytes = rest;
             let bits = u64::from(byte & 0x7f);
             if shift == 63 && bits > 1 {
-                return Err("a number does not fit in 64 bits".to_owned());
+                return Err("a number does not fit in 64 bits".into());
             }
             n |= bits << shift;
             if byte < 0x80 {
                 return Ok(n);
             }
         }
-        Err("a number does not fit in 64 bits".to_owned())
+        Err("a number does not fit in 64 bits".into())
     }
 
     /// A number of 32 bits: a game or a coordinate.
     fn small(&mut self) -> Read<u32> {
         let n = self.number()?;
-        u32::try_from(n).map_err(|_| format!("{n} does not fit in 32 bits"))
+        u32::try_from(n).map_err(|_| format!("{n} does not fit in 32 bits").into())
     }
 
     fn value(&mut self) -> Read<u64> {
         match self.number()? {
-            value if value > MAX_GRUNDY => Err(format!("{value} is no value")),
+            value if value > MAX_GRUNDY => Err(format!("{value} is no value").into()),
             value => Ok(value),
         }
     }
@@ -285,10 +340,7 @@ impl Reader<'_> {
         let count = self.number()?;
         match usize::try_from(count) {
             Ok(count) if count <= self.bytes.len() / least => Ok(count),
-            _ => Err(format!(
-                "it counts {count} {what} in {} bytes",
-                self.bytes.len()
-            )),
+            _ => Err(format!("it counts {count} {what} in {} bytes", self.bytes.len()).into()),
         }
     }
 
@@ -296,7 +348,7 @@ impl Reader<'_> {
         let length = self.count(1, "bytes of text")?;
         let (text, rest) = self.bytes.split_at(length);
         self.bytes = rest;
-        String::from_utf8(text.to_vec()).map_err(|_| "a name is not UTF-8".to_owned())
+        String::from_utf8(text.to_vec()).map_err(|_| "a name is not UTF-8".into())
     }
 }
 
@@ -340,12 +392,16 @@ mod tests {
         }
     }
 
+    /// A table reads back as written; its bytes are measured before they
+    /// are written, and asked for once: as many as it takes.
     #[test]
     fn a_table_reads_back_as_written() {
         let table = table();
-        assert_eq!(decode("t", &encode(&table)).unwrap(), table);
+        let bytes = encode(&table).unwrap();
+        assert_eq!(bytes.capacity(), bytes.len());
+        assert_eq!(decode("t", &bytes).unwrap(), table);
         assert_eq!(
-            decode("t", &encode(&Table::default())).unwrap(),
+            decode("t", &encode(&Table::default()).unwrap()).unwrap(),
             Table::default()
         );
     }
@@ -354,7 +410,7 @@ mod tests {
     /// where the file ends.
     #[test]
     fn every_table_cut_short_is_refused() {
-        let bytes = encode(&table());
+        let bytes = encode(&table()).unwrap();
         for length in 0..bytes.len() {
             let refused = decode("t", &bytes[..length]).unwrap_err();
             // Even the magic cut short (or nothing at all) is a table cut
@@ -371,7 +427,7 @@ mod tests {
     /// says so; anywhere else, the checksum fails.
     #[test]
     fn every_changed_byte_is_refused() {
-        let bytes = encode(&table());
+        let bytes = encode(&table()).unwrap();
         for at in 0..bytes.len() {
             for flip in [0x01, 0x80, 0xff] {
                 let mut altered = bytes.clone();
@@ -443,7 +499,7 @@ mod tests {
         fn no_table_changed_and_sealed_again_makes_it_panic(
             changes in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..6),
         ) {
-            let bytes = encode(&table());
+            let bytes = encode(&table()).unwrap();
             let mut body = bytes[HEADER..bytes.len() - CHECKSUM].to_vec();
             for (at, byte) in changes {
                 let at = at % body.len();

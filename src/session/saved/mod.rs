@@ -135,7 +135,15 @@ impl Session {
         let Some((path, _)) = &self.saving.save else {
             return Ok(Saved::Written(0));
         };
-        let table = table_of(&self.saved_games(), self.engine.snapshot());
+        let memory = || {
+            Report::new(Refused::Memory {
+                path: path.display().to_string(),
+                doing: "write",
+                size: count(self.engine.states(), "value", "values"),
+            })
+        };
+        let values = self.engine.snapshot().map_err(|_| memory())?;
+        let table = table_of(&self.saved_games(), values);
         let (now, held) = (table.values.len(), self.saving.held.load(Ordering::Relaxed));
         if now < held {
             return Ok(Saved::Kept { held, now });
@@ -190,10 +198,18 @@ impl Session {
         }
         let (values, rest) = self
             .renumbered(&table.values, &renumbered)
-            .map_err(|reason| Refused::Malformed {
-                path: path.clone(),
-                reason,
+            .map_err(|unread| match unread {
+                format::Unread::Malformed(reason) => Refused::Malformed {
+                    path: path.clone(),
+                    reason,
+                },
+                format::Unread::Memory => Refused::Memory {
+                    path: path.clone(),
+                    doing: "take in",
+                    size: count(table.values.len(), "value", "values"),
+                },
             })?;
+        drop(table.values);
         let kept = self.engine.restore(&values);
         let games: Vec<String> = taken.iter().map(|name| format!("`{name}`")).collect();
         let of = values.len();
@@ -253,16 +269,41 @@ impl Session {
         &self,
         values: &Snapshot,
         renumbered: &HashMap<u32, GameId>,
-    ) -> Result<(Snapshot, Snapshot), String> {
+    ) -> Result<(Snapshot, Snapshot), format::Unread> {
         let interp = Interpreter::new(&self.program);
         let (mut taken, mut rest) = (Snapshot::default(), Snapshot::default());
         let game_of = |key| renumbered.get(&packed_game(key).0).copied();
+        // Room made first, as much as each side takes.
+        let of = |keys: &[(crate::engine::Packed, u64)]| {
+            keys.iter()
+                .filter(|&&(key, _)| game_of(key).is_some())
+                .count()
+        };
+        let dense = values
+            .dense
+            .iter()
+            .filter(|(address, _)| renumbered.contains_key(&address.table))
+            .count();
+        let counts = [of(&values.packed), dense, of(&values.ruled_out)];
+        let lengths = [
+            values.packed.len(),
+            values.dense.len(),
+            values.ruled_out.len(),
+        ];
+        let [packed, dense, ruled_out] = counts;
+        taken.packed.try_reserve_exact(packed)?;
+        taken.dense.try_reserve_exact(dense)?;
+        taken.ruled_out.try_reserve_exact(ruled_out)?;
+        let [packed, dense, ruled_out] = [0, 1, 2].map(|i| lengths[i] - counts[i]);
+        rest.packed.try_reserve_exact(packed)?;
+        rest.dense.try_reserve_exact(dense)?;
+        rest.ruled_out.try_reserve_exact(ruled_out)?;
         let position = |key| {
             let game = game_of(key)?;
             let key = repacked(key, game);
             Some((interp.packed(&interp.unpacked(key)) == Some(key)).then_some(key))
         };
-        let not_one = |game: &str| format!("a key is not a position of `{game}`");
+        let not_one = |game: &str| format!("a key is not a position of `{game}`").into();
         for &(key, value) in &values.packed {
             match position(key) {
                 Some(Some(key)) => taken.packed.push((key, value)),
@@ -310,11 +351,12 @@ impl Session {
         let failure = self.saving.failure.clone();
         let held = self.saving.held.clone();
         let writer: SnapshotWriter = Box::new(move |values| {
-            let table = table_of(&games, values);
-            let written = write(&path, &table);
+            let table = values.map(|values| table_of(&games, values));
+            let written = table.as_ref().map_err(|_| NO_MEMORY.to_owned());
+            let written = written.and_then(|table| write(&path, table));
             // A checkpoint writes whatever the search holds, fewer values
             // too once it forgets some to keep within its bound.
-            if written.is_ok() {
+            if let (Ok(()), Ok(table)) = (&written, &table) {
                 held.store(table.values.len(), Ordering::Relaxed);
             }
             if let (Err(reason), Ok(mut failure)) = (written, failure.lock()) {
@@ -460,9 +502,12 @@ fn table_of(games: &[Option<SavedGame>], mut values: Snapshot) -> Table {
     Table { games, values }
 }
 
+/// Why a table could not be written when memory for it was refused.
+const NO_MEMORY: &str = "there is not memory enough to write it (a limit on address space, `ulimit -v` or `prlimit --as`, is the usual cause)";
+
 /// Writes a table to `path`, aside and renamed into place.
 fn write(path: &Path, table: &Table) -> Result<(), String> {
-    let bytes = format::encode(table);
+    let bytes = format::encode(table).map_err(|_| NO_MEMORY.to_owned())?;
     crate::files::write_aside(path, |writer| writer.write_all(&bytes))
         .map_err(|error| error.to_string())
 }
