@@ -542,6 +542,10 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
                  table resumed in part has fewer); a table of fewer would replace them",
                 path.display()
             ),
+            Ok(Saved::Empty) => eprintln!(
+                "kept {} as it was: this run found no value to save",
+                path.display()
+            ),
             Err(report) => {
                 failed = true;
                 eprint!("{}", output::error(&report, style));

@@ -139,7 +139,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 .map(|i| snapshot.packed[i])
                 .filter(|&(_, value)| value <= MAX_GRUNDY)
         };
-        let spared = |limit: usize| limit - limit / 16;
+        let spared = |limit: usize| limit - limit.div_ceil(16);
         let states = spared(self.max_states).saturating_sub(before);
         let bytes = spared(self.max_table - self.max_table / RULED_OUT_SHARE);
         let keys = values().map(|(key, _)| key);

@@ -238,7 +238,7 @@ pub enum EvalError {
     #[diagnostic(
         code(sprague::eval::interrupted),
         help(
-            "Ctrl-C stopped the search; the queries after it are not asked (in the REPL the \
+            "Ctrl-C (or SIGTERM, SIGHUP) stopped the search; the queries after it are not asked (in the REPL the \
              values found so far are kept: ask again to go on; `sprague run --save FILE` saves \
              them for `--resume FILE`)"
         )

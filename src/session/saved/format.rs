@@ -202,6 +202,7 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<Table, Refused> {
             path,
             doing: "read",
             size: format!("{found} bytes"),
+            help: super::READ_MEMORY,
         },
     })
 }

@@ -69,6 +69,8 @@ pub enum Saved {
     /// what it found since the last checkpoint wrote it; a table resumed in
     /// part has fewer), and a table of fewer would replace them.
     Kept { held: usize, now: usize },
+    /// The file was kept as it was: the session found no value.
+    Empty,
 }
 
 /// A table read, with the games not declared yet.
@@ -140,6 +142,7 @@ impl Session {
                 path: path.display().to_string(),
                 doing: "write",
                 size: count(self.engine.states(), "value", "values"),
+                help: WRITE_MEMORY,
             })
         };
         let values = self.engine.snapshot().map_err(|_| memory())?;
@@ -148,7 +151,13 @@ impl Session {
         if now < held {
             return Ok(Saved::Kept { held, now });
         }
-        write(path, &table).map_err(|reason| {
+        // A run that found nothing (its first query failed) leaves a file
+        // as it was: an empty table is no use, and the file may be one.
+        if now == 0 && std::fs::metadata(path).is_ok_and(|metadata| metadata.len() > 0) {
+            return Ok(Saved::Empty);
+        }
+        let bytes = format::encode(&table).map_err(|_| memory())?;
+        write_bytes(path, &bytes).map_err(|reason| {
             Report::new(Refused::Unwritable {
                 path: path.display().to_string(),
                 reason,
@@ -207,6 +216,7 @@ impl Session {
                     path: path.clone(),
                     doing: "take in",
                     size: count(table.values.len(), "value", "values"),
+                    help: READ_MEMORY,
                 },
             })?;
         drop(table.values);
@@ -353,10 +363,19 @@ impl Session {
         let writer: SnapshotWriter = Box::new(move |values| {
             let table = values.map(|values| table_of(&games, values));
             let written = table.as_ref().map_err(|_| NO_MEMORY.to_owned());
-            let written = written.and_then(|table| write(&path, table));
+            let written = written.and_then(|table| {
+                // Never fewer values than the file holds: a table resumed
+                // in part, or a search that forgot some since the last
+                // checkpoint, leaves the file as it was (all its values
+                // are true).
+                match table.values.len() < held.load(Ordering::Relaxed) {
+                    true => Ok(false),
+                    false => write(&path, table).map(|()| true),
+                }
+            });
             // A checkpoint writes whatever the search holds, fewer values
             // too once it forgets some to keep within its bound.
-            if let (Ok(()), Ok(table)) = (&written, &table) {
+            if let (Ok(true), Ok(table)) = (&written, &table) {
                 held.store(table.values.len(), Ordering::Relaxed);
             }
             if let (Err(reason), Ok(mut failure)) = (written, failure.lock()) {
@@ -508,9 +527,20 @@ const NO_MEMORY: &str = "there is not memory enough to write it (a limit on addr
 /// Writes a table to `path`, aside and renamed into place.
 fn write(path: &Path, table: &Table) -> Result<(), String> {
     let bytes = format::encode(table).map_err(|_| NO_MEMORY.to_owned())?;
-    crate::files::write_aside(path, |writer| writer.write_all(&bytes))
+    write_bytes(path, &bytes)
+}
+
+/// Writes the bytes of a table to `path`, aside and renamed into place.
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    crate::files::write_aside(path, |writer| writer.write_all(bytes))
         .map_err(|error| error.to_string())
 }
+
+/// The help of a table that could not be read or taken in for memory.
+pub(super) const READ_MEMORY: &str = "run it with more memory: a limit on address space (`ulimit -v`, `prlimit --as`) is the usual cause; or leave `--resume` out";
+
+/// The help of a table that could not be written for memory.
+const WRITE_MEMORY: &str = "run it with more memory: a limit on address space (`ulimit -v`, `prlimit --as`) is the usual cause; a smaller `--max-table` or `--max-states` keeps the table smaller";
 
 /// Whether two paths name one file (both existing), or are the same path.
 fn same_file(a: &Path, b: &Path) -> bool {

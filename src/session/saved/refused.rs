@@ -70,16 +70,12 @@ pub enum Refused {
     Malformed { path: String, reason: String },
 
     #[error("there is not memory enough to {doing} the table `{path}` ({size})")]
-    #[diagnostic(
-        code(sprague::table::memory),
-        help(
-            "run it with more memory: a limit on address space (`ulimit -v`, `prlimit --as`) is the usual cause; a smaller `--max-table` or `--max-states` keeps a table smaller; or leave `--resume` out"
-        )
-    )]
+    #[diagnostic(code(sprague::table::memory), help("{help}"))]
     Memory {
         path: String,
         doing: &'static str,
         size: String,
+        help: &'static str,
     },
 
     #[error("`{path}` holds values of the game `{game}`, which no source declares")]
