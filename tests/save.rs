@@ -634,3 +634,19 @@ fn a_table_is_not_replaced_by_one_of_fewer_values() {
         "{said}"
     );
 }
+
+/// A run stopped before its first query is asked (Ctrl-C while a large
+/// table is taken in) says so, where it said nothing and answered nothing.
+#[test]
+fn a_run_stopped_before_its_queries_says_so() {
+    let mut stopped = session();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    stopped.set_stop(Some(stop));
+    let heard = run_in(&mut stopped, &format!("{CRAM}grundy Cram(Grid(2, 2))\n"));
+    assert!(heard.values.is_empty(), "{heard:?}");
+    let said = "stopped before the queries of test.game were asked";
+    assert!(
+        heard.notes.iter().any(|note| note.starts_with(said)),
+        "{heard:?}"
+    );
+}

@@ -255,9 +255,16 @@ impl Session {
             }
         };
         let mut ok = true;
-        for query in &queries {
-            // Once stopped (Ctrl-C), the rest of the source is not asked.
+        for (i, query) in queries.iter().enumerate() {
+            // Once stopped (Ctrl-C), the rest of the source is not asked;
+            // stopped before any query (while a table was taken in), it
+            // says so, as an interrupted query does.
             if self.tables.stopped() {
+                if i == 0 {
+                    sink(Event::Note(format!(
+                        "stopped before the queries of {name} were asked (Ctrl-C, SIGTERM or SIGHUP): none is asked"
+                    )));
+                }
                 return false;
             }
             ok &= self.answer_query(query, sink);
