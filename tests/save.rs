@@ -559,6 +559,15 @@ fn a_table_resumed_within_smaller_limits_leaves_the_search_room() {
     assert!(peak <= 16 << 10, "the table held {peak} bytes");
 }
 
+/// Saves the values of Cram on 4 × 7, found by search, to `t` in `dir`;
+/// returns the table's bytes.
+fn saved_cram_4_by_7(dir: &Path) -> Vec<u8> {
+    let big = cram_file(dir, "big.game", "grundy Cram(Grid(4, 7))\n");
+    let first = sprague_in(dir, &["run", "--method", "search", "--save", "t", &big]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    std::fs::read(dir.join("t")).unwrap()
+}
+
 /// The checkpoints of a long search never replace a table by one of fewer
 /// values either: resumed in part (within `--max-states 300`) and saved
 /// back every instant (`--save-every 0`) during a search that forgets and
@@ -569,10 +578,7 @@ fn a_table_resumed_within_smaller_limits_leaves_the_search_room() {
 fn checkpoints_and_empty_runs_keep_a_larger_table() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let big = cram_file(dir, "big.game", "grundy Cram(Grid(4, 7))\n");
-    let first = sprague_in(dir, &["run", "--method", "search", "--save", "t", &big]);
-    assert!(first.status.success(), "{}", text(&first.stderr));
-    let before = std::fs::read(dir.join("t")).unwrap();
+    let before = saved_cram_4_by_7(dir);
     let other = cram_file(dir, "other.game", "grundy Cram(Grid(5, 6))\n");
     let args = ["run", "--method", "search", "--max-states", "300"];
     let tables = ["--resume", "t", "--save", "t", "--save-every", "0", &other];
@@ -600,10 +606,7 @@ fn checkpoints_and_empty_runs_keep_a_larger_table() {
 fn a_table_is_not_replaced_by_one_of_fewer_values() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let big = cram_file(dir, "big.game", "grundy Cram(Grid(4, 7))\n");
-    let first = sprague_in(dir, &["run", "--method", "search", "--save", "t", &big]);
-    assert!(first.status.success(), "{}", text(&first.stderr));
-    let before = std::fs::read(dir.join("t")).unwrap();
+    let before = saved_cram_4_by_7(dir);
     let small = cram_file(dir, "small.game", "grundy Cram(Grid(1, 2))\n");
     let args = [
         "run",
