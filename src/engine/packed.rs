@@ -111,6 +111,12 @@ fn value_of(byte: u8) -> Option<Grundy> {
     }
 }
 
+/// The slots of a table made to hold `keys` at most half full: a power of
+/// two, and at least 16.
+fn slots_for(keys: usize) -> usize {
+    keys.saturating_mul(2).next_power_of_two().max(16)
+}
+
 /// A key of one of the tables: a few words, one value of which marks an
 /// empty slot.
 trait Word: Copy + Eq + Default {
@@ -218,10 +224,7 @@ impl<K: Word> Table<K> {
         let needed = self.len.saturating_add(more);
         match needed <= self.most() {
             true => self.bytes(),
-            false => {
-                let slots = needed.saturating_mul(2).next_power_of_two().max(16);
-                slots.saturating_mul(size_of::<K>() + 1)
-            }
+            false => slots_for(needed).saturating_mul(size_of::<K>() + 1),
         }
     }
 
@@ -244,7 +247,7 @@ impl<K: Word> Table<K> {
         if needed <= self.most() {
             return Ok(());
         }
-        let slots = needed.saturating_mul(2).next_power_of_two().max(16);
+        let slots = slots_for(needed);
         let mut keys: Vec<K> = Vec::new();
         let mut states: Vec<u8> = Vec::new();
         keys.try_reserve_exact(slots)?;
