@@ -653,3 +653,52 @@ fn a_run_stopped_before_its_queries_says_so() {
         "{heard:?}"
     );
 }
+
+/// A search stopped by the work limit keeps what it found, and its error
+/// says how much: as many values as a table saved then holds beyond the
+/// one resumed. A round that found none says that asking again under the
+/// same limit ends the same way. Round after round under a small limit,
+/// Cram 4 × 9 either gets its value (1, as Beling's table has it) or
+/// comes to such a round.
+#[test]
+fn a_search_stopped_by_the_work_limit_says_what_it_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table");
+    let source = format!("{CRAM}grundy Cram(Grid(4, 9))\n");
+    let mut before = 0;
+    for round in 0..40 {
+        let mut run = session();
+        run.set_max_work(5_000);
+        if round > 0 {
+            assert_eq!(run.resume(&path, &sources(&source)).unwrap(), before);
+        }
+        run.save_to(&path, Duration::from_secs(3600));
+        let heard = run_in(&mut run, &source);
+        if heard.values == [1] {
+            return;
+        }
+        let [error] = heard.errors.as_slice() else {
+            panic!("round {round}: {heard:?}");
+        };
+        let said = error.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(said.contains("too_much_work"), "{said}");
+        let saved = match run.save().unwrap() {
+            Saved::Written(count) => count,
+            _ => before,
+        };
+        if said.contains("the search kept no new value before the limit") {
+            assert!(said.contains("ends the same way"), "{said}");
+            assert_eq!(saved, before, "round {round}");
+            return;
+        }
+        let found: usize = said
+            .split(" values it found are kept")
+            .next()
+            .and_then(|head| head.rsplit(' ').next())
+            .and_then(|count| count.replace('_', "").parse().ok())
+            .unwrap_or_else(|| panic!("round {round}: {said}"));
+        assert_eq!(found, saved - before, "round {round}: {said}");
+        before = saved;
+    }
+    panic!("forty rounds neither answered nor stopped finding values");
+}

@@ -129,6 +129,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                             of: size.and_then(NonZeroUsize::new),
                             expanding: Box::new(position.clone()),
                             forgotten: 0,
+                            found: None,
                         }),
                         false => Ok(()),
                     }

@@ -66,6 +66,9 @@ pub enum EngineError<P, E> {
         /// Values the pruned search forgot to keep its table within
         /// `--max-table`, which it may have had to find again.
         forgotten: u64,
+        /// Values the search found and kept before it stopped (counting
+        /// those it forgot again), where it is a search that keeps them.
+        found: Option<u64>,
     },
     /// Memory ran out (an allocation failed) with `solved` positions kept:
     /// the search stops with this error instead of aborting.

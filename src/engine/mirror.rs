@@ -61,7 +61,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        self.work = 0;
+        self.begin_work();
         let mirrors = self.mirrors_of(rules, position);
         let proved = self.searching(|engine| engine.mirror_zero(rules, position, mirrors, 0));
         self.dense.keep();

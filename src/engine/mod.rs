@@ -206,6 +206,10 @@ pub struct Engine<P> {
     max_states: usize,
     /// Options examined by the search under way, and the most allowed.
     work: u64,
+    /// Values set in a table a save writes out (see [`Engine::set_value`]),
+    /// and as many before the search under way began.
+    values_set: u64,
+    kept_before: u64,
     max_work: u64,
     /// Options examined by every search so far.
     total_work: u64,
@@ -288,6 +292,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             longest: Default::default(),
             max_states,
             work: 0,
+            values_set: 0,
+            kept_before: 0,
             max_work: DEFAULT_MAX_WORK,
             total_work: 0,
             total_boxed: 0,
@@ -441,6 +447,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     }
 
     fn set_value(&mut self, key: Key, value: Grundy) {
+        if value < LOOPY && !matches!(key, Key::Interned(_)) && self.value(key) >= LOOPY {
+            self.values_set += 1;
+        }
         match key {
             Key::Dense(address) => self.dense.set(address, value),
             Key::Packed(packed) => self.packed.set(packed, value),
@@ -527,6 +536,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     of: NonZeroUsize::new(of),
                     expanding: Box::new(position.clone()),
                     forgotten: 0,
+                    found: None,
                 });
             }
             Err(Unknown::PastLimit) => {
@@ -663,7 +673,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
         }
         let mark = self.positions.len();
-        self.work = 0;
+        self.begin_work();
         self.dense.keep();
         self.packed.keep();
         let solved = self
@@ -722,6 +732,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
     }
 
+    /// Begins a search: no work done yet, and no value found.
+    fn begin_work(&mut self) {
+        self.work = 0;
+        self.kept_before = self.values_set;
+    }
+
     /// Counts `work` options examined in the search under way, bringing
     /// the watcher's next call nearer; whether that passes the work limit.
     fn count_work(&mut self, work: u64) -> bool {
@@ -740,6 +756,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             of: None,
             expanding: Box::new(expanding),
             forgotten: self.forgotten,
+            found: Some(self.values_set - self.kept_before),
         }
     }
 

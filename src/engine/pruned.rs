@@ -303,7 +303,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
         let position = &sum[hardest];
         let mark = self.positions.len();
-        self.work = 0;
+        self.begin_work();
         self.dense.keep();
         self.packed.keep();
         self.testing = Some(rest);

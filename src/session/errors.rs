@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use miette::SourceSpan;
 
 use crate::engine::EngineError;
-use crate::eval::{EvalError, count};
+use crate::eval::{EvalError, count, noun};
 use crate::interp::{Component, Interpreter};
 
 /// Names the positions of an engine error in the language's own words.
@@ -57,21 +57,26 @@ pub(super) fn engine_error(
             of,
             expanding,
             forgotten,
+            found,
         } => {
             let raise = raise_work(limit, solved, of.map(NonZeroUsize::get));
+
             EvalError::TooMuchWork {
                 limit,
                 examined,
                 position: interp.show(std::slice::from_ref(&expanding)).to_string(),
                 solved: solved as u64,
                 of: of.map(|of| of.get() as u64),
-                raise: match forgotten {
-                    0 => raise,
-                    forgotten => format!(
-                        "the search forgot {} values to keep its table within `--max-table`, and may have spent the work finding them again: a larger `--max-table` lets it keep them; else {raise}",
-                        underscored(forgotten),
-                    ),
-                },
+                raise: kept_or_not(
+                    found,
+                    match forgotten {
+                        0 => raise,
+                        forgotten => format!(
+                            "the search forgot {} values to keep its table within `--max-table`, and may have spent the work finding them again: a larger `--max-table` lets it keep them; else {raise}",
+                            underscored(forgotten),
+                        ),
+                    },
+                ),
                 span,
             }
         }
@@ -151,6 +156,25 @@ fn underscored(count: u64) -> String {
 /// grown as if each position had options in proportion to its place in
 /// the table (so the work grows as the square of the positions), and
 /// twice that, says how far to raise it.
+/// The help of the work limit, `raise`, after what the search stopped
+/// there found and kept, if it is one that keeps what it finds: a search
+/// that kept nothing ends the same way when asked again.
+fn kept_or_not(found: Option<u64>, raise: String) -> String {
+    match found {
+        None => raise,
+        Some(0) => format!(
+            "the search kept no new value before the limit, so asking again under the same limit (or resuming a table saved now) ends the same way; {raise}"
+        ),
+        Some(found) => format!(
+            "the {} {} it found {} kept: asking again (or `--save`, then `--resume`) goes on from {}; or {raise}",
+            underscored(found),
+            noun(found, "value", "values"),
+            if found == 1 { "is" } else { "are" },
+            if found == 1 { "it" } else { "them" },
+        ),
+    }
+}
+
 fn raise_work(limit: u64, solved: usize, of: Option<usize>) -> String {
     let factor = match of {
         Some(of) if solved > 0 && solved >= of.div_ceil(4) => {
