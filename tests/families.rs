@@ -111,6 +111,38 @@ grundy NodeKayles(Lattice(3, n)) for n in 1..=12"
     assert_eq!(grundy_values(&source), [2, 1, 1, 0, 3, 3, 2, 2, 2, 3, 3, 5]);
 }
 
+/// OEIS A316533: Node Kayles on the generalized Petersen graph P(n, 2),
+/// n = 5..=22, by the search (the default for a game that splits).
+#[test]
+fn petersen_family_reaches_a316533() {
+    let source = format!(
+        "game NodeKayles(s) splits up to symmetry {{ move NodeKayles(s - closed(s, v)) for v in s }}
+{PETERSEN}
+grundy NodeKayles(Petersen(n, 2)) for n in 5..=22"
+    );
+    assert_eq!(
+        grundy_values(&source),
+        [1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0]
+    );
+}
+
+/// OEIS A344227: Node Kayles on the n-queens graph (the non-attacking
+/// queens game), n = 0..=9; the board of side 0 has no cell.
+#[test]
+fn queens_family_reaches_a344227() {
+    let source = format!(
+        "game NodeKayles(s) splits up to symmetry {{ move NodeKayles(s - closed(s, v)) for v in s }}
+graph Queens(n) {{
+  nodes 0..n * n
+  edge i -- j for i in 0..n * n, j in 0..n * n
+    if i < j and (i / n == j / n or i % n == j % n
+                  or abs(i / n - j / n) == abs(i % n - j % n))
+}}
+grundy NodeKayles(Queens(n)) for n in 0..=9"
+    );
+    assert_eq!(grundy_values(&source), [0, 1, 1, 2, 1, 3, 1, 2, 3, 1]);
+}
+
 #[test]
 fn families_of_paths_cycles_and_grids_play_as_the_built_in_boards() {
     let source = format!(
