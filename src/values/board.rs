@@ -31,6 +31,12 @@ pub struct GraphBoard {
     pub neighbours: Vec<Vec<u32>>,
     /// The edges at each node.
     pub incident: Vec<Vec<u32>>,
+    /// The nodes next to each node as bits, where the graph has at most
+    /// 128 nodes (else none): its regions are flooded a word at a time.
+    node_bits: Vec<u128>,
+    /// The edges sharing an end with each edge as bits, where the graph
+    /// has at most 128 edges (else none), for `Edges(G)`.
+    edge_bits: Vec<u128>,
 }
 
 impl GraphBoard {
@@ -51,6 +57,20 @@ impl GraphBoard {
             list.sort_unstable();
             list.dedup();
         }
+        let bits = |list: &[u32]| list.iter().fold(0u128, |bits, &w| bits | 1 << w);
+        let node_bits = match nodes <= 128 {
+            true => neighbours.iter().map(|list| bits(list)).collect(),
+            false => Vec::new(),
+        };
+        let edge_bits = match edges.len() <= 128 {
+            true => (0..edges.len() as u32)
+                .map(|edge| {
+                    let (a, b) = edges[edge as usize];
+                    (bits(&incident[a as usize]) | bits(&incident[b as usize])) & !(1 << edge)
+                })
+                .collect(),
+            false => Vec::new(),
+        };
         GraphBoard {
             id,
             name,
@@ -58,6 +78,8 @@ impl GraphBoard {
             edges,
             neighbours,
             incident,
+            node_bits,
+            edge_bits,
         }
     }
 
@@ -206,6 +228,8 @@ impl Board {
                     last: W::narrow(first << (cols - 1)),
                 }
             }
+            Board::Graph(graph) if !graph.node_bits.is_empty() => Spreader::Masks(&graph.node_bits),
+            Board::Edges(graph) if !graph.edge_bits.is_empty() => Spreader::Masks(&graph.edge_bits),
             other => Spreader::Any(other),
         }
     }
@@ -302,10 +326,13 @@ const EVERY: [u128; 129] = {
     every
 };
 
-/// The nodes next to any node of a set: shifts for grids and paths.
+/// The nodes next to any node of a set: shifts for grids and paths, the
+/// nodes next to each node as bits for a declared graph of at most 128
+/// nodes (or edges, for `Edges(G)`).
 enum Spreader<'a, W> {
     Grid { cols: u32, first: W, last: W },
     Path,
+    Masks(&'a [u128]),
     Any(&'a Board),
 }
 
@@ -320,7 +347,7 @@ impl<W: Word> Spreader<'_, W> {
         let runs = match *self {
             Spreader::Grid { last, .. } => rest & !last,
             Spreader::Path => rest,
-            Spreader::Any(_) => return part,
+            Spreader::Masks(_) | Spreader::Any(_) => return part,
         };
         let seeds = part & runs;
         part | runs & (!runs.wrapping_add(seeds) | seeds)
@@ -333,6 +360,14 @@ impl<W: Word> Spreader<'_, W> {
                 (bits << cols) | (bits >> cols) | ((bits & !last) << 1) | ((bits & !first) >> 1)
             }
             Spreader::Path => (bits << 1) | (bits >> 1),
+            Spreader::Masks(masks) => {
+                let (mut spread, mut rest) = (0u128, bits.wide());
+                while rest != 0 {
+                    spread |= masks[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+                W::narrow(spread)
+            }
             Spreader::Any(board) => {
                 let mut spread = 0u128;
                 let mut rest = bits.wide();
@@ -415,6 +450,7 @@ impl Board {
         match self.spreader::<W>() {
             grid @ Spreader::Grid { .. } => split(bits, &grid, &mut shaped),
             path @ Spreader::Path => split(bits, &path, &mut shaped),
+            masks @ Spreader::Masks(_) => split_from_frontier(bits, &masks, &mut shaped),
             any @ Spreader::Any(_) => split(bits, &any, &mut shaped),
         }
     }
@@ -648,6 +684,22 @@ fn split<W: Word>(mut rest: W, spreader: &Spreader<'_, W>, each: &mut impl FnMut
                 break;
             }
             part = grown;
+        }
+        rest = rest & !part;
+        each(part);
+    }
+}
+
+/// [`split`] for a board whose nodes spread one at a time (a declared
+/// graph's): each part grown from the nodes it gained last only, so that
+/// each node is spread from once.
+fn split_from_frontier<W: Word>(mut rest: W, spreader: &Spreader<'_, W>, each: &mut impl FnMut(W)) {
+    while rest != W::ZERO {
+        let mut part = rest.lowest();
+        let mut frontier = part;
+        while frontier != W::ZERO {
+            frontier = spreader.spread(frontier) & rest & !part;
+            part = part | frontier;
         }
         rest = rest & !part;
         each(part);
