@@ -130,17 +130,16 @@ grundy NodeKayles(Petersen(n, 2)) for n in 5..=22"
 /// queens game), n = 0..=9; the board of side 0 has no cell.
 #[test]
 fn queens_family_reaches_a344227() {
-    let source = format!(
-        "game NodeKayles(s) splits up to symmetry {{ move NodeKayles(s - closed(s, v)) for v in s }}
-graph Queens(n) {{
+    let source =
+        "game NodeKayles(s) splits up to symmetry { move NodeKayles(s - closed(s, v)) for v in s }
+graph Queens(n) {
   nodes 0..n * n
   edge i -- j for i in 0..n * n, j in 0..n * n
     if i < j and (i / n == j / n or i % n == j % n
                   or abs(i / n - j / n) == abs(i % n - j % n))
-}}
-grundy NodeKayles(Queens(n)) for n in 0..=9"
-    );
-    assert_eq!(grundy_values(&source), [0, 1, 1, 2, 1, 3, 1, 2, 3, 1]);
+}
+grundy NodeKayles(Queens(n)) for n in 0..=9";
+    assert_eq!(grundy_values(source), [0, 1, 1, 2, 1, 3, 1, 2, 3, 1]);
 }
 
 #[test]

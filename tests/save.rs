@@ -279,6 +279,46 @@ fn a_table_whose_key_is_no_position_of_its_game_is_refused() {
     let said = said.split_whitespace().filter(|word| *word != "│");
     let said = said.collect::<Vec<_>>().join(" ");
     assert!(said.contains("a key is not a position of `Cram`"), "{said}");
+
+    // A set's kind with a number beside it is a region of a declared
+    // graph, known by the number this process gave the graph: never taken
+    // from a table, even where a graph has that number now.
+    let graph = format!("{CRAM}graph G {{ 0 -- 1 }}\ngrundy Cram(G)\n");
+    assert_eq!(run_in(&mut session(), &graph).values, [1]);
+    std::fs::write(&path, table_by_hand(3 | 1 << 2)).unwrap();
+    let mut resumed = session();
+    resumed.resume(&path, &sources(&graph)).unwrap();
+    let heard = run_in(&mut resumed, &graph);
+    assert!(heard.values.is_empty(), "{heard:?}");
+    let said = heard.errors.concat();
+    let said = said.split_whitespace().filter(|word| *word != "│");
+    let said = said.collect::<Vec<_>>().join(" ");
+    assert!(said.contains("a key is not a position of `Cram`"), "{said}");
+}
+
+/// A table keeps no region of a declared graph, and a run says how many
+/// values it left out; the values of grids are saved beside them, and the
+/// run resumed from the table answers alike.
+#[test]
+fn regions_of_declared_graphs_are_left_out_of_a_table_and_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let asked = "graph Ladder { 0 -- 1  1 -- 2  2 -- 3  3 -- 4  4 -- 5  5 -- 0  1 -- 4 }
+grundy Cram(Ladder)
+grundy Cram(Grid(4, 5))
+";
+    let file = cram_file(dir, "cram.game", asked);
+    let first = sprague_in(dir, &["run", "--save", "t", &file]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let said = text(&first.stderr);
+    assert!(said.contains("left out "), "{said}");
+    assert!(
+        said.contains("values of regions of declared graphs"),
+        "{said}"
+    );
+    let again = sprague_in(dir, &["run", "--resume", "t", &file]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert_eq!(again.stdout, first.stdout);
 }
 
 /// Runs `sprague` in `dir` with these arguments.

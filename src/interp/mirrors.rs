@@ -32,7 +32,7 @@ impl Interpreter<'_> {
         }
         let board = match shape {
             Shape::Grid { .. } | Shape::Path(_) => shape.board()?,
-            Shape::Cycle(_) | Shape::Set => return None,
+            Shape::Cycle(_) | Shape::Set | Shape::Graph(_) => return None,
         };
         Some((game, shape, board, bits))
     }

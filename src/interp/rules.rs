@@ -283,33 +283,45 @@ impl Rules for Interpreter<'_> {
 /// What a packed key says of a position besides its bits.
 #[derive(Clone, Copy)]
 pub(super) enum Shape {
-    Grid { rows: u32, cols: u32 },
+    Grid {
+        rows: u32,
+        cols: u32,
+    },
     Path(u32),
     Cycle(u32),
     Set,
+    /// A declared graph of at most 128 nodes, by its number (see
+    /// [`graphs`](super::graphs)).
+    Graph(u16),
 }
 
 impl Shape {
-    /// The board of this shape; none for a set.
+    /// The board of this shape; none for a set, or for a graph's number
+    /// that no board has.
     pub(super) fn board(self) -> Option<Board> {
         match self {
             Shape::Grid { rows, cols } => Some(Board::Grid { rows, cols }),
             Shape::Path(n) => Some(Board::Path(n)),
             Shape::Cycle(n) => Some(Board::Cycle(n)),
             Shape::Set => None,
+            Shape::Graph(number) => super::graphs::board(number).map(Board::Graph),
         }
     }
 
-    /// The shape of a board that packs: no side longer than 255.
+    /// The shape of a board that packs: no side longer than 255, a graph
+    /// of at most 128 nodes.
     #[inline]
     pub(super) fn of(board: &Board) -> Option<Shape> {
         let fits = |side: u32| side < 1 << 8;
-        match *board {
-            Board::Grid { rows, cols } if fits(rows) && fits(cols) => {
+        match board {
+            &Board::Grid { rows, cols } if fits(rows) && fits(cols) => {
                 Some(Shape::Grid { rows, cols })
             }
-            Board::Path(n) if fits(n) => Some(Shape::Path(n)),
-            Board::Cycle(n) if fits(n) => Some(Shape::Cycle(n)),
+            &Board::Path(n) if fits(n) => Some(Shape::Path(n)),
+            &Board::Cycle(n) if fits(n) => Some(Shape::Cycle(n)),
+            Board::Graph(graph) if graph.nodes <= 128 => {
+                super::graphs::number(graph).map(Shape::Graph)
+            }
             _ => None,
         }
     }
@@ -324,6 +336,11 @@ pub(super) fn pack(game: GameId, shape: Shape, bits: u128) -> Packed {
         Shape::Path(n) => (1, n, 0),
         Shape::Cycle(n) => (2, n, 0),
         Shape::Set => (3, 0, 0),
+        // A set's kind, told from one by the number (plus one) beside it.
+        Shape::Graph(number) => {
+            let number = u32::from(number) + 1;
+            (3, number & 0xff, number >> 8)
+        }
     };
     // The game last, so that the first word of most keys is small (the
     // engine keeps small keys in fewer words).
@@ -340,13 +357,23 @@ pub(super) fn unpack(key: Packed) -> (GameId, Shape, u128) {
         0 => Shape::Grid { rows: a, cols: b },
         1 => Shape::Path(a),
         2 => Shape::Cycle(a),
-        _ => Shape::Set,
+        _ => match a | b << 8 {
+            0 => Shape::Set,
+            number => Shape::Graph((number - 1) as u16),
+        },
     };
     (
         packed_game(key),
         shape,
         u128::from(low) | u128::from(high) << 64,
     )
+}
+
+/// Whether a packed key is of a region of a declared graph, whose number
+/// is this process's own: such keys are not saved in tables, nor taken
+/// from them.
+pub fn packed_on_graph(key: Packed) -> bool {
+    matches!(unpack(key).1, Shape::Graph(_))
 }
 
 /// Where a packed key keeps its game: the bits of its first word from

@@ -32,7 +32,7 @@ pub use refused::Refused;
 use super::{Event, Session};
 use crate::engine::{Address, Checkpoints, Rules, Snapshot, SnapshotWriter};
 use crate::eval::count;
-use crate::interp::{Component, Interpreter, packed_game, repacked};
+use crate::interp::{Component, Interpreter, packed_game, packed_on_graph, repacked};
 use crate::lower;
 use crate::program::{DeclarationKind, GameId};
 use crate::syntax::{self, ast};
@@ -57,6 +57,9 @@ pub(super) struct Saving {
     /// How many values the save file holds: the table last written to it
     /// in this run (by a checkpoint too), or read from it.
     held: Arc<AtomicUsize>,
+    /// How many values of regions of declared graphs the last table
+    /// written left out (see [`packed_on_graph`]).
+    on_graphs: usize,
 }
 
 /// What [`Session::save`] did.
@@ -146,6 +149,8 @@ impl Session {
             })
         };
         let values = self.engine.snapshot().map_err(|_| memory())?;
+        let on_graphs = values.packed.iter();
+        let on_graphs = on_graphs.filter(|&&(key, _)| packed_on_graph(key)).count();
         let table = table_of(&self.saved_games(), values);
         let (now, held) = (table.values.len(), self.saving.held.load(Ordering::Relaxed));
         if now < held {
@@ -164,7 +169,15 @@ impl Session {
             })
         })?;
         self.saving.held.store(now, Ordering::Relaxed);
+        self.saving.on_graphs = on_graphs;
         Ok(Saved::Written(now))
+    }
+
+    /// How many values of regions of declared graphs the last table
+    /// written left out: a graph is known in a key by a number each run
+    /// gives afresh, so that a key saved would mean another board.
+    pub fn left_out_on_graphs(&self) -> usize {
+        self.saving.on_graphs
     }
 
     /// Why the last table written during a search could not be, once.
@@ -311,7 +324,8 @@ impl Session {
         let position = |key| {
             let game = game_of(key)?;
             let key = repacked(key, game);
-            Some((interp.packed(&interp.unpacked(key)) == Some(key)).then_some(key))
+            let is = !packed_on_graph(key) && interp.packed(&interp.unpacked(key)) == Some(key);
+            Some(is.then_some(key))
         };
         let not_one = |game: &str| format!("a key is not a position of `{game}`").into();
         for &(key, value) in &values.packed {
@@ -502,13 +516,14 @@ fn check_games(path: &str, table: &Table, sources: &[(String, String)]) -> Resul
     Ok(())
 }
 
-/// The table of `values` whose games are among `games` (by number).
+/// The table of `values` whose games are among `games` (by number), but
+/// for regions of declared graphs, whose keys hold a number this process
+/// gave the graph (see [`packed_on_graph`]).
 fn table_of(games: &[Option<SavedGame>], mut values: Snapshot) -> Table {
     let known = |id: u32| games.get(id as usize).is_some_and(Option::is_some);
-    values.packed.retain(|&(key, _)| known(packed_game(key).0));
-    values
-        .ruled_out
-        .retain(|&(key, _)| known(packed_game(key).0));
+    let kept = |key| known(packed_game(key).0) && !packed_on_graph(key);
+    values.packed.retain(|&(key, _)| kept(key));
+    values.ruled_out.retain(|&(key, _)| kept(key));
     values.dense.retain(|&(address, _)| known(address.table));
     let mut used = BTreeSet::new();
     used.extend(values.packed.iter().map(|&(key, _)| packed_game(key).0));
