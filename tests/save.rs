@@ -319,6 +319,22 @@ grundy Cram(Grid(4, 5))
     let again = sprague_in(dir, &["run", "--resume", "t", &file]);
     assert!(again.status.success(), "{}", text(&again.stderr));
     assert_eq!(again.stdout, first.stdout);
+
+    // A run that found values of graph regions only keeps a file it finds,
+    // and says why it wrote nothing.
+    let graphs = cram_file(
+        dir,
+        "graphs.game",
+        "graph G { 0 -- 1  1 -- 2 }\ngrundy Cram(G)\n",
+    );
+    let only = sprague_in(dir, &["run", "--save", "t", &graphs]);
+    assert!(only.status.success(), "{}", text(&only.stderr));
+    let said = text(&only.stderr);
+    assert!(said.contains("kept t as it was"), "{said}");
+    assert!(
+        said.contains("values of regions of declared graphs"),
+        "{said}"
+    );
 }
 
 /// Runs `sprague` in `dir` with these arguments.

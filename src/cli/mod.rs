@@ -531,21 +531,11 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
     }
     if let Some(path) = &tables.save {
         match crate::front::progress::saving(|| session.save()) {
-            Ok(Saved::Written(saved)) => {
-                eprintln!(
-                    "saved {} to {}",
-                    crate::eval::count(saved, "value", "values"),
-                    path.display()
-                );
-                let left_out = session.left_out_on_graphs();
-                if left_out > 0 {
-                    eprintln!(
-                        "left out {} of regions of declared graphs: a table keeps regions of \
-                         grids, paths, cycles and sets only",
-                        crate::eval::count(left_out, "value", "values"),
-                    );
-                }
-            }
+            Ok(Saved::Written(saved)) => eprintln!(
+                "saved {} to {}",
+                crate::eval::count(saved, "value", "values"),
+                path.display()
+            ),
             Ok(Saved::Kept { held, now }) => eprintln!(
                 "kept {} as it was: it holds {held} values, and this run has {now} now (a query \
                  stopped by the limit of states or of memory gives up the values it found; a \
@@ -553,13 +543,21 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
                 path.display()
             ),
             Ok(Saved::Empty) => eprintln!(
-                "kept {} as it was: this run found no value to save",
+                "kept {} as it was: this run found no value a table keeps",
                 path.display()
             ),
             Err(report) => {
                 failed = true;
                 eprint!("{}", output::error(&report, style));
             }
+        }
+        let left_out = session.left_out_on_graphs();
+        if left_out > 0 {
+            eprintln!(
+                "left out {} of regions of declared graphs: a table keeps regions of grids, \
+                 paths, cycles and sets only",
+                crate::eval::count(left_out, "value", "values"),
+            );
         }
     }
     exit_code(failed)

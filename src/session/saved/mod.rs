@@ -57,8 +57,8 @@ pub(super) struct Saving {
     /// How many values the save file holds: the table last written to it
     /// in this run (by a checkpoint too), or read from it.
     held: Arc<AtomicUsize>,
-    /// How many values of regions of declared graphs the last table
-    /// written left out (see [`packed_on_graph`]).
+    /// How many values of regions of declared graphs the last save left
+    /// out (whether it wrote the table or kept the file) (see [`packed_on_graph`]).
     on_graphs: usize,
 }
 
@@ -152,6 +152,7 @@ impl Session {
         let on_graphs = values.packed.iter();
         let on_graphs = on_graphs.filter(|&&(key, _)| packed_on_graph(key)).count();
         let table = table_of(&self.saved_games(), values);
+        self.saving.on_graphs = on_graphs;
         let (now, held) = (table.values.len(), self.saving.held.load(Ordering::Relaxed));
         if now < held {
             return Ok(Saved::Kept { held, now });
@@ -169,7 +170,6 @@ impl Session {
             })
         })?;
         self.saving.held.store(now, Ordering::Relaxed);
-        self.saving.on_graphs = on_graphs;
         Ok(Saved::Written(now))
     }
 
