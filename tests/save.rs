@@ -52,6 +52,13 @@ fn run_in(session: &mut Session, source: &str) -> Heard {
     heard
 }
 
+/// An error as rendered, its words joined by single spaces and the
+/// frame's bars left out, so that a phrase the renderer wrapped is found.
+fn plain(rendered: &str) -> String {
+    let words = rendered.split_whitespace().filter(|word| *word != "│");
+    words.collect::<Vec<_>>().join(" ")
+}
+
 /// How many values a save wrote (a save that kept its file fails here).
 fn written(saved: Saved) -> usize {
     match saved {
@@ -275,9 +282,7 @@ fn a_table_whose_key_is_no_position_of_its_game_is_refused() {
         heard.values.is_empty() && heard.errors.len() == 1,
         "{heard:?}"
     );
-    let said = &heard.errors[0];
-    let said = said.split_whitespace().filter(|word| *word != "│");
-    let said = said.collect::<Vec<_>>().join(" ");
+    let said = plain(&heard.errors[0]);
     assert!(said.contains("a key is not a position of `Cram`"), "{said}");
 
     // A set's kind with a number beside it is a region of a declared
@@ -290,9 +295,7 @@ fn a_table_whose_key_is_no_position_of_its_game_is_refused() {
     resumed.resume(&path, &sources(&graph)).unwrap();
     let heard = run_in(&mut resumed, &graph);
     assert!(heard.values.is_empty(), "{heard:?}");
-    let said = heard.errors.concat();
-    let said = said.split_whitespace().filter(|word| *word != "│");
-    let said = said.collect::<Vec<_>>().join(" ");
+    let said = plain(&heard.errors.concat());
     assert!(said.contains("a key is not a position of `Cram`"), "{said}");
 }
 
@@ -736,7 +739,7 @@ fn a_search_stopped_by_the_work_limit_says_what_it_kept() {
         let [error] = heard.errors.as_slice() else {
             panic!("round {round}: {heard:?}");
         };
-        let said = error.split_whitespace().collect::<Vec<_>>().join(" ");
+        let said = plain(error);
         assert!(said.contains("too_much_work"), "{said}");
         let saved = match run.save().unwrap() {
             Saved::Written(count) => count,

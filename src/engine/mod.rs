@@ -209,7 +209,7 @@ pub struct Engine<P> {
     /// Values set in a table a save writes out (see [`Engine::set_value`]),
     /// and as many before the search under way began.
     values_set: u64,
-    kept_before: u64,
+    values_set_before: u64,
     max_work: u64,
     /// Options examined by every search so far.
     total_work: u64,
@@ -293,7 +293,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             max_states,
             work: 0,
             values_set: 0,
-            kept_before: 0,
+            values_set_before: 0,
             max_work: DEFAULT_MAX_WORK,
             total_work: 0,
             total_boxed: 0,
@@ -735,7 +735,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// Begins a search: no work done yet, and no value found.
     fn begin_work(&mut self) {
         self.work = 0;
-        self.kept_before = self.values_set;
+        self.values_set_before = self.values_set;
     }
 
     /// Counts `work` options examined in the search under way, bringing
@@ -756,7 +756,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             of: None,
             expanding: Box::new(expanding),
             forgotten: self.forgotten,
-            found: Some(self.values_set - self.kept_before),
+            found: Some(self.values_set - self.values_set_before),
         }
     }
 

@@ -60,7 +60,6 @@ pub(super) fn engine_error(
             found,
         } => {
             let raise = raise_work(limit, solved, of.map(NonZeroUsize::get));
-
             EvalError::TooMuchWork {
                 limit,
                 examined,
@@ -150,12 +149,6 @@ fn underscored(count: u64) -> String {
     crate::eval::grouped(count).replace(',', "_")
 }
 
-/// What raising the work limit would allow. How many options a query
-/// needs is not known until it is solved; where the work was filling a
-/// table of known size and got a quarter of the way, the work so far,
-/// grown as if each position had options in proportion to its place in
-/// the table (so the work grows as the square of the positions), and
-/// twice that, says how far to raise it.
 /// The help of the work limit, `raise`, after what the search stopped
 /// there found and kept, if it is one that keeps what it finds: a search
 /// that kept nothing ends the same way when asked again.
@@ -175,6 +168,12 @@ fn kept_or_not(found: Option<u64>, raise: String) -> String {
     }
 }
 
+/// What raising the work limit would allow. How many options a query
+/// needs is not known until it is solved; where the work was filling a
+/// table of known size and got a quarter of the way, the work so far,
+/// grown as if each position had options in proportion to its place in
+/// the table (so the work grows as the square of the positions), and
+/// twice that, says how far to raise it.
 fn raise_work(limit: u64, solved: usize, of: Option<usize>) -> String {
     let factor = match of {
         Some(of) if solved > 0 && solved >= of.div_ceil(4) => {

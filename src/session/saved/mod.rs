@@ -58,7 +58,8 @@ pub(super) struct Saving {
     /// in this run (by a checkpoint too), or read from it.
     held: Arc<AtomicUsize>,
     /// How many values of regions of declared graphs the last save left
-    /// out (whether it wrote the table or kept the file) (see [`packed_on_graph`]).
+    /// out, whether it wrote the table or kept the file (see
+    /// [`packed_on_graph`]).
     on_graphs: usize,
 }
 
@@ -173,9 +174,9 @@ impl Session {
         Ok(Saved::Written(now))
     }
 
-    /// How many values of regions of declared graphs the last table
-    /// written left out: a graph is known in a key by a number each run
-    /// gives afresh, so that a key saved would mean another board.
+    /// How many values of regions of declared graphs the last save left
+    /// out: a graph is known in a key by a number each run gives afresh,
+    /// so that a key saved would mean another board.
     pub fn left_out_on_graphs(&self) -> usize {
         self.saving.on_graphs
     }
