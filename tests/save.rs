@@ -248,8 +248,9 @@ fn table_by_hand(head: u8) -> Vec<u8> {
     body.extend(b"Cram");
     body.push(rules.len() as u8);
     body.extend(rules.as_bytes());
-    // One value (0) by packed key; none by address, none ruled out.
-    body.extend([1, head, 1, 0, 0, 0, 0]);
+    // No graphs; one value (0) by packed key; none by address, none ruled
+    // out.
+    body.extend([0, 1, head, 1, 0, 0, 0, 0]);
     let mut bytes = MAGIC.to_vec();
     bytes.extend(VERSION.to_le_bytes());
     bytes.extend((body.len() as u64).to_le_bytes());
@@ -277,7 +278,8 @@ fn a_table_whose_key_is_no_position_of_its_game_is_refused() {
     assert_eq!(resumed(&heard.notes), 1, "{heard:?}");
     // Two cells side by side: one domino, value 1.
     assert_eq!(heard.values, [1]);
-    let heard = resumed_with(3 | 5 << 2);
+    // Node 0 of a path of no nodes.
+    let heard = resumed_with(1);
     assert!(
         heard.values.is_empty() && heard.errors.len() == 1,
         "{heard:?}"
@@ -286,58 +288,79 @@ fn a_table_whose_key_is_no_position_of_its_game_is_refused() {
     assert!(said.contains("a key is not a position of `Cram`"), "{said}");
 
     // A set's kind with a number beside it is a region of a declared
-    // graph, known by the number this process gave the graph: never taken
-    // from a table, even where a graph has that number now.
-    let graph = format!("{CRAM}graph G {{ 0 -- 1 }}\ngrundy Cram(G)\n");
-    assert_eq!(run_in(&mut session(), &graph).values, [1]);
+    // graph, which the table must list: this one lists none.
     std::fs::write(&path, table_by_hand(3 | 1 << 2)).unwrap();
-    let mut resumed = session();
-    resumed.resume(&path, &sources(&graph)).unwrap();
-    let heard = run_in(&mut resumed, &graph);
-    assert!(heard.values.is_empty(), "{heard:?}");
-    let said = plain(&heard.errors.concat());
-    assert!(said.contains("a key is not a position of `Cram`"), "{said}");
+    let refused = session().resume(&path, &sources(&source)).unwrap_err();
+    let said = plain(&format!("{refused:?}"));
+    assert!(said.contains("graph 0, which it does not list"), "{said}");
 }
 
-/// A table keeps no region of a declared graph, and a run says how many
-/// values it left out; the values of grids are saved beside them, and the
-/// run resumed from the table answers alike.
+/// A table keeps the values of regions of declared graphs, each graph
+/// saved by what it is (its name, nodes and edges): a run that builds the
+/// same graph finds them, though it numbers its graphs in another order,
+/// and a run that builds another graph under the same name does not.
 #[test]
-fn regions_of_declared_graphs_are_left_out_of_a_table_and_said_so() {
+fn regions_of_declared_graphs_are_saved_and_resumed() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let asked = "graph Ladder { 0 -- 1  1 -- 2  2 -- 3  3 -- 4  4 -- 5  5 -- 0  1 -- 4 }
-grundy Cram(Ladder)
-grundy Cram(Grid(4, 5))
+    let petersen = "
+game NodeKayles(s) splits { move NodeKayles(s - closed(s, v)) for v in s }
+graph Star { 0 -- 1  0 -- 2  0 -- 3 }
+graph Petersen(n, k) {
+  nodes 0..2 * n
+  edge i -- (i + 1) % n for i in 0..n
+  edge i -- n + i for i in 0..n
+  edge n + i -- n + (i + k) % n for i in 0..n
+}
 ";
-    let file = cram_file(dir, "cram.game", asked);
-    let first = sprague_in(dir, &["run", "--save", "t", &file]);
-    assert!(first.status.success(), "{}", text(&first.stderr));
-    let said = text(&first.stderr);
-    assert!(said.contains("left out "), "{said}");
-    assert!(
-        said.contains("values of regions of declared graphs"),
-        "{said}"
+    let file = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).unwrap();
+        name.to_owned()
+    };
+    // P(16, 2) alone, then the star before it (which then takes the first
+    // number), and P(16, 2) of another rule for its inner cycle.
+    let first = file(
+        "first.game",
+        &format!(
+            "{petersen}grundy NodeKayles(Petersen(16, 2))
+"
+        ),
     );
-    let again = sprague_in(dir, &["run", "--resume", "t", &file]);
-    assert!(again.status.success(), "{}", text(&again.stderr));
-    assert_eq!(again.stdout, first.stdout);
-
-    // A run that found values of graph regions only keeps a file it finds,
-    // and says why it wrote nothing.
-    let graphs = cram_file(
-        dir,
-        "graphs.game",
-        "graph G { 0 -- 1  1 -- 2 }\ngrundy Cram(G)\n",
+    let asked = "grundy NodeKayles(Star)
+grundy NodeKayles(Petersen(16, 2))
+";
+    let again = file("again.game", &format!("{petersen}{asked}"));
+    let other = petersen.replace("(i + k) % n", "(i + k + 1) % n");
+    let other = file("other.game", &format!("{other}{asked}"));
+    let saved = sprague_in(dir, &["run", "--method", "search", "--save", "t", &first]);
+    assert!(saved.status.success(), "{}", text(&saved.stderr));
+    // Node Kayles on P(16, 2) is 0 (OEIS A316533).
+    assert_eq!(
+        text(&saved.stdout),
+        "grundy NodeKayles(Petersen(16, 2)) = 0\n"
     );
-    let only = sprague_in(dir, &["run", "--save", "t", &graphs]);
-    assert!(only.status.success(), "{}", text(&only.stderr));
-    let said = text(&only.stderr);
-    assert!(said.contains("kept t as it was"), "{said}");
-    assert!(
-        said.contains("values of regions of declared graphs"),
-        "{said}"
-    );
+    let limited = ["run", "--method", "search", "--max-work", "20"];
+    let run = |file: &str, resume: bool| {
+        let mut args = limited.to_vec();
+        if resume {
+            args.extend(["--resume", "t"]);
+        }
+        args.push(file);
+        sprague_in(dir, &args)
+    };
+    // Under a limit of 20 options the search does not reach the value...
+    let fresh = run(&again, false);
+    assert!(!fresh.status.success());
+    assert!(text(&fresh.stderr).contains("too_much_work"));
+    // ...which the table holds for the same graph...
+    let resumed = run(&again, true);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let answers = "grundy NodeKayles(Star) = 1\ngrundy NodeKayles(Petersen(16, 2)) = 0\n";
+    assert_eq!(text(&resumed.stdout), answers);
+    // ...and not for another graph of the same name.
+    let elsewhere = run(&other, true);
+    assert!(!elsewhere.status.success());
+    assert!(text(&elsewhere.stderr).contains("too_much_work"));
 }
 
 /// Runs `sprague` in `dir` with these arguments.
@@ -420,8 +443,8 @@ fn a_table_cut_short_altered_or_foreign_is_refused_before_any_query() {
     );
     refused(b"", "cut short after 0 bytes");
     let mut newer = table.clone();
-    newer[16] = 2;
-    refused(&newer, "format 2");
+    newer[16] = 3;
+    refused(&newer, "format 3; this sprague reads formats 1 to 2");
     // Saved for Cram, asked for Node Kayles.
     let other = dir.join("other.game");
     std::fs::write(

@@ -551,14 +551,6 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
                 eprint!("{}", output::error(&report, style));
             }
         }
-        let left_out = session.left_out_on_graphs();
-        if left_out > 0 {
-            eprintln!(
-                "left out {} of regions of declared graphs: a table keeps regions of grids, \
-                 paths, cycles and sets only",
-                crate::eval::count(left_out, "value", "values"),
-            );
-        }
     }
     exit_code(failed)
 }

@@ -23,6 +23,12 @@ pub const MAX_FAMILY_ASSIGNMENTS: usize = 1 << 24;
 /// they never meet the ids of declared graphs, counted up from 0.
 static NEXT_ID: AtomicU32 = AtomicU32::new(u32::MAX - 1);
 
+/// An id no declared graph has and no other board built has: for a board
+/// of a family, or one built from a saved table.
+pub fn fresh_id() -> GraphId {
+    GraphId(NEXT_ID.fetch_sub(1, Ordering::Relaxed))
+}
+
 /// The board `family` builds for the arguments `args`, built on first
 /// asking.
 pub fn board(
@@ -138,6 +144,5 @@ fn build(family: &Family, args: &[i64], span: SourceSpan) -> Result<GraphBoard, 
         },
     )
     .map_err(context)?;
-    let id = GraphId(NEXT_ID.fetch_sub(1, Ordering::Relaxed));
-    Ok(GraphBoard::new(id, shown, nodes, edges))
+    Ok(GraphBoard::new(fresh_id(), shown, nodes, edges))
 }

@@ -6,9 +6,13 @@
 //! The numbers are the process's own: a board is numbered when a key is
 //! first made for it, and kept (with the board) from then on, so that a
 //! number always means the board it was given for. A graph redeclared
-//! under the same name is another board, and gets another number. Keys of
-//! graphs are therefore not saved in tables, and a table's key that
-//! claims to be one is refused.
+//! under the same name is another board, and gets another number.
+//!
+//! A table saves each graph its keys are of by what it is (its name, its
+//! nodes and its edges, see [`Identity`]), and a run that resumes it
+//! numbers a board built from that ([`resumed`]): the first board of the
+//! run that is the same graph takes that number over, so that the values
+//! found for it before are its own again.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -21,6 +25,40 @@ use crate::values::GraphBoard;
 struct Numbered {
     boards: Vec<Arc<GraphBoard>>,
     numbers: HashMap<usize, u16>,
+    /// The numbers of boards built from a table, not yet taken over by a
+    /// board of the run (see [`resumed`]).
+    waiting: Vec<u16>,
+    /// Boards whose numbers others took over, kept so that no other board
+    /// takes their addresses.
+    retired: Vec<Arc<GraphBoard>>,
+}
+
+/// What a graph is, as a table saves it: two boards alike in all of it
+/// have the same values in every game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    pub name: String,
+    pub nodes: usize,
+    pub edges: Vec<(u32, u32)>,
+}
+
+impl Identity {
+    fn of(board: &GraphBoard) -> Identity {
+        Identity {
+            name: board.name.clone(),
+            nodes: board.nodes,
+            edges: board.edges.clone(),
+        }
+    }
+
+    fn is(&self, board: &GraphBoard) -> bool {
+        self.name == board.name && self.nodes == board.nodes && self.edges == board.edges
+    }
+}
+
+/// Whether two boards are the same graph (see [`Identity`]).
+fn same(a: &GraphBoard, b: &GraphBoard) -> bool {
+    a.name == b.name && a.nodes == b.nodes && a.edges == b.edges
 }
 
 static NUMBERED: Mutex<Option<Numbered>> = Mutex::new(None);
@@ -47,14 +85,17 @@ pub(super) fn number(board: &Arc<GraphBoard>) -> Option<u16> {
     let numbered = numbered.get_or_insert_with(Numbered::default);
     let number = match numbered.numbers.get(&address) {
         Some(&number) => number,
-        None if numbered.boards.len() < MOST => {
-            let number = numbered.boards.len() as u16;
-            // Kept, so that no other board takes its address.
-            numbered.boards.push(Arc::clone(board));
-            numbered.numbers.insert(address, number);
-            number
-        }
-        None => return None,
+        None => match numbered.take_over(board) {
+            Some(number) => number,
+            None if numbered.boards.len() < MOST => {
+                let number = numbered.boards.len() as u16;
+                // Kept, so that no other board takes its address.
+                numbered.boards.push(Arc::clone(board));
+                numbered.numbers.insert(address, number);
+                number
+            }
+            None => return None,
+        },
     };
     LAST.set(Some((address, number)));
     Some(number)
@@ -64,6 +105,64 @@ pub(super) fn number(board: &Arc<GraphBoard>) -> Option<u16> {
 pub(super) fn board(number: u16) -> Option<Arc<GraphBoard>> {
     let numbered = NUMBERED.lock().unwrap_or_else(PoisonError::into_inner);
     numbered.as_ref()?.boards.get(number as usize).cloned()
+}
+
+/// What the graph numbered `number` is, if a board has that number.
+pub fn identity(number: u16) -> Option<Identity> {
+    board(number).map(|board| Identity::of(&board))
+}
+
+/// The number of a board built from a table's `identity` of a graph:
+/// the first board of this run that is the same graph (see
+/// [`Identity`]) takes it over. A graph already numbered that way keeps
+/// its number. `None` once [`MOST`] boards are numbered, or when the
+/// identity is no graph (an edge's end past its nodes, more than 128
+/// nodes: no key of a table is of one).
+pub fn resumed(identity: &Identity) -> Option<u16> {
+    let fits =
+        |&(a, b): &(u32, u32)| (a as usize) < identity.nodes && (b as usize) < identity.nodes;
+    if identity.nodes > 128 || !identity.edges.iter().all(fits) {
+        return None;
+    }
+    let mut numbered = NUMBERED.lock().unwrap_or_else(PoisonError::into_inner);
+    let numbered = numbered.get_or_insert_with(Numbered::default);
+    let boards = &numbered.boards;
+    let waiting = numbered.waiting.iter();
+    if let Some(&number) = waiting.clone().find(|&&n| identity.is(&boards[n as usize])) {
+        return Some(number);
+    }
+    if numbered.boards.len() >= MOST {
+        return None;
+    }
+    let board = Arc::new(GraphBoard::new(
+        crate::eval::family::fresh_id(),
+        identity.name.clone(),
+        identity.nodes,
+        identity.edges.clone(),
+    ));
+    let number = numbered.boards.len() as u16;
+    numbered
+        .numbers
+        .insert(Arc::as_ptr(&board) as usize, number);
+    numbered.boards.push(board);
+    numbered.waiting.push(number);
+    Some(number)
+}
+
+impl Numbered {
+    /// The number of a board built from a table that is the same graph as
+    /// `board`, which takes the number over (its board is kept aside).
+    fn take_over(&mut self, board: &Arc<GraphBoard>) -> Option<u16> {
+        let at = self
+            .waiting
+            .iter()
+            .position(|&number| same(&self.boards[number as usize], board))?;
+        let number = self.waiting.swap_remove(at);
+        let retired = std::mem::replace(&mut self.boards[number as usize], Arc::clone(board));
+        self.retired.push(retired);
+        self.numbers.insert(Arc::as_ptr(board) as usize, number);
+        Some(number)
+    }
 }
 
 #[cfg(test)]
@@ -81,5 +180,44 @@ mod tests {
         assert_eq!(number(&first), Some(a));
         assert_eq!(super::board(a).unwrap().edges, [(0, 1)]);
         assert_eq!(super::board(b).unwrap().edges, [(1, 2)]);
+    }
+
+    #[test]
+    fn the_first_board_that_is_a_resumed_graph_takes_its_number_over() {
+        let name = "Resumed";
+        let identity = Identity {
+            name: name.into(),
+            nodes: 3,
+            edges: vec![(0, 1), (1, 2)],
+        };
+        let resumed = super::resumed(&identity).unwrap();
+        // Asked again before a board takes it: the same number.
+        assert_eq!(super::resumed(&identity), Some(resumed));
+        let board =
+            |name: &str, edges| Arc::new(GraphBoard::new(GraphId(8), name.into(), 3, edges));
+        // Another name, or other edges: another graph.
+        let renamed = board("Other", vec![(0, 1), (1, 2)]);
+        assert_ne!(number(&renamed), Some(resumed));
+        let rewired = board(name, vec![(0, 2), (1, 2)]);
+        assert_ne!(number(&rewired), Some(resumed));
+        let same = board(name, vec![(0, 1), (1, 2)]);
+        assert_eq!(number(&same), Some(resumed));
+        assert!(Arc::ptr_eq(&super::board(resumed).unwrap(), &same));
+        // Taken: a second board alike is numbered afresh, and the graph
+        // resumed again is built afresh too.
+        let again = board(name, vec![(0, 1), (1, 2)]);
+        assert_ne!(number(&again), Some(resumed));
+        assert_ne!(super::resumed(&identity), Some(resumed));
+        // No graph: an edge past its nodes, or more than 128 nodes.
+        let broken = Identity {
+            edges: vec![(0, 3)],
+            ..identity.clone()
+        };
+        assert_eq!(super::resumed(&broken), None);
+        let large = Identity {
+            nodes: 129,
+            ..identity
+        };
+        assert_eq!(super::resumed(&large), None);
     }
 }

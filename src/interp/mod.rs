@@ -9,7 +9,7 @@
 
 mod aliases;
 mod chains;
-mod graphs;
+pub mod graphs;
 mod mirrors;
 mod nodes;
 mod options;
@@ -40,7 +40,7 @@ use crate::eval::{Budget, EvalError, Spending, assignments, eval, quick, rule_as
 use crate::octal::Table;
 use crate::program::*;
 use crate::values::{Board, Region, Set, Value};
-pub use rules::{packed_game, packed_on_graph, repacked};
+pub use rules::{packed_fits, packed_game, packed_graph, regraphed, repacked};
 use sweep::{Count, Sweep};
 pub use tables::{CodeTable, KnownPeriod, Periods, Tables};
 

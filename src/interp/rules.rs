@@ -369,11 +369,39 @@ pub(super) fn unpack(key: Packed) -> (GameId, Shape, u128) {
     )
 }
 
-/// Whether a packed key is of a region of a declared graph, whose number
-/// is this process's own: such keys are not saved in tables, nor taken
-/// from them.
-pub fn packed_on_graph(key: Packed) -> bool {
-    matches!(unpack(key).1, Shape::Graph(_))
+/// The number of the declared graph a packed key's region is of (see
+/// [`graphs`](super::graphs)), if it is of one: a number this process
+/// gave the graph, which a table renumbers as it does games.
+pub fn packed_graph(key: Packed) -> Option<u16> {
+    match unpack(key).1 {
+        Shape::Graph(number) => Some(number),
+        _ => None,
+    }
+}
+
+/// The packed key of the same region on the graph numbered `number`:
+/// what a key saved under one numbering of the graphs is under another.
+pub fn regraphed(key: Packed, number: u16) -> Packed {
+    let [head, low, high] = key.0;
+    let number = u64::from(number) + 1;
+    let head = head & !(0xffff << 2) | (number & 0xff) << 2 | (number >> 8) << 10;
+    Packed([head, low, high])
+}
+
+/// Whether a packed key's nodes are all nodes of its board (a set's, any
+/// below 128): a table's key whose nodes run past its board is no position.
+pub fn packed_fits(key: Packed) -> bool {
+    let (_, shape, bits) = unpack(key);
+    let nodes = match shape {
+        Shape::Grid { rows, cols } => rows * cols,
+        Shape::Path(n) | Shape::Cycle(n) => n,
+        Shape::Set => 128,
+        Shape::Graph(number) => match super::graphs::board(number) {
+            Some(board) => board.nodes as u32,
+            None => return false,
+        },
+    };
+    nodes >= 128 || bits >> nodes == 0
 }
 
 /// Where a packed key keeps its game: the bits of its first word from

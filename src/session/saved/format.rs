@@ -12,11 +12,16 @@
 //! first, the top bit set on every byte but the last): the games, as a
 //! count and then, for each, the number its values are kept under, its
 //! name and its rules (see [`super::rules_text`]), each text as a count of
-//! bytes and the bytes; then the values by packed key, a count and then
-//! for each the key's three words and the value; the values by dense
-//! address, its game, volume, plane, row, column and value; and the values
-//! ruled out by packed key, the three words and the bits. A key holds its
-//! game's number where the rules put it (see [`crate::interp::packed_game`]).
+//! bytes and the bytes; the declared graphs whose regions its keys are of,
+//! a count and then for each the number its keys know it by, its name,
+//! its count of nodes, and its edges as a count and each edge's two nodes
+//! (see [`Identity`]); then the values by packed key, a count and then for
+//! each the key's three words and the value; the values by dense address,
+//! its game, volume, plane, row, column and value; and the values ruled
+//! out by packed key, the three words and the bits. A key holds its
+//! game's number where the rules put it (see [`crate::interp::packed_game`]),
+//! and a graph's, if it is of one ([`crate::interp::packed_graph`]).
+//! Version 1, read still, had no graphs.
 //!
 //! The magic says whose file it is, as PNG's does (a file moved as text,
 //! its line ends changed, fails it); the length catches a file cut short
@@ -29,13 +34,17 @@ use std::collections::{HashSet, TryReserveError};
 
 use super::refused::Refused;
 use crate::engine::{Address, MAX_GRUNDY, Packed, Snapshot};
-use crate::interp::packed_game;
+use crate::interp::graphs::Identity;
+use crate::interp::{packed_game, packed_graph};
 
 /// The first bytes of every table.
 pub const MAGIC: &[u8; 16] = b"sprague table\r\n\x1a";
 
 /// The version of the format written and read.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+
+/// The oldest version read: version 1 is version 2 without graphs.
+const OLDEST: u32 = 1;
 
 /// The bytes before the body: the magic, the version and the length.
 const HEADER: usize = MAGIC.len() + 4 + 8;
@@ -53,10 +62,19 @@ pub struct SavedGame {
     pub rules: String,
 }
 
-/// A table: the games and their values.
+/// A declared graph whose regions a table's keys are of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedGraph {
+    /// The number the table's keys know it by.
+    pub number: u16,
+    pub identity: Identity,
+}
+
+/// A table: the games, the graphs and their values.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Table {
     pub games: Vec<SavedGame>,
+    pub graphs: Vec<SavedGraph>,
     pub values: Snapshot,
 }
 
@@ -84,6 +102,17 @@ fn body(table: &Table, out: &mut impl Out) {
         out.number(u64::from(game.id));
         out.text(&game.name);
         out.text(&game.rules);
+    }
+    out.number(table.graphs.len() as u64);
+    for graph in &table.graphs {
+        out.number(u64::from(graph.number));
+        out.text(&graph.identity.name);
+        out.number(graph.identity.nodes as u64);
+        out.number(graph.identity.edges.len() as u64);
+        for &(a, b) in &graph.identity.edges {
+            out.number(u64::from(a));
+            out.number(u64::from(b));
+        }
     }
     out.number(values.packed.len() as u64);
     for &(key, value) in &values.packed {
@@ -161,7 +190,7 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<Table, Refused> {
     }
     let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"));
     let version = word(MAGIC.len());
-    if version != VERSION {
+    if !(OLDEST..=VERSION).contains(&version) {
         return Err(Refused::Version {
             path,
             found: version,
@@ -191,6 +220,7 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<Table, Refused> {
     }
     let mut body = Reader {
         bytes: &bytes[HEADER..end],
+        version,
     };
     let read = body.table().and_then(|table| match body.bytes.len() {
         0 => Ok(table),
@@ -233,9 +263,10 @@ impl From<TryReserveError> for Unread {
     }
 }
 
-/// The body of a table, read from the front.
+/// The body of a table of a version, read from the front.
 struct Reader<'a> {
     bytes: &'a [u8],
+    version: u32,
 }
 
 type Read<T> = Result<T, Unread>;
@@ -243,11 +274,22 @@ type Read<T> = Result<T, Unread>;
 impl Reader<'_> {
     fn table(&mut self) -> Read<Table> {
         let games = self.games()?;
+        let graphs = match self.version {
+            1 => Vec::new(),
+            _ => self.graphs()?,
+        };
         let ids: HashSet<u32> = games.iter().map(|game| game.id).collect();
-        let listed = |id: u32| -> Read<()> {
-            match ids.contains(&id) {
-                true => Ok(()),
-                false => Err(format!("a value is of game {id}, which it does not list").into()),
+        let numbers: HashSet<u16> = graphs.iter().map(|graph| graph.number).collect();
+        let listed = |key: Packed| -> Read<()> {
+            let id = packed_game(key).0;
+            if !ids.contains(&id) {
+                return Err(format!("a value is of game {id}, which it does not list").into());
+            }
+            match packed_graph(key) {
+                Some(number) if !numbers.contains(&number) => {
+                    Err(format!("a value is of graph {number}, which it does not list").into())
+                }
+                _ => Ok(()),
             }
         };
         let mut values = Snapshot::default();
@@ -255,14 +297,17 @@ impl Reader<'_> {
         values.packed.try_reserve_exact(count)?;
         for _ in 0..count {
             let key = self.key()?;
-            listed(packed_game(key).0)?;
+            listed(key)?;
             values.packed.push((key, self.value()?));
         }
         let count = self.count(6, "values by address")?;
         values.dense.try_reserve_exact(count)?;
         for _ in 0..count {
             let table = self.small()?;
-            listed(table)?;
+            if !ids.contains(&table) {
+                let reason = format!("a value is of game {table}, which it does not list");
+                return Err(reason.into());
+            }
             let [volume, plane, row, col] =
                 [self.small()?, self.small()?, self.small()?, self.small()?];
             let address = Address {
@@ -278,10 +323,56 @@ impl Reader<'_> {
         values.ruled_out.try_reserve_exact(count)?;
         for _ in 0..count {
             let key = self.key()?;
-            listed(packed_game(key).0)?;
+            listed(key)?;
             values.ruled_out.push((key, self.number()?));
         }
-        Ok(Table { games, values })
+        Ok(Table {
+            games,
+            graphs,
+            values,
+        })
+    }
+
+    /// The graphs, each a board of at most 128 nodes (the most a key's
+    /// region may have) whose edges join nodes it has.
+    fn graphs(&mut self) -> Read<Vec<SavedGraph>> {
+        let count = self.count(4, "graphs")?;
+        let mut graphs: Vec<SavedGraph> = Vec::new();
+        graphs.try_reserve_exact(count)?;
+        for _ in 0..count {
+            let number = self.small()?;
+            let number = u16::try_from(number)
+                .ok()
+                .filter(|&number| number < u16::MAX)
+                .ok_or_else(|| format!("{number} is no graph's number"))?;
+            if graphs.iter().any(|other| other.number == number) {
+                return Err(format!("it lists graph {number} twice").into());
+            }
+            let name = self.text()?;
+            let nodes = self.number()?;
+            if nodes > 128 {
+                return Err(
+                    format!("graph {number} has {nodes} nodes, more than a key holds").into(),
+                );
+            }
+            let count = self.count(2, "edges")?;
+            let mut edges = Vec::new();
+            edges.try_reserve_exact(count)?;
+            for _ in 0..count {
+                let (a, b) = (self.small()?, self.small()?);
+                if u64::from(a.max(b)) >= nodes {
+                    let reason = format!("an edge of graph {number} joins a node it does not have");
+                    return Err(reason.into());
+                }
+                edges.push((a, b));
+            }
+            let nodes = nodes as usize;
+            graphs.push(SavedGraph {
+                number,
+                identity: Identity { name, nodes, edges },
+            });
+        }
+        Ok(graphs)
     }
 
     fn games(&mut self) -> Read<Vec<SavedGame>> {
@@ -358,7 +449,14 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// A table of two games and a few values of each kind.
+    /// The key of a region of Cram (game 0) on the graph numbered
+    /// `number`.
+    fn on_graph(number: u64, bits: u64) -> Packed {
+        let number = number + 1;
+        Packed([3 | (number & 0xff) << 2 | (number >> 8) << 10, bits, 0])
+    }
+
+    /// A table of two games, a graph and a few values of each kind.
     fn table() -> Table {
         let key = |game: u64, bits: u64| Packed([game << 18 | 3 << 2 | 4 << 10, bits, 0]);
         Table {
@@ -374,8 +472,19 @@ mod tests {
                     rules: "game Sub(n) { move Sub(n - 1) if n > 0 }".into(),
                 },
             ],
+            graphs: vec![SavedGraph {
+                number: 300,
+                identity: Identity {
+                    name: "Ladder".into(),
+                    nodes: 4,
+                    edges: vec![(0, 1), (1, 2), (2, 3), (3, 0)],
+                },
+            }],
             values: Snapshot {
-                packed: (0..40).map(|bits| (key(0, bits * 977), bits % 5)).collect(),
+                packed: (0..40)
+                    .map(|bits| (key(0, bits * 977), bits % 5))
+                    .chain([(on_graph(300, 0b1011), 1)])
+                    .collect(),
                 dense: (0..30)
                     .map(|n| {
                         let address = Address {
@@ -471,19 +580,79 @@ mod tests {
         // A count of more games than bytes left.
         assert!(refused(&[0xff, 0xff, 0xff, 0xff, 0x0f]).contains("counts"));
         // A value of a game not listed: no games, one value of game 0.
-        assert!(refused(&[0, 1, 0, 0, 0, 3, 0, 0]).contains("does not list"));
+        assert!(refused(&[0, 0, 1, 0, 0, 0, 3, 0, 0]).contains("does not list"));
         // A value among the engine's states: game 0, one packed value of
         // 2^64 - 2.
-        let mut body = vec![1, 0, 1, b'G', 0, 1, 0, 0, 0];
+        let mut body = vec![1, 0, 1, b'G', 0, 0, 1, 0, 0, 0];
         body.extend([0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
         body.extend([0, 0]);
         assert!(refused(&body).contains("is no value"));
         // A number of eleven bytes.
         assert!(refused(&[0x80; 11]).contains("64 bits"));
         // Bytes after the values.
-        assert!(refused(&[0, 0, 0, 0, 7]).contains("left"));
+        assert!(refused(&[0, 0, 0, 0, 0, 7]).contains("left"));
         // A name that is not UTF-8.
         assert!(refused(&[1, 0, 1, 0xff, 0]).contains("UTF-8"));
+        // Game 0 named G, then graphs: graph 2 named L of `nodes` nodes
+        // and one edge 0 -- `end`, then `keys` values by packed key.
+        let graph = |nodes: u64, end: u8, keys: &[[u8; 4]]| {
+            let mut body = vec![1, 0, 1, b'G', 0, 1, 2, 1, b'L'];
+            body.number(nodes);
+            body.extend([1, 0, end, keys.len() as u8]);
+            for key in keys {
+                body.extend(key);
+            }
+            body.extend([0, 0]);
+            body
+        };
+        // A region of graph 2 (3 | 3 << 2 = 15: a set's kind and the number
+        // plus one) with value 0.
+        assert_eq!(
+            decode("t", &sealed(&graph(4, 3, &[[15, 1, 0, 0]])))
+                .unwrap()
+                .values
+                .packed,
+            [(Packed([15, 1, 0]), 0)]
+        );
+        assert!(refused(&graph(4, 4, &[])).contains("does not have"));
+        assert!(refused(&graph(129, 3, &[])).contains("more than a key holds"));
+        // A region of graph 3, not listed.
+        assert!(
+            refused(&graph(4, 3, &[[19, 1, 0, 0]])).contains("graph 3, which it does not list")
+        );
+    }
+
+    /// A table of the first version, before graphs, reads as one of no
+    /// graphs: a table saved before is resumed, not refused.
+    #[test]
+    fn a_table_of_the_first_version_reads_without_graphs() {
+        let mut table = Table {
+            graphs: Vec::new(),
+            ..table()
+        };
+        table
+            .values
+            .packed
+            .retain(|&(key, _)| packed_graph(key).is_none());
+        let bytes = encode(&table).unwrap();
+        let body = &bytes[HEADER..bytes.len() - CHECKSUM];
+        let mut reader = Reader {
+            bytes: body,
+            version: VERSION,
+        };
+        assert!(reader.games().is_ok_and(|games| games == table.games));
+        // The first version's body is this one without the count of
+        // graphs (0) after the games.
+        let at = body.len() - reader.bytes.len();
+        assert_eq!(body[at], 0);
+        let first = [&body[..at], &body[at + 1..]].concat();
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend(1u32.to_le_bytes());
+        bytes.extend((first.len() as u64).to_le_bytes());
+        bytes.extend(&first);
+        let checksum = crc32fast::hash(&bytes);
+        bytes.extend(checksum.to_le_bytes());
+        assert_eq!(decode("t", &bytes).unwrap(), table);
     }
 
     proptest! {

@@ -17,7 +17,7 @@
 mod format;
 mod refused;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -26,13 +26,15 @@ use std::time::Duration;
 use miette::{NamedSource, Report};
 
 pub use format::{MAGIC, VERSION};
-use format::{SavedGame, Table};
+use format::{SavedGame, SavedGraph, Table};
 pub use refused::Refused;
 
 use super::{Event, Session};
-use crate::engine::{Address, Checkpoints, Rules, Snapshot, SnapshotWriter};
+use crate::engine::{Address, Checkpoints, Packed, Rules, Snapshot, SnapshotWriter};
 use crate::eval::count;
-use crate::interp::{Component, Interpreter, packed_game, packed_on_graph, repacked};
+use crate::interp::{
+    Component, Interpreter, graphs, packed_fits, packed_game, packed_graph, regraphed, repacked,
+};
 use crate::lower;
 use crate::program::{DeclarationKind, GameId};
 use crate::syntax::{self, ast};
@@ -57,10 +59,6 @@ pub(super) struct Saving {
     /// How many values the save file holds: the table last written to it
     /// in this run (by a checkpoint too), or read from it.
     held: Arc<AtomicUsize>,
-    /// How many values of regions of declared graphs the last save left
-    /// out, whether it wrote the table or kept the file (see
-    /// [`packed_on_graph`]).
-    on_graphs: usize,
 }
 
 /// What [`Session::save`] did.
@@ -150,10 +148,7 @@ impl Session {
             })
         };
         let values = self.engine.snapshot().map_err(|_| memory())?;
-        let on_graphs = values.packed.iter();
-        let on_graphs = on_graphs.filter(|&&(key, _)| packed_on_graph(key)).count();
         let table = table_of(&self.saved_games(), values);
-        self.saving.on_graphs = on_graphs;
         let (now, held) = (table.values.len(), self.saving.held.load(Ordering::Relaxed));
         if now < held {
             return Ok(Saved::Kept { held, now });
@@ -172,13 +167,6 @@ impl Session {
         })?;
         self.saving.held.store(now, Ordering::Relaxed);
         Ok(Saved::Written(now))
-    }
-
-    /// How many values of regions of declared graphs the last save left
-    /// out: a graph is known in a key by a number each run gives afresh,
-    /// so that a key saved would mean another board.
-    pub fn left_out_on_graphs(&self) -> usize {
-        self.saving.on_graphs
     }
 
     /// Why the last table written during a search could not be, once.
@@ -220,7 +208,7 @@ impl Session {
             return Ok(());
         }
         let (values, rest) = self
-            .renumbered(&table.values, &renumbered)
+            .renumbered(&table.values, &renumbered, &table.graphs)
             .map_err(|unread| match unread {
                 format::Unread::Malformed(reason) => Refused::Malformed {
                     path: path.clone(),
@@ -254,6 +242,7 @@ impl Session {
         if !left.is_empty() {
             let table = Table {
                 games: left,
+                graphs: table.graphs,
                 values: rest,
             };
             self.saving.resumed = Some(Resumed { path, table });
@@ -288,17 +277,24 @@ impl Session {
 
     /// The values of the games `renumbered` names, under their numbers in
     /// this session, each key checked to be a position of its game; and
-    /// the values of the other games, as they were.
+    /// the values of the other games, as they were. A key of a region of
+    /// one of the table's `graphs` is renumbered to the graph's number in
+    /// this run (see [`graphs::resumed`]).
     fn renumbered(
         &self,
         values: &Snapshot,
         renumbered: &HashMap<u32, GameId>,
+        saved_graphs: &[SavedGraph],
     ) -> Result<(Snapshot, Snapshot), format::Unread> {
         let interp = Interpreter::new(&self.program);
         let (mut taken, mut rest) = (Snapshot::default(), Snapshot::default());
         let game_of = |key| renumbered.get(&packed_game(key).0).copied();
+        let regraphed_to: HashMap<u16, Option<u16>> = saved_graphs
+            .iter()
+            .map(|graph| (graph.number, graphs::resumed(&graph.identity)))
+            .collect();
         // Room made first, as much as each side takes.
-        let of = |keys: &[(crate::engine::Packed, u64)]| {
+        let of = |keys: &[(Packed, u64)]| {
             keys.iter()
                 .filter(|&&(key, _)| game_of(key).is_some())
                 .count()
@@ -323,24 +319,37 @@ impl Session {
         rest.dense.try_reserve_exact(dense)?;
         rest.ruled_out.try_reserve_exact(ruled_out)?;
         let position = |key| {
-            let game = game_of(key)?;
-            let key = repacked(key, game);
-            let is = !packed_on_graph(key) && interp.packed(&interp.unpacked(key)) == Some(key);
-            Some(is.then_some(key))
+            let Some(game) = game_of(key) else {
+                return Taken::Rest;
+            };
+            let mut key = repacked(key, game);
+            if let Some(number) = packed_graph(key) {
+                // The table lists every graph its keys are of.
+                match regraphed_to.get(&number).copied().flatten() {
+                    Some(number) => key = regraphed(key, number),
+                    None => return Taken::Unnumbered,
+                }
+            }
+            match packed_fits(key) && interp.packed(&interp.unpacked(key)) == Some(key) {
+                true => Taken::As(key),
+                false => Taken::NoPosition,
+            }
         };
         let not_one = |game: &str| format!("a key is not a position of `{game}`").into();
         for &(key, value) in &values.packed {
             match position(key) {
-                Some(Some(key)) => taken.packed.push((key, value)),
-                Some(None) => return Err(not_one(&self.game_name(game_of(key)))),
-                None => rest.packed.push((key, value)),
+                Taken::As(key) => taken.packed.push((key, value)),
+                Taken::NoPosition => return Err(not_one(&self.game_name(game_of(key)))),
+                Taken::Unnumbered => {}
+                Taken::Rest => rest.packed.push((key, value)),
             }
         }
         for &(key, bits) in &values.ruled_out {
             match position(key) {
-                Some(Some(key)) => taken.ruled_out.push((key, bits)),
-                Some(None) => return Err(not_one(&self.game_name(game_of(key)))),
-                None => rest.ruled_out.push((key, bits)),
+                Taken::As(key) => taken.ruled_out.push((key, bits)),
+                Taken::NoPosition => return Err(not_one(&self.game_name(game_of(key)))),
+                Taken::Unnumbered => {}
+                Taken::Rest => rest.ruled_out.push((key, bits)),
             }
         }
         for &(address, value) in &values.dense {
@@ -517,12 +526,34 @@ fn check_games(path: &str, table: &Table, sources: &[(String, String)]) -> Resul
     Ok(())
 }
 
-/// The table of `values` whose games are among `games` (by number), but
-/// for regions of declared graphs, whose keys hold a number this process
-/// gave the graph (see [`packed_on_graph`]).
+/// What a key of a table read is in this run (see [`Session::renumbered`]).
+enum Taken {
+    /// A position of a game taken in, under this key.
+    As(Packed),
+    /// Of a game taken in, but no position of it: the table is refused.
+    NoPosition,
+    /// Of a graph this run has no number left for: left out.
+    Unnumbered,
+    /// Of a game not declared yet.
+    Rest,
+}
+
+/// The table of `values` whose games are among `games` (by number), with
+/// the graphs their keys are of, each saved by what it is (see
+/// [`graphs::Identity`]).
 fn table_of(games: &[Option<SavedGame>], mut values: Snapshot) -> Table {
+    let mut identities = BTreeMap::new();
+    let keys = values.packed.iter().chain(&values.ruled_out);
+    for number in keys.filter_map(|&(key, _)| packed_graph(key)) {
+        identities
+            .entry(number)
+            .or_insert_with(|| graphs::identity(number));
+    }
     let known = |id: u32| games.get(id as usize).is_some_and(Option::is_some);
-    let kept = |key| known(packed_game(key).0) && !packed_on_graph(key);
+    let kept = |key| {
+        let graph = packed_graph(key).map(|number| &identities[&number]);
+        known(packed_game(key).0) && graph.is_none_or(Option::is_some)
+    };
     values.packed.retain(|&(key, _)| kept(key));
     values.ruled_out.retain(|&(key, _)| kept(key));
     values.dense.retain(|&(address, _)| known(address.table));
@@ -534,7 +565,22 @@ fn table_of(games: &[Option<SavedGame>], mut values: Snapshot) -> Table {
         .into_iter()
         .filter_map(|id| games[id as usize].clone())
         .collect();
-    Table { games, values }
+    // Only the graphs of the keys kept: those of games not saved go.
+    let mut numbers = BTreeSet::new();
+    let keys = values.packed.iter().chain(&values.ruled_out);
+    numbers.extend(keys.filter_map(|&(key, _)| packed_graph(key)));
+    let graphs = numbers
+        .into_iter()
+        .filter_map(|number| {
+            let identity = identities.remove(&number).flatten()?;
+            Some(SavedGraph { number, identity })
+        })
+        .collect();
+    Table {
+        games,
+        graphs,
+        values,
+    }
 }
 
 /// Why a table could not be written when memory for it was refused.

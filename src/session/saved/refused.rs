@@ -25,7 +25,7 @@ pub enum Refused {
     )]
     Foreign { path: String },
 
-    #[error("`{path}` is a table of format {found}; this sprague reads format {reads}")]
+    #[error("`{path}` is a table of format {found}; this sprague reads formats 1 to {reads}")]
     #[diagnostic(
         code(sprague::table::version),
         help(
