@@ -409,6 +409,27 @@ fn sprague_run_saves_and_resumes_and_says_so() {
     // Nothing left aside.
     let names: Vec<_> = std::fs::read_dir(dir).unwrap().collect();
     assert_eq!(names.len(), 2);
+    // With `--json`, the notes are JSON lines as the errors are: every
+    // line of standard error is an object, each note's text as above.
+    let json = sprague_in(
+        dir,
+        &["run", "--json", "--resume", "t", "--save", "t", &file],
+    );
+    assert!(json.status.success(), "{}", text(&json.stderr));
+    let notes: Vec<String> = text(&json.stderr)
+        .lines()
+        .map(|line| {
+            let note: serde_json::Value = serde_json::from_str(line).unwrap();
+            note["note"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            format!("resumed {count} values of `Cram` from t"),
+            format!("saved {count} values to t"),
+        ]
+    );
 }
 
 /// Each refusal names the file and why, and no query is asked.

@@ -531,20 +531,30 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
     }
     if let Some(path) = &tables.save {
         match crate::front::progress::saving(|| session.save()) {
-            Ok(Saved::Written(saved)) => eprintln!(
-                "saved {} to {}",
-                crate::eval::count(saved, "value", "values"),
-                path.display()
+            Ok(Saved::Written(saved)) => note(
+                json,
+                &format!(
+                    "saved {} to {}",
+                    crate::eval::count(saved, "value", "values"),
+                    path.display()
+                ),
             ),
-            Ok(Saved::Kept { held, now }) => eprintln!(
-                "kept {} as it was: it holds {held} values, and this run has {now} now (a query \
-                 stopped by the limit of states or of memory gives up the values it found; a \
-                 table resumed in part has fewer); a table of fewer would replace them",
-                path.display()
+            Ok(Saved::Kept { held, now }) => note(
+                json,
+                &format!(
+                    "kept {} as it was: it holds {held} values, and this run has {now} now (a \
+                     query stopped by the limit of states or of memory gives up the values it \
+                     found; a table resumed in part has fewer); a table of fewer would replace \
+                     them",
+                    path.display()
+                ),
             ),
-            Ok(Saved::Empty) => eprintln!(
-                "kept {} as it was: this run found no value a table keeps",
-                path.display()
+            Ok(Saved::Empty) => note(
+                json,
+                &format!(
+                    "kept {} as it was: this run found no value a table keeps",
+                    path.display()
+                ),
             ),
             Err(report) => {
                 failed = true;
@@ -553,6 +563,15 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
         }
     }
     exit_code(failed)
+}
+
+/// A note on standard error: a line of text, or with `--json` a line of
+/// JSON, `{"note": "…"}`, so that every line there is JSON (as errors are).
+fn note(json: bool, text: &str) {
+    match json {
+        true => eprintln!("{}", serde_json::json!({ "note": text })),
+        false => eprintln!("{text}"),
+    }
 }
 
 /// `sprague draw` and `sprague plot`: the file's declarations (its queries
@@ -716,7 +735,7 @@ fn print_events(
                     // A closed pipe (`| head`) ends the output, not the run.
                     let _ = writeln!(stdout, "{line}");
                 }
-                Event::Note(note) => eprintln!("{note}"),
+                Event::Note(text) => note(json, &text),
                 Event::Play(_) => unreachable!("a non-interactive session refuses `play`"),
                 Event::Error(report) => {
                     failed = true;
