@@ -260,6 +260,72 @@ fn table_by_hand(head: u8) -> Vec<u8> {
     bytes
 }
 
+/// A table whose values take more memory than the run may have is
+/// refused, saying so, before any query: under an address space of 1.35 GB
+/// (the evaluator's stack reserves 1 GB of it) a table of 16 million
+/// values by packed key (64 MB on disk, 512 MB in memory) cannot be read,
+/// where a table of one value can.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_table_too_large_for_the_memory_left_is_refused_for_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let file = cram_file(dir, "cram.game", "grundy Cram(Grid(1, 2))\n");
+    let cap = 1_350_000_000;
+    let resume = |table: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+        command
+            .args(["run", "--resume", table, &file])
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        common::cap_child(&mut command, common::Cap::AddressSpace(cap));
+        command.spawn().unwrap().wait_with_output().unwrap()
+    };
+    std::fs::write(dir.join("small"), table_by_hand(3)).unwrap();
+    let small = resume("small");
+    assert!(small.status.success(), "{}", text(&small.stderr));
+    assert_eq!(text(&small.stdout), "grundy Cram(Grid(1, 2)) = 1\n");
+
+    // The one value of `table_by_hand`, 16 million times: 4 bytes each.
+    let one = table_by_hand(3);
+    let values = 16_000_000u64;
+    let (header, checksum) = (16 + 4 + 8, 4);
+    let body = &one[header..one.len() - checksum];
+    let at = body.len() - 7;
+    assert_eq!(
+        &body[at..],
+        [1, 3, 1, 0, 0, 0, 0],
+        "one value, then no others"
+    );
+    let mut large = body[..at].to_vec();
+    let mut count = values;
+    while count >= 0x80 {
+        large.push(count as u8 | 0x80);
+        count >>= 7;
+    }
+    large.push(count as u8);
+    large.reserve(4 * values as usize + 2);
+    for _ in 0..values {
+        large.extend([3, 1, 0, 0]);
+    }
+    large.extend([0, 0]);
+    let mut bytes = one[..header - 8].to_vec();
+    bytes.extend((large.len() as u64).to_le_bytes());
+    bytes.extend(&large);
+    let sum = crc32fast::hash(&bytes);
+    bytes.extend(sum.to_le_bytes());
+    std::fs::write(dir.join("large"), &bytes).unwrap();
+    drop(bytes);
+    let large = resume("large");
+    let said = text(&large.stderr);
+    assert_eq!(large.status.code(), Some(1), "{said}");
+    assert!(large.stdout.is_empty(), "{}", text(&large.stdout));
+    assert!(said.contains("sprague::table::memory"), "{said}");
+    assert!(said.contains("`large`"), "{said}");
+    assert!(said.contains("prlimit --as"), "{said}");
+}
+
 /// A key is taken in only if it is a position of its game as the rules
 /// pack it: a set (kind 3) packs with no board's sides beside it.
 #[test]
