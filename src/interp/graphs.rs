@@ -16,7 +16,10 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, PoisonError};
+
+use rustc_hash::FxBuildHasher;
 
 use crate::values::GraphBoard;
 
@@ -26,8 +29,8 @@ struct Numbered {
     boards: Vec<Arc<GraphBoard>>,
     numbers: HashMap<usize, u16>,
     /// The numbers of boards built from a table, not yet taken over by a
-    /// board of the run (see [`resumed`]).
-    waiting: Vec<u16>,
+    /// board of the run (see [`resumed`]), by the hash of what they are.
+    waiting: HashMap<u64, Vec<u16>>,
     /// Boards whose numbers others took over, kept so that no other board
     /// takes their addresses.
     retired: Vec<Arc<GraphBoard>>,
@@ -42,6 +45,9 @@ pub struct Identity {
     pub edges: Vec<(u32, u32)>,
 }
 
+/// What a graph is, borrowed: from an [`Identity`] or from a board.
+type What<'a> = (&'a str, usize, &'a [(u32, u32)]);
+
 impl Identity {
     fn of(board: &GraphBoard) -> Identity {
         Identity {
@@ -51,14 +57,17 @@ impl Identity {
         }
     }
 
-    fn is(&self, board: &GraphBoard) -> bool {
-        self.name == board.name && self.nodes == board.nodes && self.edges == board.edges
+    fn what(&self) -> What<'_> {
+        (&self.name, self.nodes, &self.edges)
     }
 }
 
-/// Whether two boards are the same graph (see [`Identity`]).
-fn same(a: &GraphBoard, b: &GraphBoard) -> bool {
-    a.name == b.name && a.nodes == b.nodes && a.edges == b.edges
+fn what(board: &GraphBoard) -> What<'_> {
+    (&board.name, board.nodes, &board.edges)
+}
+
+fn hash(what: What<'_>) -> u64 {
+    FxBuildHasher.hash_one(what)
 }
 
 static NUMBERED: Mutex<Option<Numbered>> = Mutex::new(None);
@@ -126,10 +135,9 @@ pub fn resumed(identity: &Identity) -> Option<u16> {
     }
     let mut numbered = NUMBERED.lock().unwrap_or_else(PoisonError::into_inner);
     let numbered = numbered.get_or_insert_with(Numbered::default);
-    let boards = &numbered.boards;
-    let waiting = numbered.waiting.iter();
-    if let Some(&number) = waiting.clone().find(|&&n| identity.is(&boards[n as usize])) {
-        return Some(number);
+    let hash = hash(identity.what());
+    if let Some(number) = numbered.waiting_for(hash, identity.what()) {
+        return Some(numbered.waiting[&hash][number]);
     }
     if numbered.boards.len() >= MOST {
         return None;
@@ -145,19 +153,34 @@ pub fn resumed(identity: &Identity) -> Option<u16> {
         .numbers
         .insert(Arc::as_ptr(&board) as usize, number);
     numbered.boards.push(board);
-    numbered.waiting.push(number);
+    numbered.waiting.entry(hash).or_default().push(number);
     Some(number)
 }
 
 impl Numbered {
+    /// Where the number of a board built from a table that is the graph
+    /// `what` (of hash `hash`) is among those waiting under the hash.
+    fn waiting_for(&self, hash: u64, what: What<'_>) -> Option<usize> {
+        let numbers = self.waiting.get(&hash)?;
+        let boards = &self.boards;
+        numbers
+            .iter()
+            .position(|&number| self::what(&boards[number as usize]) == what)
+    }
+
     /// The number of a board built from a table that is the same graph as
     /// `board`, which takes the number over (its board is kept aside).
     fn take_over(&mut self, board: &Arc<GraphBoard>) -> Option<u16> {
-        let at = self
-            .waiting
-            .iter()
-            .position(|&number| same(&self.boards[number as usize], board))?;
-        let number = self.waiting.swap_remove(at);
+        if self.waiting.is_empty() {
+            return None;
+        }
+        let hash = hash(what(board));
+        let at = self.waiting_for(hash, what(board))?;
+        let numbers = self.waiting.get_mut(&hash)?;
+        let number = numbers.swap_remove(at);
+        if numbers.is_empty() {
+            self.waiting.remove(&hash);
+        }
         let retired = std::mem::replace(&mut self.boards[number as usize], Arc::clone(board));
         self.retired.push(retired);
         self.numbers.insert(Arc::as_ptr(board) as usize, number);

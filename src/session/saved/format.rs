@@ -326,6 +326,16 @@ impl Reader<'_> {
             listed(key)?;
             values.ruled_out.push((key, self.number()?));
         }
+        // As a table is written, it lists the graphs its keys are of, and
+        // no others.
+        let mut unused = numbers;
+        let keys = values.packed.iter().chain(&values.ruled_out);
+        for number in keys.filter_map(|&(key, _)| packed_graph(key)) {
+            unused.remove(&number);
+        }
+        if let Some(number) = unused.iter().min() {
+            return Err(format!("it lists graph {number}, which no value is of").into());
+        }
         Ok(Table {
             games,
             graphs,
@@ -339,13 +349,14 @@ impl Reader<'_> {
         let count = self.count(4, "graphs")?;
         let mut graphs: Vec<SavedGraph> = Vec::new();
         graphs.try_reserve_exact(count)?;
+        let mut numbers = HashSet::new();
         for _ in 0..count {
             let number = self.small()?;
             let number = u16::try_from(number)
                 .ok()
                 .filter(|&number| number < u16::MAX)
                 .ok_or_else(|| format!("{number} is no graph's number"))?;
-            if graphs.iter().any(|other| other.number == number) {
+            if !numbers.insert(number) {
                 return Err(format!("it lists graph {number} twice").into());
             }
             let name = self.text()?;
@@ -615,6 +626,7 @@ mod tests {
             [(Packed([15, 1, 0]), 0)]
         );
         assert!(refused(&graph(4, 4, &[])).contains("does not have"));
+        assert!(refused(&graph(4, 3, &[])).contains("graph 2, which no value is of"));
         assert!(refused(&graph(129, 3, &[])).contains("more than a key holds"));
         // A region of graph 3, not listed.
         assert!(

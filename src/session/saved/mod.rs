@@ -289,10 +289,21 @@ impl Session {
         let interp = Interpreter::new(&self.program);
         let (mut taken, mut rest) = (Snapshot::default(), Snapshot::default());
         let game_of = |key| renumbered.get(&packed_game(key).0).copied();
-        let regraphed_to: HashMap<u16, Option<u16>> = saved_graphs
+        // Only the graphs of the values taken in are numbered.
+        let saved: HashMap<u16, &graphs::Identity> = saved_graphs
             .iter()
-            .map(|graph| (graph.number, graphs::resumed(&graph.identity)))
+            .map(|graph| (graph.number, &graph.identity))
             .collect();
+        let mut regraphed_to: HashMap<u16, Option<u16>> = HashMap::new();
+        let keys = values.packed.iter().chain(&values.ruled_out);
+        for (key, _) in keys.filter(|&&(key, _)| game_of(key).is_some()) {
+            if let Some(number) = packed_graph(*key) {
+                regraphed_to.entry(number).or_insert_with(|| {
+                    let identity = saved.get(&number)?;
+                    graphs::resumed(identity)
+                });
+            }
+        }
         // Room made first, as much as each side takes.
         let of = |keys: &[(Packed, u64)]| {
             keys.iter()
