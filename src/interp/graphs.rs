@@ -62,10 +62,12 @@ impl Identity {
     }
 }
 
+/// What a board is, as a graph.
 fn what(board: &GraphBoard) -> What<'_> {
     (&board.name, board.nodes, &board.edges)
 }
 
+/// The hash boards waiting to be taken over are found by.
 fn hash(what: What<'_>) -> u64 {
     FxBuildHasher.hash_one(what)
 }
@@ -136,7 +138,7 @@ pub fn resumed(identity: &Identity) -> Option<u16> {
     let mut numbered = NUMBERED.lock().unwrap_or_else(PoisonError::into_inner);
     let numbered = numbered.get_or_insert_with(Numbered::default);
     let hash = hash(identity.what());
-    if let Some(number) = numbered.waiting_for(hash, identity.what()) {
+    if let Some(number) = numbered.waiting_at(hash, identity.what()) {
         return Some(numbered.waiting[&hash][number]);
     }
     if numbered.boards.len() >= MOST {
@@ -158,9 +160,9 @@ pub fn resumed(identity: &Identity) -> Option<u16> {
 }
 
 impl Numbered {
-    /// Where the number of a board built from a table that is the graph
-    /// `what` (of hash `hash`) is among those waiting under the hash.
-    fn waiting_for(&self, hash: u64, what: What<'_>) -> Option<usize> {
+    /// Where, among the numbers waiting under `hash`, is that of the
+    /// board built from a table that is the graph `what`.
+    fn waiting_at(&self, hash: u64, what: What<'_>) -> Option<usize> {
         let numbers = self.waiting.get(&hash)?;
         let boards = &self.boards;
         numbers
@@ -175,7 +177,7 @@ impl Numbered {
             return None;
         }
         let hash = hash(what(board));
-        let at = self.waiting_for(hash, what(board))?;
+        let at = self.waiting_at(hash, what(board))?;
         let numbers = self.waiting.get_mut(&hash)?;
         let number = numbers.swap_remove(at);
         if numbers.is_empty() {
