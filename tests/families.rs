@@ -142,6 +142,38 @@ grundy NodeKayles(Queens(n)) for n in 0..=9";
     assert_eq!(grundy_values(source), [0, 1, 1, 2, 1, 3, 1, 2, 3, 1]);
 }
 
+/// The memo reaches the same published values as the search (the
+/// Petersen graphs to n = 16, the queens graphs to n = 9: the memo values
+/// every region, and P(22, 2) alone takes it seconds).
+#[test]
+fn petersen_and_queens_families_reach_the_published_values_by_the_memo_too() {
+    let memo = || {
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        session.set_method(sprague::engine::Method::Memo);
+        session
+    };
+    let petersen =
+        format!("{NODE_KAYLES}{PETERSEN}grundy NodeKayles(Petersen(n, 2)) for n in 5..=16");
+    assert_eq!(
+        common::grundy_values_in(memo(), &petersen),
+        [1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0]
+    );
+    let queens = format!(
+        "{NODE_KAYLES}
+graph Queens(n) {{
+  nodes 0..n * n
+  edge i -- j for i in 0..n * n, j in 0..n * n
+    if i < j and (i / n == j / n or i % n == j % n
+                  or abs(i / n - j / n) == abs(i % n - j % n))
+}}
+grundy NodeKayles(Queens(n)) for n in 0..=9"
+    );
+    assert_eq!(
+        common::grundy_values_in(memo(), &queens),
+        [0, 1, 1, 2, 1, 3, 1, 2, 3, 1]
+    );
+}
+
 #[test]
 fn families_of_paths_cycles_and_grids_play_as_the_built_in_boards() {
     let source = format!(
