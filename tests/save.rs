@@ -427,6 +427,32 @@ grundy NodeKayles(Petersen(16, 2))
     let elsewhere = run(&other, true);
     assert!(!elsewhere.status.success());
     assert!(text(&elsewhere.stderr).contains("too_much_work"));
+
+    // A board of a graph's edges is saved the same way: green Hackenbush
+    // (which does not split: the memo values it) on the edges of P(5, 2),
+    // the same graph and another.
+    let hackenbush = "game Hackenbush(e) { move Hackenbush(grounded(e - {x}, {0})) for x in e }
+grundy Hackenbush(Edges(Petersen(5, 2)))
+";
+    let edges = file("edges.game", &format!("{petersen}{hackenbush}"));
+    let other = petersen.replace("(i + k) % n", "(i + k + 1) % n");
+    let other = file("other_edges.game", &format!("{other}{hackenbush}"));
+    let saved = sprague_in(dir, &["run", "--save", "e", &edges]);
+    assert!(saved.status.success(), "{}", text(&saved.stderr));
+    let limited = |file: &str, resume: bool| {
+        let mut args = vec!["run", "--max-work", "20"];
+        if resume {
+            args.extend(["--resume", "e"]);
+        }
+        args.push(file);
+        sprague_in(dir, &args)
+    };
+    assert!(!limited(&edges, false).status.success());
+    let resumed = limited(&edges, true);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(resumed.stdout, saved.stdout);
+    let elsewhere = limited(&other, true);
+    assert!(text(&elsewhere.stderr).contains("too_much_work"));
 }
 
 /// Runs `sprague` in `dir` with these arguments.

@@ -1,7 +1,9 @@
 //! Declared graphs by a number of 16 bits, so that a region of one packs
 //! into a key as a region of a grid does (see `rules::pack`): the search
 //! then finds its parts in the engine's packed table, bounded by
-//! `--max-table`, instead of interning each as a position.
+//! `--max-table`, instead of interning each as a position. A graph's
+//! board of nodes (`G`) and its board of edges (`Edges(G)`) are numbered
+//! apart.
 //!
 //! The numbers are the process's own: a board is numbered when a key is
 //! first made for it, and kept (with the board) from then on, so that a
@@ -21,13 +23,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::FxBuildHasher;
 
-use crate::values::GraphBoard;
+use crate::values::{Board, GraphBoard};
 
-/// The boards numbered so far, and the number of each by its address.
+/// The boards numbered so far, each a graph and whether the board is of
+/// its edges, and the number of each by the graph's address.
 #[derive(Default)]
 struct Numbered {
-    boards: Vec<Arc<GraphBoard>>,
-    numbers: HashMap<usize, u16>,
+    boards: Vec<(Arc<GraphBoard>, bool)>,
+    numbers: HashMap<(usize, bool), u16>,
     /// The numbers of boards built from a table, not yet taken over by a
     /// board of the run (see [`resumed`]), by the hash of what they are.
     waiting: HashMap<u64, Vec<u16>>,
@@ -36,35 +39,46 @@ struct Numbered {
     retired: Vec<Arc<GraphBoard>>,
 }
 
-/// What a graph is, as a table saves it: two boards alike in all of it
-/// have the same values in every game.
+/// What a graph's board is, as a table saves it: two boards alike in all
+/// of it have the same values in every game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Identity {
     pub name: String,
     pub nodes: usize,
     pub edges: Vec<(u32, u32)>,
+    /// Whether the board is of the graph's edges (`Edges(G)`).
+    pub lines: bool,
 }
 
-/// What a graph is, borrowed: from an [`Identity`] or from a board.
-type What<'a> = (&'a str, usize, &'a [(u32, u32)]);
+/// What a graph's board is, borrowed: from an [`Identity`] or a board.
+type What<'a> = (&'a str, usize, &'a [(u32, u32)], bool);
 
 impl Identity {
-    fn of(board: &GraphBoard) -> Identity {
+    fn of(board: &GraphBoard, lines: bool) -> Identity {
         Identity {
             name: board.name.clone(),
             nodes: board.nodes,
             edges: board.edges.clone(),
+            lines,
         }
     }
 
     fn what(&self) -> What<'_> {
-        (&self.name, self.nodes, &self.edges)
+        (&self.name, self.nodes, &self.edges, self.lines)
+    }
+
+    /// The most nodes its board has.
+    fn size(&self) -> usize {
+        match self.lines {
+            true => self.edges.len(),
+            false => self.nodes,
+        }
     }
 }
 
 /// What a board is, as a graph.
-fn what(board: &GraphBoard) -> What<'_> {
-    (&board.name, board.nodes, &board.edges)
+fn what(board: &GraphBoard, lines: bool) -> What<'_> {
+    (&board.name, board.nodes, &board.edges, lines)
 }
 
 /// The hash boards waiting to be taken over are found by.
@@ -77,16 +91,17 @@ static NUMBERED: Mutex<Option<Numbered>> = Mutex::new(None);
 thread_local! {
     /// The board last numbered or looked up on this thread, by address:
     /// a search asks about one board over and over.
-    static LAST: Cell<Option<(usize, u16)>> = const { Cell::new(None) };
+    static LAST: Cell<Option<((usize, bool), u16)>> = const { Cell::new(None) };
 }
 
 /// The most boards numbered (a number and one fill a key's 16 bits).
 const MOST: usize = u16::MAX as usize;
 
-/// The number of `board`, numbering it if it has none; `None` once
-/// [`MOST`] boards are numbered (its regions are then interned).
-pub(super) fn number(board: &Arc<GraphBoard>) -> Option<u16> {
-    let address = Arc::as_ptr(board) as usize;
+/// The number of a graph's board, of its nodes or (with `lines`) of its
+/// edges, numbering it if it has none; `None` once [`MOST`] boards are
+/// numbered (its regions are then interned).
+pub(super) fn number(board: &Arc<GraphBoard>, lines: bool) -> Option<u16> {
+    let address = (Arc::as_ptr(board) as usize, lines);
     if let Some((last, number)) = LAST.get()
         && last == address
     {
@@ -96,12 +111,12 @@ pub(super) fn number(board: &Arc<GraphBoard>) -> Option<u16> {
     let numbered = numbered.get_or_insert_with(Numbered::default);
     let number = match numbered.numbers.get(&address) {
         Some(&number) => number,
-        None => match numbered.take_over(board) {
+        None => match numbered.take_over(board, lines) {
             Some(number) => number,
             None if numbered.boards.len() < MOST => {
                 let number = numbered.boards.len() as u16;
                 // Kept, so that no other board takes its address.
-                numbered.boards.push(Arc::clone(board));
+                numbered.boards.push((Arc::clone(board), lines));
                 numbered.numbers.insert(address, number);
                 number
             }
@@ -113,26 +128,35 @@ pub(super) fn number(board: &Arc<GraphBoard>) -> Option<u16> {
 }
 
 /// The board numbered `number`, if one is.
-pub(super) fn board(number: u16) -> Option<Arc<GraphBoard>> {
+pub(super) fn board(number: u16) -> Option<Board> {
     let numbered = NUMBERED.lock().unwrap_or_else(PoisonError::into_inner);
-    numbered.as_ref()?.boards.get(number as usize).cloned()
+    let (graph, lines) = numbered.as_ref()?.boards.get(number as usize)?;
+    Some(match lines {
+        true => Board::Edges(graph.clone()),
+        false => Board::Graph(graph.clone()),
+    })
 }
 
-/// What the graph numbered `number` is, if a board has that number.
+/// What the board numbered `number` is, if a board has that number.
 pub fn identity(number: u16) -> Option<Identity> {
-    board(number).map(|board| Identity::of(&board))
+    let numbered = NUMBERED.lock().unwrap_or_else(PoisonError::into_inner);
+    let (graph, lines) = numbered.as_ref()?.boards.get(number as usize)?;
+    Some(Identity::of(graph, *lines))
 }
 
-/// The number of a board built from a table's `identity` of a graph:
-/// the first board of this run that is the same graph (see
-/// [`Identity`]) takes it over. A graph already numbered that way keeps
+/// The number of a board built from a table's `identity` of a graph's
+/// board: the first board of this run that is the same (see
+/// [`Identity`]) takes it over. A board already numbered that way keeps
 /// its number. `None` once [`MOST`] boards are numbered, or when the
-/// identity is no graph (an edge's end past its nodes, more than 128
-/// nodes: no key of a table is of one).
+/// identity is no board of a key (an edge's end past its nodes, more than
+/// 128 nodes on the board, or more than a board may have in the graph).
 pub fn resumed(identity: &Identity) -> Option<u16> {
     let fits =
         |&(a, b): &(u32, u32)| (a as usize) < identity.nodes && (b as usize) < identity.nodes;
-    if identity.nodes > 128 || !identity.edges.iter().all(fits) {
+    if identity.size() > 128
+        || identity.nodes > crate::values::board::MAX_BOARD
+        || !identity.edges.iter().all(fits)
+    {
         return None;
     }
     let mut numbered = NUMBERED.lock().unwrap_or_else(PoisonError::into_inner);
@@ -151,41 +175,44 @@ pub fn resumed(identity: &Identity) -> Option<u16> {
         identity.edges.clone(),
     ));
     let number = numbered.boards.len() as u16;
-    numbered
-        .numbers
-        .insert(Arc::as_ptr(&board) as usize, number);
-    numbered.boards.push(board);
+    let address = (Arc::as_ptr(&board) as usize, identity.lines);
+    numbered.numbers.insert(address, number);
+    numbered.boards.push((board, identity.lines));
     numbered.waiting.entry(hash).or_default().push(number);
     Some(number)
 }
 
 impl Numbered {
     /// Where, among the numbers waiting under `hash`, is that of the
-    /// board built from a table that is the graph `what`.
+    /// board built from a table that is the board `what`.
     fn waiting_at(&self, hash: u64, what: What<'_>) -> Option<usize> {
         let numbers = self.waiting.get(&hash)?;
         let boards = &self.boards;
-        numbers
-            .iter()
-            .position(|&number| self::what(&boards[number as usize]) == what)
+        numbers.iter().position(|&number| {
+            let (graph, lines) = &boards[number as usize];
+            self::what(graph, *lines) == what
+        })
     }
 
-    /// The number of a board built from a table that is the same graph as
-    /// `board`, which takes the number over (its board is kept aside).
-    fn take_over(&mut self, board: &Arc<GraphBoard>) -> Option<u16> {
+    /// The number of a board built from a table that is the same board as
+    /// `board` (of its edges, with `lines`), which takes the number over
+    /// (its graph is kept aside).
+    fn take_over(&mut self, board: &Arc<GraphBoard>, lines: bool) -> Option<u16> {
         if self.waiting.is_empty() {
             return None;
         }
-        let hash = hash(what(board));
-        let at = self.waiting_at(hash, what(board))?;
+        let hash = hash(what(board, lines));
+        let at = self.waiting_at(hash, what(board, lines))?;
         let numbers = self.waiting.get_mut(&hash)?;
         let number = numbers.swap_remove(at);
         if numbers.is_empty() {
             self.waiting.remove(&hash);
         }
-        let retired = std::mem::replace(&mut self.boards[number as usize], Arc::clone(board));
+        let kept = (Arc::clone(board), lines);
+        let (retired, _) = std::mem::replace(&mut self.boards[number as usize], kept);
         self.retired.push(retired);
-        self.numbers.insert(Arc::as_ptr(board) as usize, number);
+        self.numbers
+            .insert((Arc::as_ptr(board) as usize, lines), number);
         Some(number)
     }
 }
@@ -199,12 +226,20 @@ mod tests {
     fn a_board_keeps_its_number_and_another_board_of_its_name_gets_another() {
         let board = |edges| Arc::new(GraphBoard::new(GraphId(7), "G".into(), 3, edges));
         let (first, redeclared) = (board(vec![(0, 1)]), board(vec![(1, 2)]));
-        let a = number(&first).unwrap();
-        let b = number(&redeclared).unwrap();
+        let a = number(&first, false).unwrap();
+        let b = number(&redeclared, false).unwrap();
         assert_ne!(a, b);
-        assert_eq!(number(&first), Some(a));
-        assert_eq!(super::board(a).unwrap().edges, [(0, 1)]);
-        assert_eq!(super::board(b).unwrap().edges, [(1, 2)]);
+        assert_eq!(number(&first, false), Some(a));
+        let edges = |number| match super::board(number) {
+            Some(Board::Graph(graph)) => graph.edges.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(edges(a), [(0, 1)]);
+        assert_eq!(edges(b), [(1, 2)]);
+        // The board of its edges is another board.
+        let lines = number(&first, true).unwrap();
+        assert_ne!(lines, a);
+        assert!(matches!(super::board(lines), Some(Board::Edges(_))));
     }
 
     #[test]
@@ -214,26 +249,32 @@ mod tests {
             name: name.into(),
             nodes: 3,
             edges: vec![(0, 1), (1, 2)],
+            lines: false,
         };
         let resumed = super::resumed(&identity).unwrap();
         // Asked again before a board takes it: the same number.
         assert_eq!(super::resumed(&identity), Some(resumed));
         let board =
             |name: &str, edges| Arc::new(GraphBoard::new(GraphId(8), name.into(), 3, edges));
-        // Another name, or other edges: another graph.
+        // Another name, or other edges, or the board of its edges: another.
         let renamed = board("Other", vec![(0, 1), (1, 2)]);
-        assert_ne!(number(&renamed), Some(resumed));
+        assert_ne!(number(&renamed, false), Some(resumed));
         let rewired = board(name, vec![(0, 2), (1, 2)]);
-        assert_ne!(number(&rewired), Some(resumed));
+        assert_ne!(number(&rewired, false), Some(resumed));
         let same = board(name, vec![(0, 1), (1, 2)]);
-        assert_eq!(number(&same), Some(resumed));
-        assert!(Arc::ptr_eq(&super::board(resumed).unwrap(), &same));
+        assert_ne!(number(&same, true), Some(resumed));
+        assert_eq!(number(&same, false), Some(resumed));
+        let Some(Board::Graph(taken)) = super::board(resumed) else {
+            panic!("a graph's board of nodes");
+        };
+        assert!(Arc::ptr_eq(&taken, &same));
         // Taken: a second board alike is numbered afresh, and the graph
         // resumed again is built afresh too.
         let again = board(name, vec![(0, 1), (1, 2)]);
-        assert_ne!(number(&again), Some(resumed));
+        assert_ne!(number(&again, false), Some(resumed));
         assert_ne!(super::resumed(&identity), Some(resumed));
-        // No graph: an edge past its nodes, or more than 128 nodes.
+        // No board of a key: an edge past its nodes, more than 128 nodes on
+        // the board, or more than a board may have in the graph.
         let broken = Identity {
             edges: vec![(0, 3)],
             ..identity.clone()
@@ -241,8 +282,20 @@ mod tests {
         assert_eq!(super::resumed(&broken), None);
         let large = Identity {
             nodes: 129,
-            ..identity
+            ..identity.clone()
         };
         assert_eq!(super::resumed(&large), None);
+        let lines = Identity {
+            nodes: 129,
+            lines: true,
+            ..identity.clone()
+        };
+        assert!(super::resumed(&lines).is_some());
+        let huge = Identity {
+            nodes: 1 << 40,
+            lines: true,
+            ..identity
+        };
+        assert_eq!(super::resumed(&huge), None);
     }
 }

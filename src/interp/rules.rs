@@ -290,7 +290,8 @@ pub(super) enum Shape {
     Path(u32),
     Cycle(u32),
     Set,
-    /// A declared graph of at most 128 nodes, by its number (see
+    /// The nodes of a declared graph of at most 128 nodes, or the edges of
+    /// one of at most 128 edges, by the board's number (see
     /// [`graphs`](super::graphs)).
     Graph(u16),
 }
@@ -304,12 +305,12 @@ impl Shape {
             Shape::Path(n) => Some(Board::Path(n)),
             Shape::Cycle(n) => Some(Board::Cycle(n)),
             Shape::Set => None,
-            Shape::Graph(number) => super::graphs::board(number).map(Board::Graph),
+            Shape::Graph(number) => super::graphs::board(number),
         }
     }
 
     /// The shape of a board that packs: no side longer than 255, a graph
-    /// of at most 128 nodes.
+    /// of at most 128 nodes, or the edges of a graph of at most 128.
     #[inline]
     pub(super) fn of(board: &Board) -> Option<Shape> {
         let fits = |side: u32| side < 1 << 8;
@@ -320,7 +321,10 @@ impl Shape {
             &Board::Path(n) if fits(n) => Some(Shape::Path(n)),
             &Board::Cycle(n) if fits(n) => Some(Shape::Cycle(n)),
             Board::Graph(graph) if graph.nodes <= 128 => {
-                super::graphs::number(graph).map(Shape::Graph)
+                super::graphs::number(graph, false).map(Shape::Graph)
+            }
+            Board::Edges(graph) if graph.edges.len() <= 128 => {
+                super::graphs::number(graph, true).map(Shape::Graph)
             }
             _ => None,
         }
@@ -397,7 +401,7 @@ pub fn packed_fits(key: Packed) -> bool {
         Shape::Path(n) | Shape::Cycle(n) => n,
         Shape::Set => 128,
         Shape::Graph(number) => match super::graphs::board(number) {
-            Some(board) => board.nodes as u32,
+            Some(board) => board.size() as u32,
             None => return false,
         },
     };

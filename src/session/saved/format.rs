@@ -14,8 +14,9 @@
 //! name and its rules (see [`super::rules_text`]), each text as a count of
 //! bytes and the bytes; the declared graphs whose regions its keys are of,
 //! a count and then for each the number its keys know it by, its name,
-//! its count of nodes, and its edges as a count and each edge's two nodes
-//! (see [`Identity`]); then the values by packed key, a count and then for
+//! whether the board is of its edges (1) or of its nodes (0), its count of
+//! nodes, and its edges as a count and each edge's two nodes (see
+//! [`Identity`]); then the values by packed key, a count and then for
 //! each the key's three words and the value; the values by dense address,
 //! its game, volume, plane, row, column and value; and the values ruled
 //! out by packed key, the three words and the bits. A key holds its
@@ -107,6 +108,7 @@ fn body(table: &Table, out: &mut impl Out) {
     for graph in &table.graphs {
         out.number(u64::from(graph.number));
         out.text(&graph.identity.name);
+        out.number(u64::from(graph.identity.lines));
         out.number(graph.identity.nodes as u64);
         out.number(graph.identity.edges.len() as u64);
         for &(a, b) in &graph.identity.edges {
@@ -360,13 +362,27 @@ impl Reader<'_> {
                 return Err(format!("it lists graph {number} twice").into());
             }
             let name = self.text()?;
+            let lines = match self.number()? {
+                0 => false,
+                1 => true,
+                other => return Err(format!("{other} is no kind of board of a graph").into()),
+            };
             let nodes = self.number()?;
-            if nodes > 128 {
-                return Err(
-                    format!("graph {number} has {nodes} nodes, more than a key holds").into(),
-                );
+            // A board of at most 128 nodes, or of at most 128 edges of a
+            // graph of at most as many nodes as a board may have.
+            let most = match lines {
+                true => crate::values::board::MAX_BOARD as u64,
+                false => 128,
+            };
+            if nodes > most {
+                let reason = format!("graph {number} has {nodes} nodes, more than a key holds");
+                return Err(reason.into());
             }
             let count = self.count(2, "edges")?;
+            if lines && count > 128 {
+                let reason = format!("graph {number} has {count} edges, more than a key holds");
+                return Err(reason.into());
+            }
             let mut edges = Vec::new();
             edges.try_reserve_exact(count)?;
             for _ in 0..count {
@@ -380,7 +396,12 @@ impl Reader<'_> {
             let nodes = nodes as usize;
             graphs.push(SavedGraph {
                 number,
-                identity: Identity { name, nodes, edges },
+                identity: Identity {
+                    name,
+                    nodes,
+                    edges,
+                    lines,
+                },
             });
         }
         Ok(graphs)
@@ -483,18 +504,30 @@ mod tests {
                     rules: "game Sub(n) { move Sub(n - 1) if n > 0 }".into(),
                 },
             ],
-            graphs: vec![SavedGraph {
-                number: 300,
-                identity: Identity {
-                    name: "Ladder".into(),
-                    nodes: 4,
-                    edges: vec![(0, 1), (1, 2), (2, 3), (3, 0)],
+            graphs: vec![
+                SavedGraph {
+                    number: 300,
+                    identity: Identity {
+                        name: "Ladder".into(),
+                        nodes: 4,
+                        edges: vec![(0, 1), (1, 2), (2, 3), (3, 0)],
+                        lines: false,
+                    },
                 },
-            }],
+                SavedGraph {
+                    number: 301,
+                    identity: Identity {
+                        name: "Star".into(),
+                        nodes: 200,
+                        edges: vec![(0, 1), (0, 199)],
+                        lines: true,
+                    },
+                },
+            ],
             values: Snapshot {
                 packed: (0..40)
                     .map(|bits| (key(0, bits * 977), bits % 5))
-                    .chain([(on_graph(300, 0b1011), 1)])
+                    .chain([(on_graph(300, 0b1011), 1), (on_graph(301, 0b11), 0)])
                     .collect(),
                 dense: (0..30)
                     .map(|n| {
@@ -607,7 +640,7 @@ mod tests {
         // Game 0 named G, then graphs: graph 2 named L of `nodes` nodes
         // and one edge 0 -- `end`, then `keys` values by packed key.
         let graph = |nodes: u64, end: u8, keys: &[[u8; 4]]| {
-            let mut body = vec![1, 0, 1, b'G', 0, 1, 2, 1, b'L'];
+            let mut body = vec![1, 0, 1, b'G', 0, 1, 2, 1, b'L', 0];
             body.number(nodes);
             body.extend([1, 0, end, keys.len() as u8]);
             for key in keys {
@@ -628,6 +661,10 @@ mod tests {
         assert!(refused(&graph(4, 4, &[])).contains("does not have"));
         assert!(refused(&graph(4, 3, &[])).contains("graph 2, which no value is of"));
         assert!(refused(&graph(129, 3, &[])).contains("more than a key holds"));
+        // A kind of board of a graph that is neither of nodes nor edges.
+        let mut kind = graph(4, 3, &[[15, 1, 0, 0]]);
+        kind[9] = 2;
+        assert!(refused(&kind).contains("no kind of board"));
         // A region of graph 3, not listed.
         assert!(
             refused(&graph(4, 3, &[[19, 1, 0, 0]])).contains("graph 3, which it does not list")
