@@ -67,12 +67,28 @@ impl Identity {
         (&self.name, self.nodes, &self.edges, self.lines)
     }
 
-    /// The most nodes its board has.
-    fn size(&self) -> usize {
-        match self.lines {
-            true => self.edges.len(),
-            false => self.nodes,
+    /// Why no region of a key is on this board, if none is: more than 128
+    /// nodes on the board (its edges, for a board of edges), a graph of
+    /// more nodes than a board may have, or an edge's end past its nodes.
+    pub fn unfit(&self) -> Option<String> {
+        let (size, what) = match self.lines {
+            true => (self.edges.len(), "edges"),
+            false => (self.nodes, "nodes"),
+        };
+        if size > 128 {
+            return Some(format!("has {size} {what}, more than a key holds"));
         }
+        if self.nodes > crate::values::board::MAX_BOARD {
+            return Some(format!(
+                "has {} nodes, more than a board may have",
+                self.nodes
+            ));
+        }
+        let outside = |&(a, b): &(u32, u32)| a.max(b) as usize >= self.nodes;
+        self.edges
+            .iter()
+            .any(outside)
+            .then(|| "has an edge that joins a node it does not have".to_owned())
     }
 }
 
@@ -148,15 +164,9 @@ pub fn identity(number: u16) -> Option<Identity> {
 /// board: the first board of this run that is the same (see
 /// [`Identity`]) takes it over. A board already numbered that way keeps
 /// its number. `None` once [`MOST`] boards are numbered, or when the
-/// identity is no board of a key (an edge's end past its nodes, more than
-/// 128 nodes on the board, or more than a board may have in the graph).
+/// identity is no board of a key (see [`Identity::unfit`]).
 pub fn resumed(identity: &Identity) -> Option<u16> {
-    let fits =
-        |&(a, b): &(u32, u32)| (a as usize) < identity.nodes && (b as usize) < identity.nodes;
-    if identity.size() > 128
-        || identity.nodes > crate::values::board::MAX_BOARD
-        || !identity.edges.iter().all(fits)
-    {
+    if identity.unfit().is_some() {
         return None;
     }
     let mut numbered = NUMBERED.lock().unwrap_or_else(PoisonError::into_inner);

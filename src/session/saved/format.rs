@@ -282,11 +282,14 @@ impl Reader<'_> {
         };
         let ids: HashSet<u32> = games.iter().map(|game| game.id).collect();
         let numbers: HashSet<u16> = graphs.iter().map(|graph| graph.number).collect();
-        let listed = |key: Packed| -> Read<()> {
-            let id = packed_game(key).0;
-            if !ids.contains(&id) {
-                return Err(format!("a value is of game {id}, which it does not list").into());
+        let listed_game = |id: u32| -> Read<()> {
+            match ids.contains(&id) {
+                true => Ok(()),
+                false => Err(format!("a value is of game {id}, which it does not list").into()),
             }
+        };
+        let listed = |key: Packed| -> Read<()> {
+            listed_game(packed_game(key).0)?;
             match packed_graph(key) {
                 Some(number) if !numbers.contains(&number) => {
                     Err(format!("a value is of graph {number}, which it does not list").into())
@@ -306,10 +309,7 @@ impl Reader<'_> {
         values.dense.try_reserve_exact(count)?;
         for _ in 0..count {
             let table = self.small()?;
-            if !ids.contains(&table) {
-                let reason = format!("a value is of game {table}, which it does not list");
-                return Err(reason.into());
-            }
+            listed_game(table)?;
             let [volume, plane, row, col] =
                 [self.small()?, self.small()?, self.small()?, self.small()?];
             let address = Address {
@@ -345,8 +345,8 @@ impl Reader<'_> {
         })
     }
 
-    /// The graphs, each a board of at most 128 nodes (the most a key's
-    /// region may have) whose edges join nodes it has.
+    /// The graphs, each the board of a key's region (see
+    /// [`Identity::unfit`]).
     fn graphs(&mut self) -> Read<Vec<SavedGraph>> {
         let count = self.count(4, "graphs")?;
         let mut graphs: Vec<SavedGraph> = Vec::new();
@@ -367,42 +367,23 @@ impl Reader<'_> {
                 1 => true,
                 other => return Err(format!("{other} is no kind of board of a graph").into()),
             };
-            let nodes = self.number()?;
-            // A board of at most 128 nodes, or of at most 128 edges of a
-            // graph of at most as many nodes as a board may have.
-            let most = match lines {
-                true => crate::values::board::MAX_BOARD as u64,
-                false => 128,
-            };
-            if nodes > most {
-                let reason = format!("graph {number} has {nodes} nodes, more than a key holds");
-                return Err(reason.into());
-            }
+            let nodes = usize::try_from(self.number()?).unwrap_or(usize::MAX);
             let count = self.count(2, "edges")?;
-            if lines && count > 128 {
-                let reason = format!("graph {number} has {count} edges, more than a key holds");
-                return Err(reason.into());
-            }
             let mut edges = Vec::new();
             edges.try_reserve_exact(count)?;
             for _ in 0..count {
-                let (a, b) = (self.small()?, self.small()?);
-                if u64::from(a.max(b)) >= nodes {
-                    let reason = format!("an edge of graph {number} joins a node it does not have");
-                    return Err(reason.into());
-                }
-                edges.push((a, b));
+                edges.push((self.small()?, self.small()?));
             }
-            let nodes = nodes as usize;
-            graphs.push(SavedGraph {
-                number,
-                identity: Identity {
-                    name,
-                    nodes,
-                    edges,
-                    lines,
-                },
-            });
+            let identity = Identity {
+                name,
+                nodes,
+                edges,
+                lines,
+            };
+            if let Some(why) = identity.unfit() {
+                return Err(format!("graph {number} {why}").into());
+            }
+            graphs.push(SavedGraph { number, identity });
         }
         Ok(graphs)
     }
@@ -488,7 +469,8 @@ mod tests {
         Packed([3 | (number & 0xff) << 2 | (number >> 8) << 10, bits, 0])
     }
 
-    /// A table of two games, a graph and a few values of each kind.
+    /// A table of two games, two graphs (of nodes and of edges) and a few
+    /// values of each kind.
     fn table() -> Table {
         let key = |game: u64, bits: u64| Packed([game << 18 | 3 << 2 | 4 << 10, bits, 0]);
         Table {
