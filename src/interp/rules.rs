@@ -396,14 +396,11 @@ pub fn regraphed(key: Packed, number: u16) -> Packed {
 /// below 128): a table's key whose nodes run past its board is no position.
 pub fn packed_fits(key: Packed) -> bool {
     let (_, shape, bits) = unpack(key);
-    let nodes = match shape {
-        Shape::Grid { rows, cols } => rows * cols,
-        Shape::Path(n) | Shape::Cycle(n) => n,
-        Shape::Set => 128,
-        Shape::Graph(number) => match super::graphs::board(number) {
-            Some(board) => board.size() as u32,
-            None => return false,
-        },
+    let nodes = match (shape, shape.board()) {
+        (Shape::Set, _) => 128,
+        (_, Some(board)) => board.size(),
+        // A graph's number no board has.
+        (_, None) => return false,
     };
     nodes >= 128 || bits >> nodes == 0
 }
