@@ -2,10 +2,56 @@
 //! its address in a dense table.
 
 use super::*;
+use crate::values::GraphBoard;
 
 /// The most nodes of a region the memo values, in a game that splits,
 /// when the method is left to the engine: above, the pruned search.
 const SEARCHED_NODES: u64 = 14;
+
+/// The most connected regions a board may have for a game that splits on
+/// it to be valued by the memo, when the method is left to the engine: its
+/// positions are then at most these, each valued once, while a search
+/// asks many of them over and over. A path or a cycle has about n²/2 (a
+/// path of 199 nodes, 19,900: Node Kayles on it takes the memo 0.4 s, and
+/// the search 1.6 s; on a declared path of 199 nodes, 20 s and more than
+/// the default work limit). Grids of 2 × 12 and 3 × 7 have more, as do the
+/// boards of the records the search is for.
+const FEW_REGIONS: usize = 1 << 16;
+
+/// A board as [`few_regions`] knows it: its kind and size, or a declared
+/// graph's address.
+type BoardKey = (u8, usize, usize);
+
+/// Whether a board has few regions, and the declared graph it is of.
+type Few = (bool, Option<Arc<GraphBoard>>);
+
+thread_local! {
+    /// Whether each board met has few connected regions (a declared graph
+    /// kept, so that no other takes its address).
+    static FEW: RefCell<HashMap<BoardKey, Few>> =
+        RefCell::default();
+}
+
+/// Whether a board has at most [`FEW_REGIONS`] connected regions.
+fn few_regions(board: &Board) -> bool {
+    let key = match board {
+        Board::Grid { rows, cols } => (0, *rows as usize, *cols as usize),
+        Board::Path(n) => (1, *n as usize, 0),
+        Board::Cycle(n) => (2, *n as usize, 0),
+        Board::Graph(graph) => (3, Arc::as_ptr(graph) as usize, 0),
+        Board::Edges(graph) => (4, Arc::as_ptr(graph) as usize, 0),
+    };
+    FEW.with_borrow_mut(|few| {
+        let (few, _) = few.entry(key).or_insert_with(|| {
+            let graph = match board {
+                Board::Graph(graph) | Board::Edges(graph) => Some(Arc::clone(graph)),
+                Board::Grid { .. } | Board::Path(_) | Board::Cycle(_) => None,
+            };
+            (board.connected_regions(FEW_REGIONS) <= FEW_REGIONS, graph)
+        });
+        *few
+    })
+}
 
 impl Rules for Interpreter<'_> {
     type Position = Component;
@@ -112,12 +158,16 @@ impl Rules for Interpreter<'_> {
 
     /// A region or set of more than [`SEARCHED_NODES`] nodes of a game
     /// that splits: its connected parts are many more than a search
-    /// visits. Smaller parts are valued by the memo, which keeps them all.
+    /// visits. Smaller parts are valued by the memo, which keeps them all;
+    /// so is every region of a board of few connected regions (see
+    /// [`FEW_REGIONS`]).
     fn search_pays(&self, position: &Component) -> bool {
-        let Component::Game(game, _) = position else {
+        let Component::Game(game, args) = position else {
             return false;
         };
-        self.program.game(*game).splits.is_some() && self.weight(position) > SEARCHED_NODES
+        self.weight(position) > SEARCHED_NODES
+            && self.program.game(*game).splits.is_some()
+            && !matches!(args.first(), Some(Value::Region(region)) if few_regions(&region.board))
     }
 
     /// The nodes of a position's first argument, a region or a set; the
@@ -444,4 +494,42 @@ pub(super) fn push_option(
             span: span.unwrap_or_else(|| SourceSpan::new(0.into(), 0)),
             context: String::new(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn whole(game: &str, board: Board) -> Component {
+        let program = crate::lower::lowered(GAME);
+        let game = program.games.iter().position(|g| g.name == game);
+        let game = GameId(game.expect("the game is declared") as u32);
+        Component::Game(game, smallvec::smallvec![Value::Region(board.whole())])
+    }
+
+    const GAME: &str = "
+game NodeKayles(s) splits { move NodeKayles(s - closed(s, v)) for v in s }
+game Whole(s) { move Whole(s - {v}) for v in s }
+";
+
+    #[test]
+    fn the_memo_values_the_regions_of_a_board_of_few_regions() {
+        let program = crate::lower::lowered(GAME);
+        let rules = Interpreter::new(&program);
+        let pays = |game, board| rules.search_pays(&whole(game, board));
+        // Few regions: a path or cycle of up to 256 nodes (n(n - 1) + 1 on
+        // a cycle of 256 is 65,281), a ladder of 14 rungs or fewer.
+        assert!(!pays("NodeKayles", Board::Path(199)));
+        assert!(!pays("NodeKayles", Board::Cycle(256)));
+        // A grid of 3 × 6 has 28,992; of 2 × 11, 57,096. Many: a
+        // cycle of 257 (65,793), a grid of 2 × 12 (137,876), of 3 × 7 (146,642).
+        assert!(!pays("NodeKayles", Board::Grid { rows: 3, cols: 6 }));
+        assert!(!pays("NodeKayles", Board::Grid { rows: 2, cols: 11 }));
+        assert!(pays("NodeKayles", Board::Cycle(257)));
+        assert!(pays("NodeKayles", Board::Grid { rows: 2, cols: 12 }));
+        assert!(pays("NodeKayles", Board::Grid { rows: 3, cols: 7 }));
+        // Small regions and games that do not split: the memo.
+        assert!(!pays("NodeKayles", Board::Grid { rows: 2, cols: 7 }));
+        assert!(!pays("Whole", Board::Grid { rows: 4, cols: 4 }));
+    }
 }

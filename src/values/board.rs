@@ -145,6 +145,61 @@ impl Board {
         }
     }
 
+    /// How many connected regions the board has (sets of nodes, not
+    /// empty, connected on the board), counted up to `most + 1`: a game
+    /// that splits reaches no other components. Each region is met once,
+    /// as Wernicke's ESU enumeration meets it: from its least node, adding
+    /// only nodes next to the last added and next to nothing before.
+    pub fn connected_regions(&self, most: usize) -> usize {
+        let size = self.size();
+        let neighbours: Vec<Vec<u32>> = (0..size as u32)
+            .map(|v| {
+                let mut list = Vec::new();
+                self.neighbours(v, |w| list.push(w));
+                // An edge of `Edges(G)` may meet another at both ends.
+                list.sort_unstable();
+                list.dedup();
+                list
+            })
+            .collect();
+        // For each node, how many nodes of the region are it or next to it.
+        let mut near = vec![0u32; size];
+        let mark = |near: &mut [u32], w: u32, by: i32| {
+            near[w as usize] = near[w as usize].wrapping_add_signed(by);
+            for &u in &neighbours[w as usize] {
+                near[u as usize] = near[u as usize].wrapping_add_signed(by);
+            }
+        };
+        let mut count = 0;
+        // The nodes each region on the way may still grow by, and the node
+        // it grew by last.
+        let mut stack: Vec<(Vec<u32>, u32)> = Vec::new();
+        for least in 0..size as u32 {
+            let grows = neighbours[least as usize].iter().filter(|&&u| u > least);
+            mark(&mut near, least, 1);
+            stack.push((grows.copied().collect(), least));
+            count += 1;
+            while let Some((grows, _)) = stack.last_mut() {
+                if count > most {
+                    return count;
+                }
+                let Some(w) = grows.pop() else {
+                    if let Some((_, added)) = stack.pop() {
+                        mark(&mut near, added, -1);
+                    }
+                    continue;
+                };
+                let mut next = grows.clone();
+                let new = neighbours[w as usize].iter();
+                next.extend(new.filter(|&&u| u > least && near[u as usize] == 0));
+                mark(&mut near, w, 1);
+                stack.push((next, w));
+                count += 1;
+            }
+        }
+        count
+    }
+
     /// Calls `each` with every node next to `v` (for `Edges(G)`, every
     /// edge sharing an end with edge v).
     pub fn neighbours(&self, v: u32, mut each: impl FnMut(u32)) {
@@ -1231,6 +1286,97 @@ mod tests {
                 found.sort();
                 proptest::prop_assert_eq!(found, parts_by_search(&board, bits, symmetric));
             }
+        }
+    }
+
+    /// Every set of nodes of a board, kept if it is connected on it.
+    fn connected_by_every_subset(board: &Board) -> usize {
+        let size = board.size();
+        let connected = |set: u32| {
+            let start = set.trailing_zeros();
+            let (mut seen, mut todo) = (1u32 << start, vec![start]);
+            while let Some(v) = todo.pop() {
+                board.neighbours(v, |w| {
+                    if set & 1 << w != 0 && seen & 1 << w == 0 {
+                        seen |= 1 << w;
+                        todo.push(w);
+                    }
+                });
+            }
+            seen == set
+        };
+        (1..1u32 << size).filter(|&set| connected(set)).count()
+    }
+
+    #[test]
+    fn connected_regions_are_counted_once_each() {
+        // Published counts: n(n + 1)/2 on a path, n(n - 1) + 1 on a cycle,
+        // 2^n - 1 on a complete graph.
+        for n in 0..=40u32 {
+            let n_ = n as usize;
+            assert_eq!(
+                Board::Path(n).connected_regions(usize::MAX),
+                n_ * (n_ + 1) / 2
+            );
+        }
+        for n in 3..=40u32 {
+            let n_ = n as usize;
+            assert_eq!(
+                Board::Cycle(n).connected_regions(usize::MAX),
+                n_ * (n_ - 1) + 1
+            );
+        }
+        for n in 1..=12u32 {
+            let edges = (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect();
+            let complete = Arc::new(GraphBoard::new(GraphId(0), "K".into(), n as usize, edges));
+            assert_eq!(
+                Board::Graph(complete).connected_regions(usize::MAX),
+                (1 << n) - 1
+            );
+        }
+        // Every board of at most 16 nodes against every subset of its nodes.
+        let petersen = [
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 4),
+            (4, 0),
+            (0, 5),
+            (1, 6),
+            (2, 7),
+        ];
+        let petersen =
+            petersen
+                .into_iter()
+                .chain([(3, 8), (4, 9), (5, 7), (7, 9), (9, 6), (6, 8), (8, 5)]);
+        let petersen = Arc::new(GraphBoard::new(
+            GraphId(1),
+            "P".into(),
+            10,
+            petersen.collect(),
+        ));
+        let loops = vec![(0, 1), (1, 2), (2, 0), (3, 3), (3, 4)];
+        let loops = Arc::new(GraphBoard::new(GraphId(2), "G".into(), 5, loops));
+        let mut boards = vec![
+            Board::Graph(petersen.clone()),
+            Board::Edges(petersen),
+            Board::Graph(loops.clone()),
+            Board::Edges(loops),
+        ];
+        for rows in 1..=4 {
+            boards.extend((1..=16 / rows).map(|cols| Board::Grid { rows, cols }));
+        }
+        boards.extend((0..=16).map(Board::Path));
+        boards.extend((1..=16).map(Board::Cycle));
+        for board in boards {
+            let every = connected_by_every_subset(&board);
+            assert_eq!(board.connected_regions(usize::MAX), every, "{board:?}");
+            // Counted no further than asked.
+            let most = every / 2;
+            let counted = board.connected_regions(most);
+            assert_eq!(counted, every.min(most + 1), "{board:?} up to {most}");
         }
     }
 
