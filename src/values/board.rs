@@ -152,6 +152,23 @@ impl Board {
     /// only nodes next to the last added and next to nothing before.
     pub fn connected_regions(&self, most: usize) -> usize {
         let size = self.size();
+        // A path's regions are its stretches; a cycle's, its arcs and itself.
+        let line = match *self {
+            Board::Path(_) => Some(false),
+            Board::Grid { rows, cols } if rows.min(cols) <= 1 => Some(false),
+            Board::Cycle(n) => Some(n > 0),
+            Board::Grid { .. } | Board::Graph(_) | Board::Edges(_) => None,
+        };
+        if let Some(cycle) = line {
+            let n = size as u128;
+            let regions = match cycle {
+                false => n * (n + 1) / 2,
+                true => n * (n - 1) + 1,
+            };
+            return usize::try_from(regions)
+                .unwrap_or(usize::MAX)
+                .min(most.saturating_add(1));
+        }
         let neighbours: Vec<Vec<u32>> = (0..size as u32)
             .map(|v| {
                 let mut list = Vec::new();
@@ -170,19 +187,28 @@ impl Board {
                 near[u as usize] = near[u as usize].wrapping_add_signed(by);
             }
         };
-        let mut count = 0;
+        // A region that may still grow by k nodes, each next to it, grows
+        // into 2^k - 1 regions more (with any of them it stays connected):
+        // once those would pass `most`, counting stops. So no region on the
+        // way keeps a long list (a star's centre, 17 of its leaves at most).
+        let past = |count: usize, grows: &[u32]| {
+            let more = 1usize.checked_shl(grows.len() as u32).unwrap_or(usize::MAX);
+            count.saturating_add(more - 1) > most
+        };
+        let mut count = 0usize;
         // The nodes each region on the way may still grow by, and the node
         // it grew by last.
         let mut stack: Vec<(Vec<u32>, u32)> = Vec::new();
         for least in 0..size as u32 {
             let grows = neighbours[least as usize].iter().filter(|&&u| u > least);
-            mark(&mut near, least, 1);
-            stack.push((grows.copied().collect(), least));
+            let grows: Vec<u32> = grows.copied().collect();
             count += 1;
+            if count > most || past(count, &grows) {
+                return most.saturating_add(1);
+            }
+            mark(&mut near, least, 1);
+            stack.push((grows, least));
             while let Some((grows, _)) = stack.last_mut() {
-                if count > most {
-                    return count;
-                }
                 let Some(w) = grows.pop() else {
                     if let Some((_, added)) = stack.pop() {
                         mark(&mut near, added, -1);
@@ -192,9 +218,12 @@ impl Board {
                 let mut next = grows.clone();
                 let new = neighbours[w as usize].iter();
                 next.extend(new.filter(|&&u| u > least && near[u as usize] == 0));
+                count += 1;
+                if count > most || past(count, &next) {
+                    return most.saturating_add(1);
+                }
                 mark(&mut near, w, 1);
                 stack.push((next, w));
-                count += 1;
             }
         }
         count
@@ -1370,6 +1399,22 @@ mod tests {
         }
         boards.extend((0..=16).map(Board::Path));
         boards.extend((1..=16).map(Board::Cycle));
+        // Large boards stop soon: the centre of a star of 100,000 leaves
+        // would keep them all in its list, a path of 2^20 nodes go 2^20 deep.
+        let leaves = (1..=100_000).map(|leaf| (0, leaf)).collect();
+        let star = Arc::new(GraphBoard::new(GraphId(3), "S".into(), 100_001, leaves));
+        for large in [
+            Board::Graph(star),
+            Board::Path(1 << 20),
+            Board::Cycle(1 << 20),
+        ] {
+            assert_eq!(
+                large.connected_regions(1 << 16),
+                (1 << 16) + 1,
+                "{:?}",
+                large.size()
+            );
+        }
         for board in boards {
             let every = connected_by_every_subset(&board);
             assert_eq!(board.connected_regions(usize::MAX), every, "{board:?}");
