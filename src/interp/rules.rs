@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::values::GraphBoard;
+use std::sync::Weak;
 
 /// The most nodes of a region the memo values, in a game that splits,
 /// when the method is left to the engine: above, the pruned search.
@@ -22,34 +23,47 @@ const FEW_REGIONS: usize = 1 << 16;
 /// graph's address.
 type BoardKey = (u8, usize, usize);
 
-/// Whether a board has few regions, and the declared graph it is of.
-type Few = (bool, Option<Arc<GraphBoard>>);
+/// Whether a board has few regions, and the declared graph it is of (not
+/// kept alive: once it is gone, another graph may take its address).
+type Few = (bool, Option<Weak<GraphBoard>>);
+
+/// The most boards [`few_regions`] remembers before it forgets them all
+/// (a server answers many programs).
+const BOARDS_REMEMBERED: usize = 1 << 12;
 
 thread_local! {
-    /// Whether each board met has few connected regions (a declared graph
-    /// kept, so that no other takes its address).
-    static FEW: RefCell<HashMap<BoardKey, Few>> =
-        RefCell::default();
+    /// Whether each board met has few connected regions.
+    static FEW: RefCell<HashMap<BoardKey, Few>> = RefCell::default();
 }
 
 /// Whether a board has at most [`FEW_REGIONS`] connected regions.
 fn few_regions(board: &Board) -> bool {
-    let key = match board {
-        Board::Grid { rows, cols } => (0, *rows as usize, *cols as usize),
-        Board::Path(n) => (1, *n as usize, 0),
-        Board::Cycle(n) => (2, *n as usize, 0),
-        Board::Graph(graph) => (3, Arc::as_ptr(graph) as usize, 0),
-        Board::Edges(graph) => (4, Arc::as_ptr(graph) as usize, 0),
+    let (key, graph) = match board {
+        Board::Grid { rows, cols } => ((0, *rows as usize, *cols as usize), None),
+        Board::Path(n) => ((1, *n as usize, 0), None),
+        Board::Cycle(n) => ((2, *n as usize, 0), None),
+        Board::Graph(graph) => ((3, Arc::as_ptr(graph) as usize, 0), Some(graph)),
+        Board::Edges(graph) => ((4, Arc::as_ptr(graph) as usize, 0), Some(graph)),
     };
-    FEW.with_borrow_mut(|few| {
-        let (few, _) = few.entry(key).or_insert_with(|| {
-            let graph = match board {
-                Board::Graph(graph) | Board::Edges(graph) => Some(Arc::clone(graph)),
-                Board::Grid { .. } | Board::Path(_) | Board::Cycle(_) => None,
-            };
-            (board.connected_regions(FEW_REGIONS) <= FEW_REGIONS, graph)
-        });
-        *few
+    FEW.with_borrow_mut(|known| {
+        let same = |kept: &Option<Weak<GraphBoard>>| match (kept, graph) {
+            (Some(kept), Some(graph)) => {
+                std::ptr::eq(kept.as_ptr(), Arc::as_ptr(graph)) && kept.strong_count() > 0
+            }
+            (None, None) => true,
+            _ => false,
+        };
+        if let Some((few, kept)) = known.get(&key)
+            && same(kept)
+        {
+            return *few;
+        }
+        if known.len() >= BOARDS_REMEMBERED {
+            known.clear();
+        }
+        let few = board.connected_regions(FEW_REGIONS) <= FEW_REGIONS;
+        known.insert(key, (few, graph.map(Arc::downgrade)));
+        few
     })
 }
 
