@@ -481,26 +481,51 @@ impl Region {
         }
     }
 
-    /// The nodes of each connected part, found by a walk from each node
-    /// not yet reached.
+    /// The nodes of each connected part, in increasing order, the parts in
+    /// the order of their least nodes: each part is found by a walk from
+    /// its least node, which labels its nodes in a list as long as the
+    /// board (read in place of the set), and gathered by one pass over the
+    /// region's nodes.
     fn connected(&self, each: &mut dyn FnMut(Vec<i64>)) {
-        let mut seen = std::collections::HashSet::new();
-        for start in self.nodes.iter() {
-            if !seen.insert(start) {
+        const OUT: u32 = 0;
+        const IN: u32 = 1;
+        // A node of part k is labelled `FIRST + k`.
+        const FIRST: u32 = 2;
+        let size = self.board.size();
+        let mut label = vec![OUT; size];
+        let on_board = |v: i64| usize::try_from(v).ok().filter(|&v| v < size);
+        for v in self.nodes.iter().filter_map(on_board) {
+            label[v] = IN;
+        }
+        let (mut sizes, mut stack) = (Vec::new(), Vec::new());
+        for start in self.nodes.iter().filter_map(on_board) {
+            if label[start] != IN {
                 continue;
             }
-            let (mut part, mut stack) = (vec![start], vec![start]);
+            let part = FIRST + sizes.len() as u32;
+            label[start] = part;
+            stack.push(start as u32);
+            let mut nodes = 1;
             while let Some(v) = stack.pop() {
-                self.board.neighbours(v as u32, &mut |w| {
-                    let w = i64::from(w);
-                    if self.nodes.contains(w) && seen.insert(w) {
-                        part.push(w);
+                self.board.neighbours(v, &mut |w| {
+                    if label[w as usize] == IN {
+                        label[w as usize] = part;
+                        nodes += 1;
                         stack.push(w);
                     }
                 });
             }
-            each(part);
+            sizes.push(nodes);
         }
+        let mut parts: Vec<Vec<i64>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
+        for v in self.nodes.iter() {
+            match on_board(v) {
+                Some(node) => parts[(label[node] - FIRST) as usize].push(v),
+                // Off the board, a node is a part of its own.
+                None => each(vec![v]),
+            }
+        }
+        parts.into_iter().for_each(each);
     }
 }
 
@@ -1335,6 +1360,74 @@ mod tests {
             seen == set
         };
         (1..1u32 << size).filter(|&set| connected(set)).count()
+    }
+
+    #[test]
+    fn a_walk_finds_the_parts_that_joining_edges_does() {
+        // Regions of boards of every kind, some of more than 128 nodes (the
+        // walk's own case), against parts found by joining the ends of
+        // each edge inside the region (union-find).
+        let ring = (0..300u32)
+            .map(|v| (v, (v + 1) % 300))
+            .chain((0..300).map(|v| (v, (v + 7) % 300)));
+        let ring = Arc::new(GraphBoard::new(GraphId(4), "R".into(), 300, ring.collect()));
+        let boards = [
+            Board::Grid { rows: 15, cols: 15 },
+            Board::Path(300),
+            Board::Cycle(200),
+            Board::Graph(ring.clone()),
+            Board::Edges(ring),
+            Board::Grid { rows: 5, cols: 5 },
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for board in boards {
+            let size = board.size();
+            for _ in 0..20 {
+                let nodes = (0..size as i64).filter(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed % 3 != 0
+                });
+                let region = Region {
+                    nodes: Set::from_values(nodes),
+                    board: board.clone(),
+                };
+                let mut walked = Vec::new();
+                region.connected(&mut |mut part| {
+                    part.sort_unstable();
+                    walked.push(part);
+                });
+                walked.sort();
+                let mut root: Vec<usize> = (0..size).collect();
+                fn find(root: &mut [usize], v: usize) -> usize {
+                    let mut r = v;
+                    while root[r] != r {
+                        r = root[r];
+                    }
+                    root[v] = r;
+                    r
+                }
+                for v in region.nodes.iter() {
+                    board.neighbours(v as u32, |w| {
+                        if region.nodes.contains(i64::from(w)) {
+                            let (a, b) = (find(&mut root, v as usize), find(&mut root, w as usize));
+                            root[a] = b;
+                        }
+                    });
+                }
+                let mut joined: std::collections::BTreeMap<usize, Vec<i64>> = Default::default();
+                for v in region.nodes.iter() {
+                    joined
+                        .entry(find(&mut root, v as usize))
+                        .or_default()
+                        .push(v);
+                }
+                let mut joined: Vec<Vec<i64>> = joined.into_values().collect();
+                joined.sort();
+                assert_eq!(walked, joined, "{:?}", region.board.size());
+            }
+        }
     }
 
     #[test]
