@@ -1387,7 +1387,7 @@ mod tests {
                     seed ^= seed << 13;
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
-                    seed % 3 != 0
+                    !seed.is_multiple_of(3)
                 });
                 let region = Region {
                     nodes: Set::from_values(nodes),
