@@ -169,23 +169,26 @@ impl Board {
                 .unwrap_or(usize::MAX)
                 .min(most.saturating_add(1));
         }
-        let neighbours: Vec<Vec<u32>> = (0..size as u32)
-            .map(|v| {
-                let mut list = Vec::new();
-                self.neighbours(v, |w| list.push(w));
-                // An edge of `Edges(G)` may meet another at both ends.
-                list.sort_unstable();
-                list.dedup();
-                list
-            })
-            .collect();
-        // For each node, how many nodes of the region are it or next to it.
+        // For each node, how many nodes of the region are it or next to it
+        // (a node next to one twice, as edges of `Edges(G)` may be, counts
+        // twice, and is taken back as often).
         let mut near = vec![0u32; size];
         let mark = |near: &mut [u32], w: u32, by: i32| {
             near[w as usize] = near[w as usize].wrapping_add_signed(by);
-            for &u in &neighbours[w as usize] {
+            self.neighbours(w, |u| {
                 near[u as usize] = near[u as usize].wrapping_add_signed(by);
-            }
+            });
+        };
+        // Adds to `grows` the nodes next to `w` above `least` and next to
+        // nothing in the region, each once; no more than 64 (past any
+        // bound, see `past`), so that no list as long as a node's
+        // neighbours is kept.
+        let grow = |grows: &mut Vec<u32>, near: &[u32], w: u32, least: u32| {
+            self.neighbours(w, |u| {
+                if grows.len() < 64 && u > least && near[u as usize] == 0 && !grows.contains(&u) {
+                    grows.push(u);
+                }
+            });
         };
         // A region that may still grow by k nodes, each next to it, grows
         // into 2^k - 1 regions more (with any of them it stays connected):
@@ -193,15 +196,15 @@ impl Board {
         // way keeps a long list (a star's centre, 17 of its leaves at most).
         let past = |count: usize, grows: &[u32]| {
             let more = 1usize.checked_shl(grows.len() as u32).unwrap_or(usize::MAX);
-            count.saturating_add(more - 1) > most
+            grows.len() >= 64 || count.saturating_add(more - 1) > most
         };
         let mut count = 0usize;
         // The nodes each region on the way may still grow by, and the node
         // it grew by last.
         let mut stack: Vec<(Vec<u32>, u32)> = Vec::new();
         for least in 0..size as u32 {
-            let grows = neighbours[least as usize].iter().filter(|&&u| u > least);
-            let grows: Vec<u32> = grows.copied().collect();
+            let mut grows = Vec::new();
+            grow(&mut grows, &near, least, least);
             count += 1;
             if count > most || past(count, &grows) {
                 return most.saturating_add(1);
@@ -216,8 +219,7 @@ impl Board {
                     continue;
                 };
                 let mut next = grows.clone();
-                let new = neighbours[w as usize].iter();
-                next.extend(new.filter(|&&u| u > least && near[u as usize] == 0));
+                grow(&mut next, &near, w, least);
                 count += 1;
                 if count > most || past(count, &next) {
                     return most.saturating_add(1);
