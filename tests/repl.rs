@@ -81,3 +81,34 @@ fn time_reports_how_long_each_entry_took() {
         .collect();
     assert_eq!(timings.len(), 2, "{stderr}");
 }
+
+/// A graph of more than 128 nodes redeclared with other edges: its regions
+/// are known by the graph's id, which the new declaration keeps, so the
+/// values found on the old edges must be forgotten, not read. Node Kayles
+/// on a star of 149 leaves is 1 (the centre takes all; a leaf takes the
+/// centre and leaves 148 single nodes, 0); on a path of 150 nodes it is
+/// 4 (Dawson's Kayles, OEIS A002187 at 150).
+#[test]
+fn a_large_graph_redeclared_is_valued_by_its_new_edges() {
+    let path: String = (0..149).map(|i| format!("  {i} -- {}\n", i + 1)).collect();
+    let star: String = (1..150).map(|i| format!("  0 -- {i}\n")).collect();
+    let input = format!(
+        "game NK(s) splits {{ move NK(s - closed(s, v)) for v in s }}\n\
+         graph G {{\n{path}}}\ngrundy NK(G)\n\
+         graph G {{\n{star}}}\ngrundy NK(G)\n\
+         graph G {{\n{path}}}\ngrundy NK(G)\n"
+    );
+    let output = sprague(&["repl"], &input);
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let answers: Vec<&str> = printed
+        .lines()
+        .filter(|line| line.starts_with("grundy"))
+        .collect();
+    assert_eq!(
+        answers,
+        ["grundy NK(G) = 4", "grundy NK(G) = 1", "grundy NK(G) = 4"],
+        "{printed}"
+    );
+    let notes = String::from_utf8_lossy(&output.stderr);
+    assert!(!notes.contains("forgot 0 "), "{notes}");
+}

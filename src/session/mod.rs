@@ -41,6 +41,7 @@ use crate::lower::{self, CheckErrors};
 use crate::program::{DeclarationKind, Play, Program, Query, QueryKind};
 use crate::sources::Sources;
 use crate::syntax::{self, ast};
+use crate::values::{self, Board};
 
 /// The default bound on the rows of a query's table.
 pub const DEFAULT_MAX_ROWS: usize = 1_000_000;
@@ -437,8 +438,20 @@ impl Session {
             true => {
                 let (games, graphs) = ids_of(&self.program, &affected);
                 let interp = Interpreter::new(&self.program);
+                // A region of a redeclared graph's board depends on it,
+                // whatever its game: a board over 128 nodes is known by its
+                // graph's id, which the new declaration keeps.
+                let on_graph = |arg: &values::Value| match arg {
+                    values::Value::Region(region) => match &region.board {
+                        Board::Graph(graph) | Board::Edges(graph) => graphs.contains(&graph.id.0),
+                        Board::Grid { .. } | Board::Path(_) | Board::Cycle(_) => false,
+                    },
+                    values::Value::Int(_) | values::Value::Set(_) | values::Value::List(_) => false,
+                };
                 self.engine.forget(&interp, |component| match component {
-                    Component::Game(game, _) => games.contains(&game.0),
+                    Component::Game(game, args) => {
+                        games.contains(&game.0) || args.iter().any(on_graph)
+                    }
                     Component::Node(graph, _) => graphs.contains(&graph.0),
                     Component::Heap(_) => false,
                 })
