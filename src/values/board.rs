@@ -200,20 +200,14 @@ impl Board {
         };
         let mut count = 0usize;
         // The nodes each region on the way may still grow by, and the node
-        // it grew by last.
-        let mut stack: Vec<(Vec<u32>, u32)> = Vec::new();
+        // it grew by last; below the regions of least node `least`, the
+        // empty one, which grows by `least` alone.
+        let mut stack: Vec<(Vec<u32>, Option<u32>)> = Vec::new();
         for least in 0..size as u32 {
-            let mut grows = Vec::new();
-            grow(&mut grows, &near, least, least);
-            count += 1;
-            if count > most || past(count, &grows) {
-                return most.saturating_add(1);
-            }
-            mark(&mut near, least, 1);
-            stack.push((grows, least));
+            stack.push((vec![least], None));
             while let Some((grows, _)) = stack.last_mut() {
                 let Some(w) = grows.pop() else {
-                    if let Some((_, added)) = stack.pop() {
+                    if let Some((_, Some(added))) = stack.pop() {
                         mark(&mut near, added, -1);
                     }
                     continue;
@@ -225,7 +219,7 @@ impl Board {
                     return most.saturating_add(1);
                 }
                 mark(&mut near, w, 1);
-                stack.push((next, w));
+                stack.push((next, Some(w)));
             }
         }
         count
