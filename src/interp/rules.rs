@@ -14,7 +14,7 @@ const SEARCHED_NODES: u64 = 14;
 /// positions are then at most these, each valued once, while a search
 /// asks many of them over and over. A path or a cycle has about n²/2 (a
 /// path of 199 nodes, 19,900: Node Kayles on it takes the memo 0.4 s, and
-/// the search 1.6 s; on a declared path of 199 nodes, 20 s and more than
+/// the search 1.6 s; on a declared path of 199 nodes, 11 s and more than
 /// the default work limit). Grids of 2 × 12 and 3 × 7 have more, as do the
 /// boards of the records the search is for.
 const FEW_REGIONS: usize = 1 << 16;
