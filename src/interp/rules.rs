@@ -23,8 +23,9 @@ const FEW_REGIONS: usize = 1 << 16;
 /// graph's address.
 type BoardKey = (u8, usize, usize);
 
-/// Whether a board has few regions, and the declared graph it is of (not
-/// kept alive: once it is gone, another graph may take its address).
+/// Whether a board has few regions, and the declared graph it is of: not
+/// kept alive, but its room is, so that while the entry lasts no other
+/// graph takes its address.
 type Few = (bool, Option<Weak<GraphBoard>>);
 
 /// The most boards [`few_regions`] remembers before it forgets them all
@@ -46,17 +47,8 @@ fn few_regions(board: &Board) -> bool {
         Board::Edges(graph) => ((4, Arc::as_ptr(graph) as usize, 0), Some(graph)),
     };
     FEW.with_borrow_mut(|known| {
-        let same = |kept: &Option<Weak<GraphBoard>>| match (kept, graph) {
-            (Some(kept), Some(graph)) => {
-                std::ptr::eq(kept.as_ptr(), Arc::as_ptr(graph)) && kept.strong_count() > 0
-            }
-            (None, None) => true,
-            _ => false,
-        };
-        if let Some((few, kept)) = known.get(&key)
-            && same(kept)
-        {
-            return *few;
+        if let Some(&(few, _)) = known.get(&key) {
+            return few;
         }
         if known.len() >= BOARDS_REMEMBERED {
             known.clear();
