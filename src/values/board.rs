@@ -7,7 +7,9 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::{BitAnd, BitOr, Not, Shl, Shr};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use super::automorphisms::Automorphisms;
 
 use super::{Board, Region, Set, write_elements};
 
@@ -37,6 +39,9 @@ pub struct GraphBoard {
     /// The edges sharing an end with each edge as bits, where the graph
     /// has at most 128 edges (else none), for `Edges(G)`.
     edge_bits: Vec<u128>,
+    /// The automorphisms of the graph and of its edges' board, found when
+    /// a game `splits up to symmetry` first shapes a part of either.
+    symmetries: [OnceLock<Automorphisms>; 2],
 }
 
 impl GraphBoard {
@@ -80,7 +85,19 @@ impl GraphBoard {
             incident,
             node_bits,
             edge_bits,
+            symmetries: Default::default(),
         }
+    }
+
+    /// The automorphisms of the graph (`edges`: of the board of its
+    /// edges), as far as they are kept (see [`Automorphisms::of`]); none
+    /// for a board of more than 128 nodes.
+    pub fn symmetries(&self, edges: bool) -> &Automorphisms {
+        let bits = match edges {
+            true => &self.edge_bits,
+            false => &self.node_bits,
+        };
+        self.symmetries[usize::from(edges)].get_or_init(|| Automorphisms::of(bits))
     }
 
     /// Every node, as a region.
@@ -597,10 +614,17 @@ impl Board {
                     .min()
                     .expect("a grid has the identity among its symmetries")
             }
-            Board::Graph(_) | Board::Edges(_) => Region {
-                board: self.clone(),
-                nodes: part,
-            },
+            Board::Graph(graph) | Board::Edges(graph) => {
+                let edges = matches!(self, Board::Edges(_));
+                let nodes = match (symmetric, part.bits()) {
+                    (true, Some(bits)) => Set::from_bits(graph.symmetries(edges).least(bits).0),
+                    _ => part,
+                };
+                Region {
+                    board: self.clone(),
+                    nodes,
+                }
+            }
         }
     }
 }
@@ -624,11 +648,25 @@ impl Board {
     /// each node of the shaped part (see [`Region::traced_parts`]).
     fn traced(&self, part: &[i64], symmetric: bool) -> (Region, Origins) {
         let shaped = self.shaped(Set::from_values(part.iter().copied()), symmetric);
-        if let Board::Graph(_) | Board::Edges(_) = self {
-            // A declared graph's part stays on its board: a map the size
-            // of the board for each part would take the square of its
-            // size for a board of many small parts.
-            return (shaped, Origins::Kept(part.to_vec()));
+        if let Board::Graph(graph) | Board::Edges(graph) = self {
+            // A declared graph's part stays on its board, or goes to its
+            // least image there: a map the size of the board for each part
+            // would take the square of its size for a board of many small
+            // parts.
+            let symmetries = graph.symmetries(matches!(self, Board::Edges(_)));
+            let which = Set::from_values(part.iter().copied())
+                .bits()
+                .filter(|_| symmetric)
+                .and_then(|bits| symmetries.least(bits).1);
+            let Some(which) = which else {
+                return (shaped, Origins::Kept(part.to_vec()));
+            };
+            let mut mapped: Vec<(i64, i64)> = part
+                .iter()
+                .map(|&v| (i64::from(symmetries.apply(which, v as u32)), v))
+                .collect();
+            mapped.sort_unstable();
+            return (shaped, Origins::Mapped(mapped));
         }
         let mut origin = vec![-1; shaped.board.size()];
         match self {
@@ -690,6 +728,10 @@ pub enum Origins {
     /// The part stayed on the region's board: each of these nodes (in
     /// order) stands for itself.
     Kept(Vec<i64>),
+    /// The part went to its image under an automorphism of the region's
+    /// board: each node of the image (in order) with the node it stands
+    /// for.
+    Mapped(Vec<(i64, i64)>),
 }
 
 impl Origins {
@@ -702,20 +744,26 @@ impl Origins {
                 .copied()
                 .filter(|&v| v >= 0),
             Origins::Kept(nodes) => nodes.binary_search(&v).ok().map(|_| v),
+            Origins::Mapped(pairs) => pairs
+                .binary_search_by_key(&v, |pair| pair.0)
+                .ok()
+                .map(|at| pairs[at].1),
         }
     }
 
     /// The nodes of the region's board the part stands for.
     pub fn nodes(&self) -> impl Iterator<Item = i64> + '_ {
-        let (moved, kept) = match self {
-            Origins::Moved(origin) => (origin.as_slice(), &[][..]),
-            Origins::Kept(nodes) => (&[][..], nodes.as_slice()),
+        let (moved, kept, mapped) = match self {
+            Origins::Moved(origin) => (origin.as_slice(), &[][..], &[][..]),
+            Origins::Kept(nodes) => (&[][..], nodes.as_slice(), &[][..]),
+            Origins::Mapped(pairs) => (&[][..], &[][..], pairs.as_slice()),
         };
         moved
             .iter()
             .copied()
             .filter(|&v| v >= 0)
             .chain(kept.iter().copied())
+            .chain(mapped.iter().map(|pair| pair.1))
     }
 }
 

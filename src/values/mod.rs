@@ -6,6 +6,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+pub mod automorphisms;
 pub mod board;
 pub mod involutions;
 
