@@ -216,3 +216,58 @@ graph Petersen(n, k) {
     assert_eq!(symmetric, moves("NodeKaylesByParts"));
     assert_eq!(symmetric, moves("NodeKaylesWhole"));
 }
+
+/// The mirror strategy on declared graphs: P(2m, 2) is kept by the turn
+/// through half the cycles (i to i + m on both), an involution of the
+/// graph that fixes no node and takes no node next to its image, so the
+/// second player answers each move by its image, and Node Kayles there
+/// is 0 (as OEIS A316533 has it at every even n it lists). The strategy
+/// proves the boards at once, with no position listed by the search; and
+/// on P(2m + 1, 2), which no involution keeps without fixing nodes, it
+/// proves nothing about the board, whose values stay A316533's.
+#[test]
+fn even_petersen_graphs_are_proved_zero_by_the_mirror_strategy() {
+    let source = "
+game NodeKayles(s) splits up to symmetry { move NodeKayles(s - closed(s, v)) for v in s }
+graph Petersen(n, k) {
+  nodes 0..2 * n
+  edge i -- (i + 1) % n for i in 0..n
+  edge i -- n + i for i in 0..n
+  edge n + i -- n + (i + k) % n for i in 0..n
+}
+";
+    let tally = |queries: &str| {
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        let answers = answers_in_session(&mut session, &format!("{source}{queries}"));
+        (answers, session.tally())
+    };
+    let (answers, even) = tally(
+        "grundy NodeKayles(Petersen(n, 2)) for n in [24, 26, 28]\nwins? NodeKayles(Petersen(28, 2))\n",
+    );
+    assert_eq!(
+        answers,
+        [
+            Value::Grundy(0),
+            Value::Grundy(0),
+            Value::Grundy(0),
+            Value::Wins(false)
+        ]
+    );
+    assert_eq!(even.searched, 0, "{even:?}");
+    assert!(even.mirrored >= 3, "{even:?}");
+    let (answers, _) = tally("grundy NodeKayles(Petersen(n, 2)) for n in [13, 15, 21]\n");
+    assert_eq!(
+        answers,
+        [Value::Grundy(1), Value::Grundy(1), Value::Grundy(1)]
+    );
+}
+
+/// The values of every answer of `source` in `session`.
+fn answers_in_session(session: &mut Session, source: &str) -> Vec<Value> {
+    let mut values = Vec::new();
+    session.run("test.game", source, &mut |event| match event {
+        sprague::session::Event::Answer(answer) => values.push(answer.value),
+        other => panic!("unexpected {other:?}"),
+    });
+    values
+}

@@ -1,13 +1,12 @@
 //! The mirror strategy's questions answered (see `engine::mirror`): which
 //! involutions of a board keep a region of a game declared `splits up to
 //! symmetry`, a region's options whole (one region each, not split into
-//! parts), and a whole region's parts. Regions of grids and paths of at
-//! most 128 nodes, by packed key.
+//! parts), and a whole region's parts. Regions of grids, paths and
+//! declared graphs of at most 128 nodes, by packed key.
 
 use super::rules::{Shape, pack, unpack};
 use super::*;
 use crate::eval::value::Bits;
-use crate::values::involutions::Involution;
 
 /// The most assignments a rule's bindings may run over while the options
 /// of a whole region are listed: a position with more options is left to
@@ -22,7 +21,8 @@ const WRITTEN_WORK: u64 = 32;
 impl Interpreter<'_> {
     /// The game, board and nodes of a packed key, where the game is one
     /// of rules declared `splits up to symmetry` and the key a region of a
-    /// grid or a path: the positions the mirror strategy may prove.
+    /// grid, a path or a declared graph: the positions the mirror strategy
+    /// may prove.
     fn symmetric_region(&self, whole: Packed) -> Option<(GameId, Shape, Board, u128)> {
         let (game, shape, bits) = unpack(whole);
         let declared = self.program.games.get(game.0 as usize)?;
@@ -31,14 +31,14 @@ impl Interpreter<'_> {
             return None;
         }
         let board = match shape {
-            Shape::Grid { .. } | Shape::Path(_) => shape.board()?,
-            Shape::Cycle(_) | Shape::Set | Shape::Graph(_) => return None,
+            Shape::Grid { .. } | Shape::Path(_) | Shape::Graph(_) => shape.board()?,
+            Shape::Cycle(_) | Shape::Set => return None,
         };
         Some((game, shape, board, bits))
     }
 
-    /// See [`Rules::mirrors`]: the involutions by their place in
-    /// [`Involution::ALL`].
+    /// See [`Rules::mirrors`]: the involutions by their places (see
+    /// [`Board::involuted_at`]).
     pub(super) fn region_mirrors(&self, whole: Packed) -> u8 {
         self.symmetric_region(whole)
             .map_or(0, |(_, _, board, bits)| board.mirrors(bits))
@@ -47,11 +47,9 @@ impl Interpreter<'_> {
     /// See [`Rules::mirror_closed`].
     pub(super) fn region_mirror_closed(&self, whole: Packed, mirror: u8) -> Packed {
         let (game, shape, bits) = unpack(whole);
-        let involution = Involution::ALL.get(mirror as usize);
         let image = shape
             .board()
-            .zip(involution)
-            .and_then(|(board, &involution)| board.involuted(involution, bits));
+            .and_then(|board| board.involuted_at(mirror, bits));
         // No image: the region itself, which the engine takes for a move
         // that is its own image, and so for no proof.
         pack(game, shape, bits & image.unwrap_or(bits))
@@ -154,6 +152,7 @@ impl Interpreter<'_> {
 mod tests {
     use super::*;
     use crate::engine::{DEFAULT_MAX_STATES, Engine, Method};
+    use crate::values::involutions::Involution;
 
     /// Cram and Node Kayles as examples/ declares them, and a board game of
     /// a user's own whose second rule the interpreter runs (it does not

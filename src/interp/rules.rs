@@ -298,9 +298,9 @@ impl Rules for Interpreter<'_> {
         Component::Game(game, smallvec::smallvec![Value::Region(region)])
     }
 
-    /// The involutions of a grid or a path that keep a region of a game
-    /// declared `splits up to symmetry`, by their place in
-    /// [`Involution::ALL`](crate::values::involutions::Involution::ALL).
+    /// The involutions of a grid, a path or a declared graph that keep a
+    /// region of a game declared `splits up to symmetry`, by their places
+    /// (see [`Board::involuted_at`](crate::values::Board::involuted_at)).
     fn mirrors(&self, whole: Packed) -> u8 {
         self.region_mirrors(whole)
     }

@@ -12,8 +12,9 @@
 //! are not all kept, and the ones kept still merge many regions.
 
 /// The most automorphisms kept besides the identity: each costs a pass
-/// over a region's nodes, four at a time, whenever a part is shaped.
-pub const MOST: usize = 63;
+/// over a region's nodes, four at a time, whenever a part is shaped. The
+/// dihedral group of P(n, 2) has 2n, all kept up to n = 64 (128 nodes).
+pub const MOST: usize = 127;
 
 /// The most refinements the enumeration spends before it keeps what it has.
 const BUDGET: usize = 20_000;
@@ -27,7 +28,15 @@ pub struct Automorphisms {
     /// For each automorphism, the image of each value of each group of
     /// four nodes (nodes `4i..4i + 4` at index `16i + value`).
     nibbles: Vec<Box<[u128]>>,
+    /// Up to [`INVOLUTIONS`] automorphisms that are their own inverse, those
+    /// fixing fewest nodes, each with the nodes it fixes: the mirror
+    /// strategy's.
+    involutions: Vec<(usize, u128)>,
 }
+
+/// The most involutions kept for the mirror strategy, which knows a
+/// board's involutions by their places in a byte.
+pub const INVOLUTIONS: usize = 8;
 
 impl Automorphisms {
     /// The automorphisms of the graph whose node `v` has the neighbours
@@ -64,9 +73,25 @@ impl Automorphisms {
                 table.into_boxed_slice()
             })
             .collect();
+        // Those that fix fewest nodes first: they keep the most regions.
+        let mut involutions: Vec<(usize, u128)> = search
+            .maps
+            .iter()
+            .enumerate()
+            .filter(|(_, map)| (0..n).all(|v| usize::from(map[usize::from(map[v])]) == v))
+            .map(|(which, map)| {
+                let fixed = (0..n)
+                    .filter(|&v| usize::from(map[v]) == v)
+                    .fold(0u128, |fixed, v| fixed | 1 << v);
+                (which, fixed)
+            })
+            .collect();
+        involutions.sort_by_key(|&(which, fixed)| (fixed.count_ones(), which));
+        involutions.truncate(INVOLUTIONS);
         Automorphisms {
             maps: search.maps,
             nibbles,
+            involutions,
         }
     }
 
@@ -103,6 +128,25 @@ impl Automorphisms {
             }
         }
         least
+    }
+
+    /// The image of the nodes `bits` under the involution at `place`
+    /// among those kept, if there is one there.
+    pub fn involuted(&self, place: usize, bits: u128) -> Option<u128> {
+        let &(which, _) = self.involutions.get(place)?;
+        Some(self.image(which, bits))
+    }
+
+    /// The involutions kept that map the nodes `bits` onto themselves and
+    /// fix none of them, as bits by their places.
+    pub fn mirrors(&self, bits: u128) -> u8 {
+        let mut found = 0;
+        for (place, &(which, fixed)) in self.involutions.iter().enumerate() {
+            if fixed & bits == 0 && self.image(which, bits) == bits {
+                found |= 1 << place;
+            }
+        }
+        found
     }
 
     /// The node automorphism `which` maps `v` to.
@@ -334,8 +378,9 @@ mod tests {
     }
 
     /// The group orders the literature gives: the dihedral group of a
-    /// cycle (2n), of P(n, 2) for n other than 5 and 10 (2n), and 120 for
-    /// the Petersen graph P(5, 2), of which the first 63 are kept.
+    /// cycle (2n), of P(n, 2) for n other than 5 and 10 (2n), 120 for the
+    /// Petersen graph P(5, 2) and the dodecahedron P(10, 2), and 2^7 · 7!
+    /// for the 7-cube, of which the first [`MOST`] are kept.
     #[test]
     fn the_groups_of_cycles_and_petersen_graphs_have_their_orders() {
         for n in 3..=30 {
@@ -345,6 +390,13 @@ mod tests {
             let order = (2 * n - 1).min(MOST);
             assert_eq!(Automorphisms::of(&petersen(n, 2)).len(), order, "P({n}, 2)");
         }
-        assert_eq!(Automorphisms::of(&petersen(5, 2)).len(), MOST);
+        // The Petersen graph and the dodecahedron: 120 each.
+        assert_eq!(Automorphisms::of(&petersen(5, 2)).len(), 119);
+        assert_eq!(Automorphisms::of(&petersen(10, 2)).len(), 119);
+        // The 7-cube's 645,120, of which MOST are kept.
+        let cube: Vec<u128> = (0..128u32)
+            .map(|v| (0..7).fold(0, |bits, d| bits | 1 << (v ^ 1 << d)))
+            .collect();
+        assert_eq!(Automorphisms::of(&cube).len(), MOST);
     }
 }

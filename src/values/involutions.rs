@@ -61,6 +61,21 @@ impl Board {
         }
     }
 
+    /// The image of the nodes `bits` under the involution at `place`, where
+    /// the board has one there: for a grid or a path, `Involution::ALL`'s
+    /// (see [`Board::involuted`]); for a declared graph or its edges' board,
+    /// the graph's own (see [`Automorphisms`](super::automorphisms)).
+    pub fn involuted_at(&self, place: u8, bits: u128) -> Option<u128> {
+        match self {
+            Board::Graph(graph) | Board::Edges(graph) => graph
+                .symmetries(matches!(self, Board::Edges(_)))
+                .involuted(usize::from(place), bits),
+            _ => Involution::ALL
+                .get(usize::from(place))
+                .and_then(|&involution| self.involuted(involution, bits)),
+        }
+    }
+
     /// The nodes `involution` maps to themselves, where it is one of the
     /// board's symmetries (see [`Board::involuted`]).
     pub fn fixed_by(&self, involution: Involution) -> u128 {
@@ -83,11 +98,16 @@ impl Board {
     }
 
     /// The involutions of the board that map the nodes `bits` onto
-    /// themselves and fix none of them, as bits by their place in
-    /// [`Involution::ALL`]. A set of odd size has none.
+    /// themselves and fix none of them, as bits by their places (see
+    /// [`Board::involuted_at`]). A set of odd size has none.
     pub fn mirrors(&self, bits: u128) -> u8 {
         if bits.count_ones() % 2 == 1 {
             return 0;
+        }
+        if let Board::Graph(graph) | Board::Edges(graph) = self {
+            return graph
+                .symmetries(matches!(self, Board::Edges(_)))
+                .mirrors(bits);
         }
         let mut found = 0;
         for (place, &involution) in Involution::ALL.iter().enumerate() {
