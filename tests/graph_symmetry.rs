@@ -112,9 +112,9 @@ proptest! {
 
     /// Random graphs of up to 11 nodes, most with symmetries (a cycle and
     /// chords, edges mirrored by a reversal of the nodes, or a circulant
-    /// graph), and random regions of
-    /// them: the three ways of declaring each game give the same values,
-    /// by the search and by the memo.
+    /// graph), random regions of them, and the boards of their edges: the
+    /// three ways of declaring each game give the same values, by the
+    /// search and by the memo.
     #[test]
     fn a_game_up_to_a_graphs_symmetries_has_the_values_of_the_plain_rule(
         n in 4usize..=11,
@@ -156,6 +156,10 @@ proptest! {
         agree(Method::Search, &source, &region)?;
         agree(Method::Memo, &source, &region)?;
         agree(Method::Search, &source, &format!("G({edges})"))?;
+        // The board of the edges, up to the symmetries of its own.
+        if edges.count_ones() <= 12 {
+            agree(Method::Search, &source, &format!("Edges(G({edges}))"))?;
+        }
     }
 }
 
