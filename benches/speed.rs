@@ -35,6 +35,8 @@ struct Sizes {
     /// Cram boards against igsolve, and Node Kayles on 3 × n by search.
     peer_cram: &'static [(usize, usize)],
     node_kayles_search: usize,
+    /// Node Kayles on P(n, 2), up to its symmetries and without.
+    petersen: usize,
     runs: usize,
 }
 
@@ -55,6 +57,7 @@ const FULL: Sizes = Sizes {
     chomp: 200,
     peer_cram: &[(3, 12), (5, 6), (4, 9), (5, 7), (4, 11)],
     node_kayles_search: 22,
+    petersen: 27,
     runs: 3,
 };
 
@@ -75,6 +78,7 @@ const SMOKE: Sizes = Sizes {
     chomp: 6,
     peer_cram: &[(3, 4)],
     node_kayles_search: 6,
+    petersen: 9,
     runs: 1,
 };
 
@@ -102,7 +106,7 @@ fn main() {
     };
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    let cases: [(&str, Case); 12] = [
+    let cases: [(&str, Case); 13] = [
         ("e,h", memory),
         ("a", kayles),
         ("b", wythoff),
@@ -115,6 +119,7 @@ fn main() {
         ("k", chomp),
         ("m", boards),
         ("n", peers),
+        ("o", graph_symmetries),
     ];
     for (case, measure) in cases {
         if run(case) {
@@ -872,5 +877,34 @@ fn peers(sizes: &Sizes) {
         ours,
         theirs,
         "< 5 s",
+    );
+}
+
+/// Node Kayles on the generalized Petersen graph P(n, 2) declared `splits
+/// up to symmetry` (each part kept as its least image under the graph's
+/// dihedral group), against the same rule declared `splits` alone.
+fn graph_symmetries(sizes: &Sizes) {
+    let n = sizes.petersen;
+    let source = |symmetry: &str| {
+        format!(
+            "game NodeKayles(s) splits{symmetry} {{ move NodeKayles(s - closed(s, v)) for v in s }}
+             graph Petersen(n, k) {{
+               nodes 0..2 * n
+               edge i -- (i + 1) % n for i in 0..n
+               edge i -- n + i for i in 0..n
+               edge n + i -- n + (i + k) % n for i in 0..n
+             }}
+             grundy NodeKayles(Petersen({n}, 2))"
+        )
+    };
+    let (symmetric, plain) = (source(" up to symmetry"), source(""));
+    let ((ours, a), (theirs, b)) =
+        medians_in_turn(sizes.runs, || language(&symmetric), || language(&plain));
+    assert_eq!(a, b, "Node Kayles on P({n}, 2)");
+    row(
+        &format!("(o) Node Kayles on P({n}, 2) up to symmetry, `splits` baseline"),
+        ours,
+        theirs,
+        "< 1x",
     );
 }
