@@ -30,6 +30,17 @@ game ArcKaylesWhole(s) {
 }
 ";
 
+/// The generalized Petersen graph P(n, k): an outer n-cycle, spokes, and
+/// an inner cycle joining each node to the one k further on.
+const PETERSEN: &str = "
+graph Petersen(n, k) {
+  nodes 0..2 * n
+  edge i -- (i + 1) % n for i in 0..n
+  edge i -- n + i for i in 0..n
+  edge n + i -- n + (i + k) % n for i in 0..n
+}
+";
+
 /// Every answer of `source`, as printed, by one method.
 fn printed(method: Method, source: &str) -> Vec<String> {
     let mut session = Session::new(DEFAULT_MAX_STATES);
@@ -169,16 +180,7 @@ proptest! {
 #[test]
 fn node_kayles_on_petersen_graphs_up_to_symmetry_is_a316533() {
     const A316533: [u64; 18] = [1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0];
-    let source = "
-game NodeKayles(s) splits up to symmetry { move NodeKayles(s - closed(s, v)) for v in s }
-graph Petersen(n, k) {
-  nodes 0..2 * n
-  edge i -- (i + 1) % n for i in 0..n
-  edge i -- n + i for i in 0..n
-  edge n + i -- n + (i + k) % n for i in 0..n
-}
-grundy NodeKayles(Petersen(n, 2)) for n in 5..=22
-";
+    let source = &format!("{GAMES}{PETERSEN}grundy NodeKayles(Petersen(n, 2)) for n in 5..=22\n");
     assert_eq!(grundy_values(source), A316533);
     let mut memo = Session::new(DEFAULT_MAX_STATES);
     memo.set_method(Method::Memo);
@@ -190,19 +192,11 @@ grundy NodeKayles(Petersen(n, 2)) for n in 5..=22
 /// the values the rule gives them: the same list as without symmetry.
 #[test]
 fn moves_up_to_symmetry_are_shown_on_the_nodes_asked() {
-    let source = "
-graph Petersen(n, k) {
-  nodes 0..2 * n
-  edge i -- (i + 1) % n for i in 0..n
-  edge i -- n + i for i in 0..n
-  edge n + i -- n + (i + k) % n for i in 0..n
-}
-";
     let moves = |game: &str| {
         let mut session = Session::new(DEFAULT_MAX_STATES);
         session.set_method(Method::Auto);
         let queries = format!(
-            "{GAMES}{source}moves {game}(Petersen(7, 2) - {{0, 1, 2, 6, 7}})\n\
+            "{GAMES}{PETERSEN}moves {game}(Petersen(7, 2) - {{0, 1, 2, 6, 7}})\n\
              moves {game}(Petersen(9, 2) - {{4}})\n"
         );
         let mut lines: Vec<String> = answers_in(session, &queries)
@@ -231,18 +225,9 @@ graph Petersen(n, k) {
 /// proves nothing about the board, whose values stay A316533's.
 #[test]
 fn even_petersen_graphs_are_proved_zero_by_the_mirror_strategy() {
-    let source = "
-game NodeKayles(s) splits up to symmetry { move NodeKayles(s - closed(s, v)) for v in s }
-graph Petersen(n, k) {
-  nodes 0..2 * n
-  edge i -- (i + 1) % n for i in 0..n
-  edge i -- n + i for i in 0..n
-  edge n + i -- n + (i + k) % n for i in 0..n
-}
-";
     let tally = |queries: &str| {
         let mut session = Session::new(DEFAULT_MAX_STATES);
-        let answers = answers_in_session(&mut session, &format!("{source}{queries}"));
+        let answers = answers_in_session(&mut session, &format!("{GAMES}{PETERSEN}{queries}"));
         (answers, session.tally())
     };
     let (answers, even) = tally(
