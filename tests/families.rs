@@ -5,22 +5,13 @@
 
 mod common;
 
-use common::grundy_values;
+use common::{PETERSEN, grundy_values};
 use sprague::engine::DEFAULT_MAX_STATES;
 use sprague::output::{self, ErrorStyle};
 use sprague::session::{Event, Session};
 
 const NODE_KAYLES: &str =
     "game NodeKayles(s) splits { move NodeKayles(s - closed(s, v)) for v in s }\n";
-
-const PETERSEN: &str = "
-graph Petersen(n, k) {
-  nodes 0..2 * n
-  edge i -- (i + 1) % n for i in 0..n
-  edge i -- n + i for i in 0..n
-  edge n + i -- n + (i + k) % n for i in 0..n
-}
-";
 
 /// The errors a source's run reports, rendered as a user sees them.
 fn errors(source: &str) -> String {

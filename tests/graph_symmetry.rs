@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{answers_in, grundy_values};
+use common::{PETERSEN, answers_in, grundy_values};
 use proptest::prelude::*;
 use sprague::engine::{DEFAULT_MAX_STATES, Method};
 use sprague::session::{Session, Value};
@@ -27,17 +27,6 @@ game ArcKaylesByParts(s) splits {
 }
 game ArcKaylesWhole(s) {
   move ArcKaylesWhole(s - {a, b}) for a in s, b in neighbours(s, a) if a < b
-}
-";
-
-/// The generalized Petersen graph P(n, k): an outer n-cycle, spokes, and
-/// an inner cycle joining each node to the one k further on.
-const PETERSEN: &str = "
-graph Petersen(n, k) {
-  nodes 0..2 * n
-  edge i -- (i + 1) % n for i in 0..n
-  edge i -- n + i for i in 0..n
-  edge n + i -- n + (i + k) % n for i in 0..n
 }
 ";
 

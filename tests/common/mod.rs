@@ -11,6 +11,18 @@ use sprague::engine::DEFAULT_MAX_STATES;
 use sprague::output::{self, ErrorStyle};
 use sprague::session::{Answer, Event, Session, Value};
 
+/// The generalized Petersen graph P(n, k): an outer n-cycle, spokes, and
+/// an inner cycle joining each node to the one k further on (as
+/// examples/families.game declares it).
+pub const PETERSEN: &str = "
+graph Petersen(n, k) {
+  nodes 0..2 * n
+  edge i -- (i + 1) % n for i in 0..n
+  edge i -- n + i for i in 0..n
+  edge n + i -- n + (i + k) % n for i in 0..n
+}
+";
+
 /// The answers to a source's queries; any error fails the test, rendered.
 pub fn answers(source: &str) -> Vec<Answer> {
     answers_in(Session::new(DEFAULT_MAX_STATES), source)
