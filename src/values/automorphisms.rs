@@ -29,8 +29,8 @@ pub struct Automorphisms {
     /// four nodes (nodes `4i..4i + 4` at index `16i + value`).
     nibbles: Vec<Box<[u128]>>,
     /// Up to [`INVOLUTIONS`] automorphisms that are their own inverse, those
-    /// fixing fewest nodes, each with the nodes it fixes: the mirror
-    /// strategy's.
+    /// fixing fewest nodes and then taking fewest next to their images,
+    /// each with the nodes it fixes: the mirror strategy's.
     involutions: Vec<(usize, u128)>,
 }
 
@@ -55,7 +55,8 @@ impl Automorphisms {
         };
         let mut start = vec![everyone];
         search.refine(&mut start);
-        search.from(&start, &start);
+        search.generators(&start);
+        search.close();
         let groups = n.div_ceil(4);
         let nibbles = search
             .maps
@@ -73,7 +74,13 @@ impl Automorphisms {
                 table.into_boxed_slice()
             })
             .collect();
-        // Those that fix fewest nodes first: they keep the most regions.
+        // Those that fix fewest nodes first (they keep the most regions),
+        // then those that take fewest nodes next to their images (a move
+        // there meets its own image, which the strategy cannot answer).
+        let next_to_image = |which: usize| {
+            let map = &search.maps[which];
+            (0..n).filter(|&v| adjacency[v] >> map[v] & 1 == 1).count()
+        };
         let mut involutions: Vec<(usize, u128)> = search
             .maps
             .iter()
@@ -86,7 +93,8 @@ impl Automorphisms {
                 (which, fixed)
             })
             .collect();
-        involutions.sort_by_key(|&(which, fixed)| (fixed.count_ones(), which));
+        involutions
+            .sort_by_key(|&(which, fixed)| (fixed.count_ones(), next_to_image(which), which));
         involutions.truncate(INVOLUTIONS);
         Automorphisms {
             maps: search.maps,
@@ -155,10 +163,14 @@ impl Automorphisms {
     }
 }
 
-/// The enumeration: the nodes of the left partition are individualized in
-/// one fixed order, and those of the right in every order that keeps the
-/// two partitions alike; each pair of discrete partitions alike is a
-/// permutation, kept if it keeps the edges.
+/// The enumeration: generators first, by individualization and refinement
+/// (the nodes of the left partition individualized in one fixed order,
+/// those of the right in orders that keep the two partitions alike; each
+/// pair of discrete partitions alike is a permutation, kept if it keeps
+/// the edges), then the products of generators, shortest first. Kept in
+/// the order a search would meet them, the first automorphisms would move
+/// only the nodes individualized last: a graph with a small, very
+/// symmetric piece of its own would keep only that piece's.
 struct Search<'a> {
     adjacency: &'a [u128],
     maps: Vec<Box<[u8]>>,
@@ -208,15 +220,39 @@ impl Search<'_> {
         }
     }
 
-    /// Every automorphism that maps the partition `left` onto `right`
-    /// (alike in their cells' sizes), cell by cell.
-    fn from(&mut self, left: &[u128], right: &[u128]) {
-        if self.maps.len() >= MOST || self.budget == 0 {
+    /// Generators of the group, one automorphism for each node that can
+    /// take the place of the node individualized at each step of the path
+    /// that individualizes the least node of the first cell each time
+    /// (the identity's path): together they generate every automorphism,
+    /// each level's spread over the whole graph, not only over the nodes
+    /// individualized last.
+    fn generators(&mut self, path: &[u128]) {
+        let Some(cell) = path.iter().position(|cell| cell.count_ones() > 1) else {
             return;
+        };
+        let v = path[cell].trailing_zeros();
+        let next = self.individualized(path, cell, v);
+        let mut candidates = path[cell] & !(1 << v);
+        while candidates != 0 && self.budget > 0 {
+            let w = candidates.trailing_zeros();
+            candidates &= candidates - 1;
+            let right = self.individualized(path, cell, w);
+            if alike(&next, &right) {
+                self.one(&next, &right);
+            }
+        }
+        self.generators(&next);
+    }
+
+    /// Keeps one automorphism that maps the partition `left` onto `right`
+    /// (alike in their cells' sizes), cell by cell, if there is one;
+    /// whether it found one.
+    fn one(&mut self, left: &[u128], right: &[u128]) -> bool {
+        if self.budget == 0 {
+            return false;
         }
         let Some(cell) = left.iter().position(|cell| cell.count_ones() > 1) else {
-            self.keep_if_automorphism(left, right);
-            return;
+            return self.keep_if_automorphism(left, right);
         };
         let v = left[cell].trailing_zeros();
         let left = self.individualized(left, cell, v);
@@ -225,17 +261,38 @@ impl Search<'_> {
             let w = candidates.trailing_zeros();
             candidates &= candidates - 1;
             let right = self.individualized(right, cell, w);
-            let alike = left.len() == right.len()
-                && left
+            if alike(&left, &right) && self.one(&left, &right) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The group the generators found generate, from the shortest products
+    /// out, up to [`MOST`] elements besides the identity.
+    fn close(&mut self) {
+        let generators = std::mem::take(&mut self.maps);
+        let n = self.adjacency.len();
+        let identity: Box<[u8]> = (0..n as u8).collect();
+        let mut seen: std::collections::HashSet<Box<[u8]>> = std::collections::HashSet::new();
+        seen.insert(identity);
+        let mut at = 0;
+        for generator in &generators {
+            if self.maps.len() < MOST && seen.insert(generator.clone()) {
+                self.maps.push(generator.clone());
+            }
+        }
+        while at < self.maps.len() && self.maps.len() < MOST {
+            for generator in &generators {
+                let product: Box<[u8]> = self.maps[at]
                     .iter()
-                    .zip(&right)
-                    .all(|(a, b)| a.count_ones() == b.count_ones());
-            if alike {
-                self.from(&left, &right);
+                    .map(|&v| generator[usize::from(v)])
+                    .collect();
+                if self.maps.len() < MOST && seen.insert(product.clone()) {
+                    self.maps.push(product);
+                }
             }
-            if self.maps.len() >= MOST || self.budget == 0 {
-                return;
-            }
+            at += 1;
         }
     }
 
@@ -252,14 +309,14 @@ impl Search<'_> {
     /// Keeps the permutation that maps each node of `left` (a partition
     /// into single nodes) to the node of `right` in the same place, if it
     /// keeps every edge and is not the identity.
-    fn keep_if_automorphism(&mut self, left: &[u128], right: &[u128]) {
+    fn keep_if_automorphism(&mut self, left: &[u128], right: &[u128]) -> bool {
         let n = self.adjacency.len();
         let mut map = vec![0u8; n];
         for (a, b) in left.iter().zip(right) {
             map[a.trailing_zeros() as usize] = b.trailing_zeros() as u8;
         }
         if map.iter().enumerate().all(|(v, &w)| v == usize::from(w)) {
-            return;
+            return false;
         }
         let image = |bits: u128| {
             let mut rest = bits;
@@ -274,7 +331,17 @@ impl Search<'_> {
         if keeps {
             self.maps.push(map.into_boxed_slice());
         }
+        keeps
     }
+}
+
+/// Whether two ordered partitions have cells of the same sizes, in order.
+fn alike(left: &[u128], right: &[u128]) -> bool {
+    left.len() == right.len()
+        && left
+            .iter()
+            .zip(right)
+            .all(|(a, b)| a.count_ones() == b.count_ones())
 }
 
 #[cfg(test)]
@@ -301,6 +368,23 @@ mod tests {
             join(n + i, n + (i + k) % n);
         }
         adjacency
+    }
+
+    /// P(26, 2) beside a complete graph of 6 nodes: the group (52 · 720
+    /// elements) is kept in part, and the part kept still moves the
+    /// Petersen graph's nodes, not only the small piece's (whose nodes
+    /// come last in the order of individualization): every outer node's
+    /// least image is node 0, every inner node's node 26.
+    #[test]
+    fn a_small_symmetric_piece_does_not_crowd_out_the_rest() {
+        let mut adjacency = petersen(26, 2);
+        adjacency.extend((52..58).map(|v| (0b111111u128 << 52) & !(1 << v)));
+        let found = Automorphisms::of(&adjacency);
+        assert_eq!(found.len(), MOST);
+        for v in 0..26 {
+            assert_eq!(found.least(1 << v).0, 1, "outer node {v}");
+            assert_eq!(found.least(1 << (26 + v)).0, 1 << 26, "inner node {v}");
+        }
     }
 
     /// How many permutations of a small graph's nodes keep its edges, by

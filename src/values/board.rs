@@ -653,17 +653,17 @@ impl Board {
             // least image there: a map the size of the board for each part
             // would take the square of its size for a board of many small
             // parts.
-            let symmetries = graph.symmetries(matches!(self, Board::Edges(_)));
+            let symmetries = || graph.symmetries(matches!(self, Board::Edges(_)));
             let which = Set::from_values(part.iter().copied())
                 .bits()
                 .filter(|_| symmetric)
-                .and_then(|bits| symmetries.least(bits).1);
+                .and_then(|bits| symmetries().least(bits).1);
             let Some(which) = which else {
                 return (shaped, Origins::Kept(part.to_vec()));
             };
             let mut mapped: Vec<(i64, i64)> = part
                 .iter()
-                .map(|&v| (i64::from(symmetries.apply(which, v as u32)), v))
+                .map(|&v| (i64::from(symmetries().apply(which, v as u32)), v))
                 .collect();
             mapped.sort_unstable();
             return (shaped, Origins::Mapped(mapped));
