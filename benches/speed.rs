@@ -37,6 +37,8 @@ struct Sizes {
     node_kayles_search: usize,
     /// Node Kayles on P(n, 2), up to its symmetries and without.
     petersen: usize,
+    /// Cram on rows × cols by search, on two threads and on one.
+    search_threads: (usize, usize),
     runs: usize,
 }
 
@@ -58,6 +60,7 @@ const FULL: Sizes = Sizes {
     peer_cram: &[(3, 12), (5, 6), (4, 9), (5, 7), (4, 11)],
     node_kayles_search: 22,
     petersen: 27,
+    search_threads: (5, 8),
     runs: 3,
 };
 
@@ -79,6 +82,7 @@ const SMOKE: Sizes = Sizes {
     peer_cram: &[(3, 4)],
     node_kayles_search: 6,
     petersen: 9,
+    search_threads: (3, 5),
     runs: 1,
 };
 
@@ -106,7 +110,7 @@ fn main() {
     };
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    let cases: [(&str, Case); 13] = [
+    let cases: [(&str, Case); 14] = [
         ("e,h", memory),
         ("a", kayles),
         ("b", wythoff),
@@ -120,6 +124,7 @@ fn main() {
         ("m", boards),
         ("n", peers),
         ("o", graph_symmetries),
+        ("p", search_threads),
     ];
     for (case, measure) in cases {
         if run(case) {
@@ -868,7 +873,7 @@ fn peers(sizes: &Sizes) {
     );
     let ((ours, a), (theirs, b)) = medians_in_turn(
         1,
-        || language(&source),
+        || language_on(&source, Some(1)),
         || BoardByHand::new(3, n, true).value((1 << (3 * n)) - 1),
     );
     assert_eq!(a, b, "Node Kayles 3 × {n}");
@@ -898,13 +903,38 @@ fn graph_symmetries(sizes: &Sizes) {
         )
     };
     let (symmetric, plain) = (source(" up to symmetry"), source(""));
-    let ((ours, a), (theirs, b)) =
-        medians_in_turn(sizes.runs, || language(&symmetric), || language(&plain));
+    let ((ours, a), (theirs, b)) = medians_in_turn(
+        sizes.runs,
+        || language_on(&symmetric, Some(1)),
+        || language_on(&plain, Some(1)),
+    );
     assert_eq!(a, b, "Node Kayles on P({n}, 2)");
     row(
         &format!("(o) Node Kayles on P({n}, 2) up to symmetry, `splits` baseline"),
         ours,
         theirs,
         "< 1x",
+    );
+}
+
+/// Cram by the pruned search on two threads sharing what they learn (see
+/// `src/engine/shared.rs`), against the same search on one.
+fn search_threads(sizes: &Sizes) {
+    let (r, c) = sizes.search_threads;
+    let source = format!(
+        "game Cram(s) splits up to symmetry {{ move Cram(s - {{a, b}}) for a in s, b in neighbours(s, a) if a < b }}
+         grundy Cram(Grid({r}, {c}))"
+    );
+    let ((ours, a), (theirs, b)) = medians_in_turn(
+        sizes.runs.min(2),
+        || language_on(&source, Some(2)),
+        || language_on(&source, Some(1)),
+    );
+    assert_eq!(a, b, "Cram {r} × {c}");
+    row(
+        &format!("(p) Cram {r} × {c} by search, two threads vs one"),
+        ours,
+        theirs,
+        "< 0.8x",
     );
 }

@@ -32,6 +32,7 @@ mod pruned;
 mod ruled_out;
 mod rules;
 mod search;
+mod shared;
 mod snapshot;
 mod solved;
 mod waiting;
@@ -60,6 +61,7 @@ pub use pruned::Method;
 use ruled_out::RuledOut;
 pub use rules::{Rules, fold_listed};
 pub use search::SumSearch;
+pub use shared::Shared;
 pub use snapshot::{Checkpoints, MAX_GRUNDY, Snapshot, Writer as SnapshotWriter};
 use solved::Place;
 pub use solved::{Deferred, Solved};
@@ -116,6 +118,10 @@ pub struct Tally {
     /// The bytes the table of values by packed key holds, with the values
     /// ruled out beside it.
     pub table_bytes: usize,
+    /// Facts the pruned search read that another thread of it found (a
+    /// value, or values ruled out), since the engine began (see
+    /// `engine/shared.rs`).
+    pub shared: u64,
 }
 
 /// How much work passes between calls of the watcher: each option
@@ -277,6 +283,13 @@ pub struct Engine<P> {
     searching: bool,
     /// Values forgotten to keep the table within its bound.
     forgotten: u64,
+    /// What the threads of a search share, while a search runs on several
+    /// (see `shared.rs`), and this thread's number among them: the first
+    /// takes a position's options in order, the others in other orders.
+    shared: Option<std::sync::Arc<Shared>>,
+    helper: usize,
+    /// Facts read from the table shared with other threads.
+    shared_read: u64,
 }
 
 type Result<T, P, E> = std::result::Result<T, EngineError<P, E>>;
@@ -326,12 +339,28 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             memo_depth: 0,
             searching: false,
             forgotten: 0,
+            shared: None,
+            helper: 0,
+            shared_read: 0,
         }
     }
 
     /// Sets the threads that solve boxes (every core unless set).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// The threads that solve boxes and run a pruned search.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Shares what the pruned search learns with other threads through
+    /// `shared` (none: this thread searches alone); `helper` is this
+    /// thread's number among them, 0 for the one whose answer is given.
+    pub fn share(&mut self, shared: Option<std::sync::Arc<Shared>>, helper: usize) {
+        self.shared = shared;
+        self.helper = helper;
     }
 
     /// Sets the most options one search may examine.
@@ -378,6 +407,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             mirrored: self.mirrored,
             forgotten: self.forgotten,
             table_bytes: self.packed.bytes() + self.ruled_out_bytes(),
+            shared: self.shared_read,
         }
     }
 
@@ -1188,6 +1218,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Ok(());
         }
         self.until_watch = WATCH_WORK;
+        // Another thread of the search answered the question.
+        if self.shared.as_ref().is_some_and(|shared| shared.answered()) {
+            return Err(EngineError::Interrupted);
+        }
         self.checkpoint();
         let tally = self.tally();
         match self.watcher.as_mut().is_none_or(|watcher| watcher(&tally)) {

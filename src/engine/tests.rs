@@ -622,3 +622,47 @@ fn a_strided_order_takes_every_index_once() {
         assert!(seen.iter().all(|&seen| seen), "an index left out of {n}");
     }
 }
+
+/// A search reads the facts another thread of it shared (see `shared.rs`)
+/// and believes them, so the table must hold facts only: a thread that
+/// searched Kayles first leaves the second little to do, and both answer
+/// as the memo does; a false value put in the table is answered back.
+#[test]
+fn a_search_reads_and_believes_what_another_thread_shared() {
+    use std::sync::Arc;
+    let rules = Kayles {
+        defer: true,
+        packed: true,
+    };
+    let searching = |shared: &Arc<Shared>, helper| {
+        let mut engine = Engine::new(1 << 20);
+        engine.set_method(Method::Search);
+        engine.share(Some(shared.clone()), helper);
+        engine
+    };
+    let mut memo = Engine::new(1 << 20);
+    let shared = Arc::new(Shared::within(1 << 20).expect("room for a small table"));
+    let (mut first, mut second) = (searching(&shared, 1), searching(&shared, 0));
+    for n in 1..=60 {
+        let value = memo.grundy(&rules, &n);
+        assert_eq!(first.grundy(&rules, &n), value, "Kayles({n}), first");
+        let searched = second.tally().searched;
+        assert_eq!(second.grundy(&rules, &n), value, "Kayles({n}), second");
+        assert_eq!(
+            second.tally().searched,
+            searched,
+            "Kayles({n}) searched again"
+        );
+        let wins = memo.outcome(&rules, &[n, 3]);
+        assert_eq!(
+            second.outcome(&rules, &[n, 3]),
+            wins,
+            "Kayles({n}) + Kayles(3)"
+        );
+    }
+    assert!(second.tally().shared >= 50, "{:?}", second.tally());
+    // A row of 61 with its value (1, A002186) shared falsely as 5.
+    shared.set_value(Packed([61, 0, 0]), 5);
+    assert_eq!(memo.grundy(&rules, &61), Ok(1));
+    assert_eq!(searching(&shared, 0).grundy(&rules, &61), Ok(5));
+}

@@ -31,10 +31,7 @@ pub(crate) const INPUT_ERROR: u8 = 1;
 pub(crate) const USAGE_ERROR: u8 = 2;
 pub(crate) const INTERRUPTED: u8 = 130;
 
-/// The stack the evaluator runs on: deep nesting in a source recurses in
-/// the parser and in expression evaluation. It is address space reserved,
-/// not memory used: pages are touched only as deep as the recursion goes.
-pub const STACK_SIZE: usize = 1 << 30;
+pub use crate::session::STACK_SIZE;
 
 pub(crate) fn error_style(json: bool) -> ErrorStyle {
     match json {

@@ -209,9 +209,13 @@ fn message(stage: Option<&Stage>, tally: &Tally, since: &Tally, seconds: f64) ->
                 0 => String::new(),
                 n => format!(", {n} forgotten to keep within --max-table"),
             };
+            let shared = match tally.shared {
+                0 => String::new(),
+                n => format!(", {n} found by other threads"),
+            };
             let megabytes = tally.table_bytes as f64 / f64::from(1 << 20);
             format!(
-                "searching: {testing}depth {}, {} listed ({:.0}/s); {} (table {megabytes:.0} MB{forgotten})",
+                "searching: {testing}depth {}, {} listed ({:.0}/s){shared}; {} (table {megabytes:.0} MB{forgotten})",
                 tally.depth,
                 count(since.searched, "position", "positions"),
                 rate(since.searched as f64),

@@ -58,6 +58,14 @@ pub enum Component {
     Node(GraphId, NodeId),
 }
 
+/// What an interpreter on another thread is made of (see
+/// [`Interpreter::for_thread`]).
+#[derive(Clone, Copy)]
+pub struct ForThreads<'p> {
+    program: &'p Program,
+    periods: Option<&'p Periods>,
+}
+
 /// The move rules of a program, as the engine sees them.
 pub struct Interpreter<'p> {
     pub program: &'p Program,
@@ -142,6 +150,25 @@ impl<'p> Interpreter<'p> {
             tables: Some(tables),
             stop: tables.stop.as_deref(),
             ..Interpreter::new(program)
+        }
+    }
+
+    /// An interpreter for another thread of a search: the same program
+    /// and proven periods, without the code tables this thread fills.
+    /// `threads` is what [`Interpreter::threads`] gives.
+    pub fn for_thread(threads: ForThreads<'p>) -> Interpreter<'p> {
+        Interpreter {
+            periods: threads.periods,
+            ..Interpreter::new(threads.program)
+        }
+    }
+
+    /// What another thread needs to make an interpreter of its own (see
+    /// [`Interpreter::for_thread`]).
+    pub fn threads(&self) -> ForThreads<'p> {
+        ForThreads {
+            program: self.program,
+            periods: self.periods,
         }
     }
 

@@ -7,6 +7,7 @@ use super::moves::{Solved, listed_move_line, move_line, valued_moves};
 use super::picture::{finish, move_graph};
 use super::quotient::solve_by_quotient;
 use super::rows::each_row;
+use super::threads::on_threads;
 use super::written::Written;
 use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Stage,
@@ -384,11 +385,15 @@ fn solve(
     max_search: usize,
 ) -> Solved<Value> {
     Ok(match kind {
-        QueryKind::Grundy => match engine.gamma_sum(interp, sum)? {
+        QueryKind::Grundy => match on_threads(interp, engine, sum, |interp, engine| {
+            engine.gamma_sum(interp, sum)
+        })? {
             Gamma::Finite(value) => Value::Grundy(value),
             Gamma::Infinite(reaches) => Value::Infinite(reaches),
         },
-        QueryKind::Wins => match engine.outcome(interp, sum)? {
+        QueryKind::Wins => match on_threads(interp, engine, sum, |interp, engine| {
+            engine.outcome(interp, sum)
+        })? {
             Outcome::Win => Value::Wins(true),
             Outcome::Loss => Value::Wins(false),
             Outcome::Draw => Value::Draw,

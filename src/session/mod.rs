@@ -18,11 +18,18 @@ mod picture;
 mod quotient;
 mod rows;
 pub mod saved;
+mod threads;
 pub mod why;
 mod written;
 
 pub use asked::{Asked, NotAName};
 use events::tell;
+
+/// The stack the evaluator runs on: deep nesting in a source recurses in
+/// the parser and in expression evaluation, on the thread that reads the
+/// sources and on each thread of a search. It is address space reserved,
+/// not memory used: pages are touched only as deep as the recursion goes.
+pub const STACK_SIZE: usize = 1 << 30;
 pub use events::{
     Answer, Crosscheck, Diff, DiffRow, Event, Listing, MoveLine, Picture, PlayMove, PlayRequest,
     QuotientReport, Remoteness, Stage, Stages, Table, Value, WHOLE_SUM_PARTS,

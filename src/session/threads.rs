@@ -1,0 +1,94 @@
+//! A pruned search on several threads: the threads past the first ask the
+//! same question of the same position, each with an engine and a table of
+//! its own, and share what they learn of the regions they search (see
+//! `engine/shared.rs`). They take the position's options in different
+//! orders, so that each is soon on options the others have not reached,
+//! and reads what the others settled instead of searching it again. The
+//! first thread to answer ends the others' work; the answer given is the
+//! session's engine's, which keeps what it learned for the questions to
+//! come.
+
+use std::sync::Arc;
+
+use crate::engine::{Engine, EngineError, Shared};
+use crate::interp::{Component, Interpreter};
+
+use super::STACK_SIZE;
+use super::moves::Solved;
+
+/// The share of `--max-table` the table of shared facts takes.
+const SHARED_SHARE: usize = 64;
+
+/// The smallest and the largest table of shared facts, in bytes: only
+/// what is learned near the top of the search is shared (Cram 5 × 8 shares
+/// about 30,000 facts, a megabyte).
+const SHARED_LEAST: usize = 1 << 20;
+const SHARED_MOST: usize = 64 << 20;
+
+/// `ask`'s answer from the session's engine, on as many threads as the
+/// engine is given when a pruned search answers it: the other threads
+/// ask it too, of engines of their own. With one thread, or a question
+/// no search answers, it is asked of the engine alone.
+pub(super) fn on_threads<T>(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+    ask: impl Fn(&Interpreter, &mut Engine<Component>) -> Solved<T> + Sync,
+) -> Solved<T> {
+    let threads = engine.threads();
+    if threads < 2 || !engine.would_search(interp, sum) {
+        return ask(interp, engine);
+    }
+    let max_table = engine.max_table();
+    let bytes = (max_table / SHARED_SHARE).clamp(SHARED_LEAST, SHARED_MOST);
+    let Some(shared) = Shared::within(bytes).map(Arc::new) else {
+        return ask(interp, engine);
+    };
+    // Each thread's table takes its share of the bound, the session's
+    // engine the share it is given now.
+    let each = max_table / threads;
+    engine.share(Some(shared.clone()), 0);
+    engine.set_max_table(each);
+    let parts = interp.threads();
+    let found = std::thread::scope(|scope| {
+        for helper in 1..threads {
+            let (shared, ask) = (shared.clone(), &ask);
+            let (max_states, max_work, method) =
+                (engine.max_states(), engine.max_work(), engine.method());
+            let spawned = std::thread::Builder::new()
+                .name(format!("search {helper}"))
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(scope, move || {
+                    let rules = Interpreter::for_thread(parts);
+                    let mut engine = Engine::new(max_states);
+                    engine.set_max_work(max_work);
+                    engine.set_max_table(each);
+                    engine.set_method(method);
+                    engine.set_threads(1);
+                    engine.share(Some(shared.clone()), helper);
+                    // Whatever stops a helper (a limit, the others'
+                    // answer) leaves the answer to the session's engine.
+                    if ask(&rules, &mut engine).is_ok() {
+                        shared.answer();
+                    }
+                });
+            // No room for another thread's stack: the threads there are
+            // do the work.
+            if spawned.is_err() {
+                break;
+            }
+        }
+        let mut found = ask(interp, engine);
+        // Stopped because a helper answered: the answer is then in the
+        // shared table, and asking again reads it.
+        while matches!(found, Err(EngineError::Interrupted)) && shared.answered() {
+            shared.clear_answer();
+            found = ask(interp, engine);
+        }
+        shared.answer();
+        found
+    });
+    engine.share(None, 0);
+    engine.set_max_table(max_table);
+    found
+}
