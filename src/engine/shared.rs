@@ -10,13 +10,18 @@
 //! found it and whenever it is read, so no thread waits on another: a
 //! fact not seen yet is found again, never contradicted.
 //!
+//! Beside the facts, each thread counts the regions it is searching near
+//! the top, and a thread about to search an option another thread is on
+//! puts it off until its other options are done (as ABDADA does in
+//! game-tree search): by then the other thread has likely settled it.
+//!
 //! The table is open-addressed with linear probing and never takes a key
 //! out. A slot's state word is claimed first, then its key written, then
 //! the state set ready with release ordering: a reader that sees a slot
 //! ready sees its key. A slot claimed and not ready yet is passed over, so
 //! a key may now and then be stored twice; the first is read.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use super::Grundy;
 use super::packed::Packed;
@@ -60,7 +65,14 @@ pub struct Shared {
     /// Set once a thread has answered the question the threads share: the
     /// others stop.
     answered: AtomicBool,
+    /// How many threads are searching each region, counted by a hash of
+    /// its key (two regions may share a count: a count says only where a
+    /// thread had best not go next, never what a region's value is).
+    busy: Box<[AtomicU32]>,
 }
+
+/// The counts of threads searching regions (see [`Shared::busy`]).
+const BUSY_COUNTS: usize = 1 << 12;
 
 impl Shared {
     /// A table within about `bytes` (at least 1,024 slots); `None` when
@@ -73,6 +85,7 @@ impl Shared {
             slots,
             claimed: AtomicUsize::new(0),
             answered: AtomicBool::new(false),
+            busy: (0..BUSY_COUNTS).map(|_| AtomicU32::new(0)).collect(),
         })
     }
 
@@ -108,6 +121,21 @@ impl Shared {
             ^ c.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
         let mixed = mixed ^ (mixed >> 29);
         (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & (self.slots - 1)
+    }
+
+    /// Notes that a thread begins to search `key`.
+    pub(super) fn enter(&self, key: Packed) {
+        self.busy[self.start(key) % BUSY_COUNTS].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Notes that a thread is done searching `key`.
+    pub(super) fn leave(&self, key: Packed) {
+        self.busy[self.start(key) % BUSY_COUNTS].fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Whether a thread is searching `key` (or a region counted with it).
+    pub(super) fn is_busy(&self, key: Packed) -> bool {
+        self.busy[self.start(key) % BUSY_COUNTS].load(Ordering::Relaxed) > 0
     }
 
     /// The slot at `at`: its key's words and its state.
@@ -231,6 +259,18 @@ mod tests {
         // Values ruled out past those shared are dropped, not misread.
         shared.rule_out(key(3), 1 << 62);
         assert_eq!(shared.get(key(3)), None);
+    }
+
+    #[test]
+    fn a_region_is_busy_while_a_thread_searches_it() {
+        let shared = Shared::within(0).unwrap();
+        assert!(!shared.is_busy(key(4)));
+        shared.enter(key(4));
+        shared.enter(key(4));
+        shared.leave(key(4));
+        assert!(shared.is_busy(key(4)));
+        shared.leave(key(4));
+        assert!(!shared.is_busy(key(4)));
     }
 
     #[test]

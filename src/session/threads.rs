@@ -2,8 +2,9 @@
 //! same question of the same position, each with an engine and a table of
 //! its own, and share what they learn of the regions they search (see
 //! `engine/shared.rs`). They take the position's options in different
-//! orders, so that each is soon on options the others have not reached,
-//! and reads what the others settled instead of searching it again. The
+//! orders and put off, near the top, an option another thread is on, so
+//! that each is soon on options the others have not reached, and reads
+//! what the others settled instead of searching it again. The
 //! first thread to answer ends the others' work; the answer given is the
 //! session's engine's, which keeps what it learned for the questions to
 //! come.
