@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{region, sprague};
+use common::{printed, region, sprague};
 use proptest::prelude::*;
 use sprague::engine::{DEFAULT_MAX_STATES, Method, Tally};
 use sprague::session::{Answer, Event, Session, Value};
@@ -43,11 +43,6 @@ fn run(mut session: Session, queries: &str) -> (Vec<Answer>, Tally, usize) {
     );
     let (_, peak) = session.table_bytes();
     (answers, session.tally(), peak)
-}
-
-/// The answers as printed, to compare.
-fn printed(answers: &[Answer]) -> Vec<String> {
-    answers.iter().map(|answer| format!("{answer:?}")).collect()
 }
 
 /// The values of `grundy` answers.

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{PETERSEN, region, sprague};
+use common::{PETERSEN, printed, region, sprague};
 use proptest::prelude::*;
 use sprague::engine::{DEFAULT_MAX_STATES, Method};
 use sprague::session::{Answer, Event, Session, Value};
@@ -43,10 +43,6 @@ fn run(mut session: Session, queries: &str) -> Vec<Answer> {
         },
     );
     answers
-}
-
-fn printed(answers: &[Answer]) -> Vec<String> {
-    answers.iter().map(|answer| format!("{answer:?}")).collect()
 }
 
 fn values(answers: &[Answer]) -> Vec<u64> {

@@ -23,6 +23,11 @@ graph Petersen(n, k) {
 }
 ";
 
+/// Answers as printed, to compare two runs' answers whole.
+pub fn printed(answers: &[Answer]) -> Vec<String> {
+    answers.iter().map(|answer| format!("{answer:?}")).collect()
+}
+
 /// The answers to a source's queries; any error fails the test, rendered.
 pub fn answers(source: &str) -> Vec<Answer> {
     answers_in(Session::new(DEFAULT_MAX_STATES), source)
