@@ -44,7 +44,7 @@ pub(super) fn engine_error(
         EngineError::OutOfMemory { solved } => EvalError::OutOfMemory {
             solved,
             lower: format!(
-                "run it on a machine with more memory, or set a lower state limit (`--max-states {}`) to stop at the limit instead; or ask about a smaller position",
+                "run it on a machine with more memory or on one thread (`--threads 1`: each thread keeps a table and a stack of its own), or set a lower state limit (`--max-states {}`) to stop at the limit instead; or ask about a smaller position",
                 underscored((solved / 2).max(1) as u64)
             ),
             span,

@@ -20,10 +20,9 @@ use super::moves::Solved;
 /// The share of `--max-table` the table of shared facts takes.
 const SHARED_SHARE: usize = 64;
 
-/// The smallest and the largest table of shared facts, in bytes: only
+/// The largest table of shared facts, in bytes (the least is 32 KB): only
 /// what is learned near the top of the search is shared (Cram 5 × 8 shares
 /// about 30,000 facts, a megabyte).
-const SHARED_LEAST: usize = 1 << 20;
 const SHARED_MOST: usize = 64 << 20;
 
 /// `ask`'s answer from the session's engine, on as many threads as the
@@ -41,7 +40,7 @@ pub(super) fn on_threads<T>(
         return ask(interp, engine);
     }
     let max_table = engine.max_table();
-    let bytes = (max_table / SHARED_SHARE).clamp(SHARED_LEAST, SHARED_MOST);
+    let bytes = (max_table / SHARED_SHARE).min(SHARED_MOST);
     let Some(shared) = Shared::within(bytes).map(Arc::new) else {
         return ask(interp, engine);
     };
@@ -54,8 +53,13 @@ pub(super) fn on_threads<T>(
     let found = std::thread::scope(|scope| {
         for helper in 1..threads {
             let (shared, ask) = (shared.clone(), &ask);
-            let (max_states, max_work, method) =
-                (engine.max_states(), engine.max_work(), engine.method());
+            // The limits are this thread's; the others stop quietly at
+            // theirs, each with a share of the states.
+            let (max_states, max_work, method) = (
+                engine.max_states() / threads,
+                engine.max_work(),
+                engine.method(),
+            );
             let spawned = std::thread::Builder::new()
                 .name(format!("search {helper}"))
                 .stack_size(STACK_SIZE)
@@ -91,5 +95,12 @@ pub(super) fn on_threads<T>(
     });
     engine.share(None, 0);
     engine.set_max_table(max_table);
+    // Memory ran out with every thread's table and stack: asked again on
+    // this thread alone, with what the others freed. (Under a tight limit
+    // on address space that may not be enough: the others' allocator
+    // arenas keep their room, and the error then says `--threads 1`.)
+    if let Err(EngineError::OutOfMemory { .. }) = found {
+        return ask(interp, engine);
+    }
     found
 }
