@@ -31,6 +31,13 @@ impl Packed {
         }
     }
 
+    /// The key's hash, as the table of its three words hashes it: its high
+    /// bits are spread (see [`Word::hash`]).
+    #[inline(always)]
+    pub(super) fn hash(self) -> u64 {
+        self.0.hash()
+    }
+
     /// The key whose [`Packed::one_word`] is `word`.
     pub(super) fn from_one_word(word: u64) -> Packed {
         Packed([word >> 40, word & ((1 << 40) - 1), 0])

@@ -941,8 +941,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if wanted.0[1..].iter().any(|&word| word != 0) {
             return false;
         }
-        let wanted = wanted.0[0];
-        if wanted & !self.ruled_out.get(&key) == 0 {
+        let (wanted, here) = (wanted.0[0], self.ruled_out.get(&key));
+        if wanted & !here == 0 {
             return true;
         }
         let shared = match (self.shared_at(depth), key) {
@@ -952,7 +952,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let Some(Fact::RuledOut(bits)) = shared else {
             return false;
         };
-        let read = wanted & !(bits | self.ruled_out.get(&key)) == 0;
+        let read = wanted & !(bits | here) == 0;
         self.shared_read += u64::from(read);
         read
     }

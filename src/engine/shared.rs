@@ -94,11 +94,6 @@ impl Shared {
         self.slots * SLOT_BYTES
     }
 
-    /// The slots taken.
-    pub fn claimed(&self) -> usize {
-        self.claimed.load(Ordering::Relaxed)
-    }
-
     /// Notes that a thread answered the question shared.
     pub fn answer(&self) {
         self.answered.store(true, Ordering::Release);
@@ -115,27 +110,29 @@ impl Shared {
         self.answered.load(Ordering::Acquire)
     }
 
+    /// The slot `key` is first looked for in.
     fn start(&self, key: Packed) -> usize {
-        let [a, b, c] = key.0;
-        let mixed = (a.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ b).wrapping_mul(0xff51_afd7_ed55_8ccd)
-            ^ c.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        let mixed = mixed ^ (mixed >> 29);
-        (mixed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & (self.slots - 1)
+        (key.hash() >> (64 - self.slots.trailing_zeros())) as usize
+    }
+
+    /// The count of threads searching `key` (see [`Shared::busy`]).
+    fn busy(&self, key: Packed) -> &AtomicU32 {
+        &self.busy[(key.hash() >> (64 - BUSY_COUNTS.trailing_zeros())) as usize]
     }
 
     /// Notes that a thread begins to search `key`.
     pub(super) fn enter(&self, key: Packed) {
-        self.busy[self.start(key) % BUSY_COUNTS].fetch_add(1, Ordering::Relaxed);
+        self.busy(key).fetch_add(1, Ordering::Relaxed);
     }
 
     /// Notes that a thread is done searching `key`.
     pub(super) fn leave(&self, key: Packed) {
-        self.busy[self.start(key) % BUSY_COUNTS].fetch_sub(1, Ordering::Relaxed);
+        self.busy(key).fetch_sub(1, Ordering::Relaxed);
     }
 
     /// Whether a thread is searching `key` (or a region counted with it).
     pub(super) fn is_busy(&self, key: Packed) -> bool {
-        self.busy[self.start(key) % BUSY_COUNTS].load(Ordering::Relaxed) > 0
+        self.busy(key).load(Ordering::Relaxed) > 0
     }
 
     /// The slot at `at`: its key's words and its state.

@@ -50,16 +50,16 @@ pub(super) fn on_threads<T>(
     engine.share(Some(shared.clone()), 0);
     engine.set_max_table(each);
     let parts = interp.threads();
+    // The limits are this thread's; the others stop quietly at theirs,
+    // each with a share of the states.
+    let (max_states, max_work, method) = (
+        engine.max_states() / threads,
+        engine.max_work(),
+        engine.method(),
+    );
     let found = std::thread::scope(|scope| {
         for helper in 1..threads {
             let (shared, ask) = (shared.clone(), &ask);
-            // The limits are this thread's; the others stop quietly at
-            // theirs, each with a share of the states.
-            let (max_states, max_work, method) = (
-                engine.max_states() / threads,
-                engine.max_work(),
-                engine.method(),
-            );
             let spawned = std::thread::Builder::new()
                 .name(format!("search {helper}"))
                 .stack_size(STACK_SIZE)
