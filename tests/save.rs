@@ -70,6 +70,9 @@ fn written(saved: Saved) -> usize {
 fn session() -> Session {
     let mut session = Session::new(DEFAULT_MAX_STATES);
     session.set_method(Method::Search);
+    // One thread: the positions listed and the values found are then the
+    // same run to run (helpers hand values over at times of their own).
+    session.set_threads(1);
     session
 }
 
