@@ -58,7 +58,7 @@ fn values(answers: &[Answer]) -> Vec<u64> {
 
 /// The published sequences, by two and by three threads (the second
 /// helper takes the options from a point past the easiest, the first from
-/// the hardest back), `grundy` and `wins?` both.
+/// the hardest back), `grundy` and `wins?` both; past them, `best_move` too.
 #[test]
 fn published_sequences_by_several_threads() {
     for threads in [2, 3] {
@@ -83,7 +83,9 @@ fn published_sequences_by_several_threads() {
     // threads share many facts before the first answers.
     let queries = "grundy NodeKayles(Grid(3, n)) for n in 17..=20\n\
                    wins? Cram(Grid(4, n)) + *1 for n in 5..=7\n\
-                   grundy Cram(Grid(5, 6))\n";
+                   grundy Cram(Grid(5, 6))\n\
+                   best_move Cram(Grid(4, 7)) + *1\n\
+                   best_move NodeKayles(Grid(3, n)) for n in 17..=18\n";
     let memo = run(session(Method::Memo, 1), queries);
     let search = run(session(Method::Search, 2), queries);
     assert_eq!(printed(&search), printed(&memo));
@@ -93,7 +95,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// Random regions of boards up to 4 × 7, every question asked by two
-    /// and by three threads: the answers are the memo's.
+    /// and by three threads: the answers are the memo's, and so is the
+    /// winning move (the first option of the right value, in the order
+    /// every thread lists them).
     #[test]
     fn threads_answer_as_the_memo_does(
         rows in 3u32..=4,
@@ -108,6 +112,7 @@ proptest! {
             queries.push_str(&format!("grundy {game}({a})\n"));
             queries.push_str(&format!("wins? {game}({a}) + *{heap}\n"));
             queries.push_str(&format!("grundy {game}({a}) + {game}(Grid(2, 5))\n"));
+            queries.push_str(&format!("best_move {game}({a}) + *{heap}\n"));
         }
         let memo = run(session(Method::Memo, 1), &queries);
         for threads in [2, 3] {

@@ -202,8 +202,8 @@ struct Limits {
     #[arg(long, default_value_t = DEFAULT_MAX_SOURCE, value_name = "N", value_parser = count)]
     max_source: usize,
     /// Threads that fill a code's table of values, solve a game's table as a box, or
-    /// run the pruned search of `grundy` and `wins?` (sharing what they learn) [default:
-    /// every core; more than the cores is lowered to them, with a note].
+    /// run the pruned search of `grundy`, `wins?` and `best_move` (sharing what they
+    /// learn) [default: every core; more than the cores is lowered to them, with a note].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
     /// How a component's value is found: `search` looks for the value of the one

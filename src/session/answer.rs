@@ -398,11 +398,15 @@ fn solve(
             Outcome::Loss => Value::Wins(false),
             Outcome::Draw => Value::Draw,
         },
-        QueryKind::BestMove => Value::BestMove(match engine.best_move(interp, sum) {
-            Ok(best) => best.map(|best| move_line(interp, sum, &best, Gamma::Finite(0))),
-            Err(EngineError::Loopy { .. }) => loopy_best_move(interp, engine, sum)?,
-            Err(error) => return Err(error),
-        }),
+        QueryKind::BestMove => Value::BestMove(
+            match on_threads(interp, engine, sum, |interp, engine| {
+                engine.best_move(interp, sum)
+            }) {
+                Ok(best) => best.map(|best| move_line(interp, sum, &best, Gamma::Finite(0))),
+                Err(EngineError::Loopy { .. }) => loopy_best_move(interp, engine, sum)?,
+                Err(error) => return Err(error),
+            },
+        ),
         QueryKind::Crosscheck => {
             let grundy = engine.nim_sum(interp, sum)?;
             let search = engine.search_outcome(interp, sum, max_search)?;

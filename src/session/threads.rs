@@ -1,13 +1,14 @@
-//! A pruned search on several threads: the threads past the first ask the
-//! same question of the same position, each with an engine and a table of
-//! its own, and share what they learn of the regions they search (see
-//! `engine/shared.rs`). They take the position's options in different
-//! orders and put off, near the top, an option another thread is on, so
-//! that each is soon on options the others have not reached, and reads
-//! what the others settled instead of searching it again. The
-//! first thread to answer ends the others' work; the answer given is the
-//! session's engine's, which keeps what it learned for the questions to
-//! come.
+//! A pruned search on several threads (`grundy`, `wins?` and `best_move`):
+//! the threads past the first ask the same question of the same position,
+//! each with an engine and a table of its own, and share what they learn
+//! of the regions they search (see `engine/shared.rs`). They take the
+//! position's options in different orders and put off, near the top, an
+//! option another thread is on, so that each is soon on options the
+//! others have not reached, and reads what the others settled instead of
+//! searching it again. The first thread to answer ends the others' work;
+//! the answer given is the session's engine's, which keeps what it learned
+//! for the questions to come. (Every thread takes a sum's moves in the same
+//! order, so a winning move one finds is the one the others would.)
 
 use std::sync::Arc;
 
