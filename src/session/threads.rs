@@ -36,7 +36,9 @@ pub(super) fn on_threads<T>(
     sum: &[Component],
     ask: impl Fn(&Interpreter, &mut Engine<Component>) -> Solved<T> + Sync,
 ) -> Solved<T> {
-    let threads = engine.threads();
+    let threads = engine
+        .threads()
+        .min(stacks_within_limit(engine.max_table()));
     if threads < 2 || !engine.would_search(interp, sum) {
         return ask(interp, engine);
     }
@@ -97,11 +99,63 @@ pub(super) fn on_threads<T>(
     engine.share(None, 0);
     engine.set_max_table(max_table);
     // Memory ran out with every thread's table and stack: asked again on
-    // this thread alone, with what the others freed. (Under a tight limit
-    // on address space that may not be enough: the others' allocator
-    // arenas keep their room, and the error then says `--threads 1`.)
+    // this thread alone, with what the others freed. (The others'
+    // allocator arenas keep some of their room, and the error then says
+    // `--threads 1`.)
     if let Err(EngineError::OutOfMemory { .. }) = found {
         return ask(interp, engine);
     }
     found
+}
+
+/// How many threads fit a limit on the process's address space (`ulimit
+/// -v`, `prlimit --as`) with the search's table: each reserves a stack of
+/// `STACK_SIZE`, the session's own among them, and the tables together
+/// take up to `max_table`. Without a limit, any number.
+fn stacks_within_limit(max_table: usize) -> usize {
+    threads_within(address_space_limit(), max_table)
+}
+
+fn threads_within(limit: Option<usize>, max_table: usize) -> usize {
+    match limit {
+        Some(room) => (room.saturating_sub(max_table) / STACK_SIZE).max(1),
+        None => usize::MAX,
+    }
+}
+
+/// The limit on the process's address space, if it has one.
+fn address_space_limit() -> Option<usize> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the limit into the struct it is given.
+        let read = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) };
+        if read == 0 && limit.rlim_cur != libc::RLIM_INFINITY {
+            return Some(usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stacks (1 GB each) and the table must fit the limit together:
+    /// under 2.32 GB with the default 1 GB table two threads ran out of
+    /// memory on Cram 4 × 11 where one answers.
+    #[test]
+    fn threads_are_as_many_as_their_stacks_and_the_table_fit() {
+        const GB: usize = 1 << 30;
+        assert_eq!(threads_within(None, GB), usize::MAX);
+        assert_eq!(threads_within(Some(2_320_000_000), GB), 1);
+        assert_eq!(threads_within(Some(4_000_000_000), GB), 2);
+        assert_eq!(threads_within(Some(4_000_000_000), 3 * GB), 1);
+        assert_eq!(threads_within(Some(9 * GB), GB), 8);
+        // A limit below the table: still the one thread there is.
+        assert_eq!(threads_within(Some(GB / 2), GB), 1);
+    }
 }
