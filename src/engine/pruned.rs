@@ -568,6 +568,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         let kept = |value: Grundy| Ok(wanted.contains(value).then_some(value));
+        if let Some(packed) = rules.packed(position) {
+            self.ruled_out.prefetch(packed);
+        }
         if let Some(value) = self.known(rules, position, depth)? {
             return kept(value);
         }

@@ -114,6 +114,14 @@ impl<K: Tag> Ways<K> {
             .map(|way| (set, way))
     }
 
+    /// Asks the processor to bring `key`'s set into its cache.
+    #[inline(always)]
+    fn prefetch(&self, key: &K) {
+        if !self.sets.is_empty() {
+            prefetch(&self.sets[self.set(key)]);
+        }
+    }
+
     fn get(&self, key: &K) -> u64 {
         self.find(key)
             .map_or(0, |(set, way)| self.sets[set].slots[way].1)
@@ -266,6 +274,16 @@ impl RuledOut {
         }
     }
 
+    /// Starts bringing the note for a packed key of one word into the
+    /// processor's cache, so that the probe that follows (after the probe
+    /// of the table of values) waits for memory at the same time as it.
+    #[inline]
+    pub fn prefetch(&self, key: Packed) {
+        if let Some(word) = key.one_word() {
+            self.narrow.prefetch(&word);
+        }
+    }
+
     /// Notes that the values of `bits` are ruled out for `key`.
     pub fn add(&mut self, key: Key, bits: u64) {
         // Each kind grows into what the other leaves of the bound, in a
@@ -316,6 +334,20 @@ impl RuledOut {
             .map(|(word, bits)| (Key::Packed(Packed::from_one_word(word)), bits))
             .chain(self.wide.iter())
     }
+}
+
+/// Asks the processor to bring the cache line at `at` into its caches,
+/// without waiting for it.
+#[inline(always)]
+fn prefetch<T>(at: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it reads nothing and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((at as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
 }
 
 #[cfg(test)]
