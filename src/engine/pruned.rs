@@ -568,7 +568,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         let kept = |value: Grundy| Ok(wanted.contains(value).then_some(value));
-        if let Some(packed) = rules.packed(position) {
+        let unstored = self.unstored_key(rules, position);
+        if let Some(Key::Packed(packed)) = unstored {
             self.ruled_out.prefetch(packed);
         }
         if let Some(value) = self.known(rules, position, depth)? {
@@ -583,7 +584,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         // A position of a packed key is stored only once its options are
         // listed in full: most questions end before, on the values ruled
         // out or as its options are listed.
-        let key = match self.unstored_key(rules, position) {
+        let key = match unstored {
             Some(key) => key,
             None => self.intern(rules, position, position)?,
         };
