@@ -423,18 +423,24 @@ fn threads(sizes: &Sizes) {
     // A dense table solved as a box, a hyperplane at a time.
     let n = sizes.three;
     let source = three_heaps_source(n);
-    let ((two, a), (one, b)) = medians_in_turn(
+    two_threads_vs_one(
         sizes.runs,
-        || language_on(&source, Some(2)),
-        || language_on(&source, Some(1)),
-    );
-    assert_eq!(a, b, "three heaps to {n}, one thread and two");
-    row(
+        &source,
         &format!("(f) three heaps as rules, {n}³ (a box), two threads vs one"),
-        two,
-        one,
         "≤ 0.59x (1.7x faster)",
     );
+}
+
+/// A row of `source` answered on two threads against one, the medians of
+/// `runs` in turn; both must give the same answer.
+fn two_threads_vs_one(runs: usize, source: &str, case: &str, target: &str) {
+    let ((two, a), (one, b)) = medians_in_turn(
+        runs,
+        || language_on(source, Some(2)),
+        || language_on(source, Some(1)),
+    );
+    assert_eq!(a, b, "{case}: one thread and two disagree");
+    row(case, two, one, target);
 }
 
 const CHOMP: &str = "game C3(a, b, c) {
@@ -933,16 +939,10 @@ fn search_threads(sizes: &Sizes) {
             "game Cram(s) splits up to symmetry {{ move Cram(s - {{a, b}}) for a in s, b in neighbours(s, a) if a < b }}
              {query} Cram(Grid({r}, {c}))"
         );
-        let ((ours, a), (theirs, b)) = medians_in_turn(
+        two_threads_vs_one(
             sizes.runs.min(2),
-            || language_on(&source, Some(2)),
-            || language_on(&source, Some(1)),
-        );
-        assert_eq!(a, b, "{query} Cram {r} × {c}");
-        row(
+            &source,
             &format!("(p) {query} Cram {r} × {c} by search, two threads vs one"),
-            ours,
-            theirs,
             target,
         );
     }
