@@ -381,6 +381,16 @@ fn call(
 ) -> Result<Value, EvalError> {
     let arg = |i: usize| value(&args[i], env);
     let int_arg = |i: usize| eval(&args[i], env);
+    // A board's side or length: 0 or more.
+    let size_arg = |i: usize| match int_arg(i)? {
+        size if size < 0 => Err(EvalError::OutOfRange {
+            what: format!("a board cannot have {size} rows, columns or nodes"),
+            help: "`Grid(r, c)`, `Path(n)` and `Cycle(n)` take sizes of 0 or more (0 is an empty board); guard the rule or query that builds this one so that its sizes stay so",
+            span: args[i].span,
+            context: String::new(),
+        }),
+        size => Ok(size),
+    };
     let region_arg = |i: usize| match arg(i)? {
         Value::Region(region) => Ok(region),
         other => Err(wrong_type("a region of a board", &other, args[i].span)),
@@ -484,7 +494,7 @@ fn call(
             Value::Region(region.grounded(&ground))
         }
         Builtin::Grid => {
-            let (rows, cols) = (int_arg(0)?.max(0), int_arg(1)?.max(0));
+            let (rows, cols) = (size_arg(0)?, size_arg(1)?);
             let (rows, cols) = match board_size(rows.saturating_mul(cols), span)? {
                 0 => (0, 0),
                 _ => (rows as u32, cols as u32),
@@ -492,7 +502,7 @@ fn call(
             Value::Region(Board::Grid { rows, cols }.whole())
         }
         Builtin::Path | Builtin::Cycle => {
-            let n = board_size(int_arg(0)?, span)?;
+            let n = board_size(size_arg(0)?, span)?;
             Value::Region(match builtin {
                 Builtin::Path => Board::Path(n).whole(),
                 _ => Board::Cycle(n).whole(),
@@ -515,7 +525,7 @@ fn call(
 
 /// A board's size, refused past [`MAX_BOARD`]; a negative size is empty.
 fn board_size(nodes: i64, span: SourceSpan) -> Result<u32, EvalError> {
-    match usize::try_from(nodes.max(0)) {
+    match usize::try_from(nodes) {
         Ok(nodes) if nodes <= MAX_BOARD => Ok(nodes as u32),
         _ => Err(EvalError::BoardTooLarge {
             nodes: nodes as u128,
