@@ -355,3 +355,75 @@ grundy NodeKaylesByShape(Grid(3, 16))\n"
             .all(|tally| tally.searched == 0 && tally.testing.is_none())
     );
 }
+
+/// `moves`, `why` and `strategy` value a large board's options by the
+/// search, as `grundy` values the board: within a state limit the memo
+/// cannot keep Cram 4 × 7 in (it reaches more than 100,000 regions), the
+/// options' values come out, and they are what the memo finds for each
+/// option on its own. By the mex rule their least missing value is the
+/// board's: 3, as Beling and Rogalski's solver (igsolve) finds it; the
+/// winning moves are the options of value 0.
+#[test]
+fn moves_why_and_strategy_of_a_board_past_the_memos_limit_come_from_the_search() {
+    let limit = 100_000;
+    let mut memo = Session::new(limit);
+    memo.set_method(Method::Memo);
+    let mut refused = Vec::new();
+    memo.run(
+        "test.game",
+        &format!("{GAMES}moves Cram(Grid(4, 7))\n"),
+        &mut |event| refused.push(format!("{event:?}")),
+    );
+    assert!(
+        matches!(&refused[..], [error] if error.contains("too_many_states")),
+        "the memo keeps Cram 4 x 7 within {limit}: {refused:?}"
+    );
+
+    let queries = "moves Cram(Grid(4, 7))\nwhy Cram(Grid(4, 7))\nstrategy Cram(Grid(3, 7))\n";
+    let mut searched = Vec::new();
+    Session::new(limit).run(
+        "test.game",
+        &format!("{GAMES}{queries}"),
+        &mut |event| match event {
+            sprague::session::Event::Answer(answer) => searched.push(answer),
+            other => panic!("unexpected {other:?}"),
+        },
+    );
+    let [moves, why, strategy] = &searched[..] else {
+        panic!("three answers, got {searched:?}");
+    };
+    let moves = sprague::output::json(moves);
+    let options = moves["options"].as_array().unwrap();
+    // 4 × 7: 4 rows of 6 horizontal dominoes, 3 rows of 7 vertical ones.
+    assert_eq!(options.len(), 4 * 6 + 3 * 7);
+    let values: Vec<u64> = options
+        .iter()
+        .map(|option| option["grundy"].as_u64().unwrap())
+        .collect();
+    let mex = (0..).find(|v| !values.contains(v)).unwrap();
+    assert_eq!(mex, 3);
+    for (option, &value) in options.iter().zip(&values) {
+        assert_eq!(option["winning"], value == 0, "{option}");
+    }
+    // Each option's value by the memo, asked of the option alone.
+    let each: String = options
+        .iter()
+        .map(|option| format!("grundy {}\n", option["result"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        grundy_values_in(session(Method::Memo), &format!("{GAMES}{each}")),
+        values
+    );
+    let why = sprague::output::json(why);
+    assert_eq!(why["value"], 3);
+    assert_eq!(why["proof"]["options"], options.len());
+    // A reply to each first move in Cram 3 × 7 + *n (3 rows of 6
+    // horizontal dominoes, 2 of 7 vertical; n heap moves), each leaving 0.
+    let strategy = sprague::output::json(strategy);
+    let n = strategy["n"].as_u64().unwrap();
+    let replies = strategy["replies"].as_array().unwrap();
+    assert_eq!(replies.len() as u64, 3 * 6 + 2 * 7 + n);
+    for row in replies {
+        assert_eq!(row["reply"]["value"], 0, "{row}");
+    }
+}

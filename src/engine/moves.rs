@@ -43,33 +43,54 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     }
 
     /// Every move of a sum, component by component in rule order, with the
-    /// value and the longest play of the sum each leaves.
-    pub fn moves<R>(&mut self, rules: &R, sum: &[P]) -> Result<Vec<ValuedMove<P>>, P, R::Error>
+    /// value of the sum each leaves: the sum's nim-sum with the moved
+    /// component's value taken out and its option's put in, so that each
+    /// component is valued once, by the search where it pays.
+    pub fn moves<R>(&mut self, rules: &R, sum: &[P]) -> Result<MovesWith<P, Grundy>, P, R::Error>
     where
         R: Rules<Position = P>,
     {
         let x = self.nim_sum(rules, sum)?;
+        let mut moves = Vec::new();
+        for (component, position) in sum.iter().enumerate() {
+            let g = self.grundy(rules, position)?;
+            for to in self.options(rules, position)? {
+                let grundy = x ^ g ^ self.nim_sum(rules, &to)?;
+                moves.push((Move { component, to }, grundy));
+            }
+        }
+        Ok(moves)
+    }
+
+    /// [`Engine::moves`], each move with the longest play of the sum it
+    /// leaves as well. The longest play of a component is found from every
+    /// position it reaches, by the memo, as `play` needs it to choose a
+    /// losing side's move; a question about values alone asks
+    /// [`Engine::moves`], which a large board answers by search.
+    pub fn moves_with_longest<R>(
+        &mut self,
+        rules: &R,
+        sum: &[P],
+    ) -> Result<Vec<ValuedMove<P>>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
         let mut total_longest = 0u64;
         for component in sum {
             total_longest = total_longest.saturating_add(self.longest(rules, component)?);
         }
         let mut moves = Vec::new();
-        for (component, position) in sum.iter().enumerate() {
-            let (g, own_longest) = (
-                self.grundy(rules, position)?,
-                self.longest(rules, position)?,
-            );
-            for to in self.options(rules, position)? {
-                let mut to_longest = 0u64;
-                for part in &to {
-                    to_longest = to_longest.saturating_add(self.longest(rules, part)?);
-                }
-                moves.push(ValuedMove {
-                    grundy: x ^ g ^ self.nim_sum(rules, &to)?,
-                    longest: total_longest - own_longest + to_longest,
-                    r#move: Move { component, to },
-                });
+        for (r#move, grundy) in self.moves(rules, sum)? {
+            let own_longest = self.longest(rules, &sum[r#move.component])?;
+            let mut to_longest = 0u64;
+            for part in &r#move.to {
+                to_longest = to_longest.saturating_add(self.longest(rules, part)?);
             }
+            moves.push(ValuedMove {
+                grundy,
+                longest: total_longest - own_longest + to_longest,
+                r#move,
+            });
         }
         Ok(moves)
     }

@@ -227,7 +227,7 @@ fn moves_list_every_option_of_every_component_with_its_value() {
     let moves = engine.moves(&rules, &[2, 3]).unwrap();
     let summary: Vec<(usize, Vec<u64>, u64)> = moves
         .iter()
-        .map(|m| (m.r#move.component, m.r#move.to.clone(), m.grundy))
+        .map(|(r#move, grundy)| (r#move.component, r#move.to.clone(), *grundy))
         .collect();
     // Values are n mod 4: from 2 + 3, moves leave 1+3, 0+3, 2+2, 2+1, 2+0.
     assert_eq!(

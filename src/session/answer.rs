@@ -453,7 +453,7 @@ fn solve(
         | QueryKind::Diff => Value::Moves(
             valued_moves(interp, engine, sum)?
                 .into_iter()
-                .map(|(r#move, value, _)| listed_move_line(interp, sum, &r#move, value))
+                .map(|(r#move, value)| listed_move_line(interp, sum, &r#move, value))
                 .collect(),
         ),
     })

@@ -39,7 +39,7 @@ pub use quotient::DEFAULT_MAX_QUOTIENT;
 pub use saved::{DEFAULT_SAVE_EVERY, Saved};
 
 use errors::engine_error;
-use moves::{listed_move_line, valued_moves};
+use moves::{listed_move_line, moves_with_longest};
 
 use crate::analysis::Period;
 use crate::engine::{Engine, Gamma, Genus, Grundy, Method, Misere, Move, Tally, Watcher};
@@ -494,7 +494,7 @@ impl Session {
     /// (0 when the sum is loopy and play may not end).
     pub fn moves(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<PlayMove>, Report> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let moves = valued_moves(&interp, &mut self.engine, sum);
+        let moves = moves_with_longest(&interp, &mut self.engine, sum);
         let moves = moves.map_err(|error| engine_error(&interp, error, span));
         let moves = moves.map_err(|error| self.report(error))?;
         let written_in: Arc<[Component]> = Arc::from(sum);

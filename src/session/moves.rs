@@ -9,15 +9,32 @@ use crate::interp::{Component, Interpreter};
 /// What the engine gives: a result, or an error naming positions.
 pub(super) type Solved<T> = Result<T, EngineError<Component, EvalError>>;
 
-/// Every move of a sum, with the value it leaves and the longest play
-/// after it: by the XOR rule, or for a loopy sum from generalised values
-/// (with no longest play, 0, since play may not end).
+/// Every move of a sum, with the value it leaves: by the XOR rule, or
+/// for a loopy sum from generalised values.
 pub(super) fn valued_moves(
     interp: &Interpreter,
     engine: &mut Engine<Component>,
     sum: &[Component],
-) -> Solved<Vec<(Move<Component>, Gamma, u64)>> {
+) -> Solved<Vec<(Move<Component>, Gamma)>> {
     match engine.moves(interp, sum) {
+        Ok(moves) => Ok(moves
+            .into_iter()
+            .map(|(r#move, grundy)| (r#move, Gamma::Finite(grundy)))
+            .collect()),
+        Err(EngineError::Loopy { .. }) => engine.gamma_moves(interp, sum),
+        Err(error) => Err(error),
+    }
+}
+
+/// [`valued_moves`], each with the longest play after it as well, for
+/// `play` to choose a losing side's move by (0 for a loopy sum, whose
+/// play may not end).
+pub(super) fn moves_with_longest(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+) -> Solved<Vec<(Move<Component>, Gamma, u64)>> {
+    match engine.moves_with_longest(interp, sum) {
         Ok(moves) => Ok(moves
             .into_iter()
             .map(|valued| (valued.r#move, Gamma::Finite(valued.grundy), valued.longest))

@@ -151,7 +151,7 @@ fn moves_of(
         Ok(moves) => (
             moves
                 .into_iter()
-                .map(|valued| (valued.r#move, Gamma::Finite(valued.grundy)))
+                .map(|(r#move, grundy)| (r#move, Gamma::Finite(grundy)))
                 .collect(),
             false,
         ),
@@ -315,10 +315,7 @@ pub fn strategy(
     game.push(Component::Heap(n));
     let heap = game.len() - 1;
     let mut rows = Vec::new();
-    for (first, value) in valued_moves(interp, engine, &game)?
-        .into_iter()
-        .map(|(r#move, value, _)| (r#move, value))
-    {
+    for (first, value) in valued_moves(interp, engine, &game)? {
         let after = first.apply(&game);
         let case = match (first.component == heap, &value) {
             (true, _) => 2,
