@@ -427,3 +427,62 @@ fn moves_why_and_strategy_of_a_board_past_the_memos_limit_come_from_the_search()
         assert_eq!(row["reply"]["value"], 0, "{row}");
     }
 }
+
+/// Where every move loses, `play` keeps the game going longest; on a board
+/// the search values, it takes the most nodes left in play for the
+/// longest play, which the memo would have to list every region for.
+/// Cram 4 × 6 is 0 (the second player mirrors each domino through the
+/// centre), so every move loses; within 5,000 states the memo cannot value
+/// it, and every move leaves 22 cells: the reply is the first move listed.
+#[test]
+fn a_losing_reply_on_a_board_past_the_memos_limit_needs_no_memo() {
+    let limit = 5_000;
+    let mut memo = Session::new(limit);
+    memo.set_method(Method::Memo);
+    let mut refused = Vec::new();
+    memo.run(
+        "test.game",
+        &format!("{GAMES}grundy Cram(Grid(4, 6))\n"),
+        &mut |event| refused.push(format!("{event:?}")),
+    );
+    assert!(
+        matches!(&refused[..], [error] if error.contains("too_many_states")),
+        "the memo keeps Cram 4 x 6 within {limit}: {refused:?}"
+    );
+
+    let mut session = Session::new(limit);
+    session.run("games.game", GAMES, &mut |event| panic!("{event:?}"));
+    let span = miette::SourceSpan::from(0..0);
+    let position = session.parse_position("play", "Cram(Grid(4, 6))").unwrap();
+    let moves = session.written_moves(&position, span).unwrap();
+    // 4 rows of 5 horizontal dominoes, 3 rows of 6 vertical ones.
+    assert_eq!(moves.len(), 4 * 5 + 3 * 6);
+    assert!(moves.iter().all(|choice| !choice.line.winning));
+    let reply = session.reply(&position, &moves, span).unwrap().unwrap();
+    assert!(std::ptr::eq(reply, &moves[0]), "{:?}", reply.line);
+}
+
+/// The losing reply measures play by the memo's longest play where the
+/// memo values the parts, by the nodes (or the argument) left where the
+/// search does. L(n) moves to L(0) only, so it lasts one move whatever n;
+/// G(n) moves to G(0) or G(n - 1) and lasts n. L(5) + G(1) is worth
+/// 1 XOR 1 = 0. Moving L(5) to L(0) and G(1) to G(0) each leave one move
+/// of play, and the memo's way takes the first listed; counted by the
+/// argument, L(5) + G(0) keeps 5 and L(0) + G(1) keeps 1.
+#[test]
+fn a_losing_reply_is_by_longest_play_or_by_what_is_left() {
+    let games = "game L(n) { move L(0) if n > 0 }\ngame G(n) {\n  move G(0) if n > 0\n  move G(n - 1) if n > 0\n}\n";
+    let span = miette::SourceSpan::from(0..0);
+    for (method, leaves) in [
+        (Method::Memo, "L(0) + G(1)"),
+        (Method::Search, "L(5) + G(0)"),
+    ] {
+        let mut session = session(method);
+        session.run("games.game", games, &mut |event| panic!("{event:?}"));
+        let position = session.parse_position("play", "L(5) + G(1)").unwrap();
+        let moves = session.written_moves(&position, span).unwrap();
+        let reply = session.reply(&position, &moves, span).unwrap().unwrap();
+        let left = session.show(&reply.leaves());
+        assert_eq!(left, leaves, "{method:?}");
+    }
+}

@@ -260,6 +260,23 @@ async fn the_engine_moves_first_when_asked() {
     assert_eq!(body["winner"], "sprague", "{body}");
 }
 
+/// Where every move loses, the engine keeps the game going longest. G(n)
+/// moves to G(0) or G(n - 1), so G(n) = *n and lasts n moves at most:
+/// from G(2) + G(2), worth 0, the move to G(0), listed first, leaves play
+/// of 2 moves at most, the move to G(1) play of 3, and that is the one.
+#[tokio::test]
+async fn a_losing_engine_leaves_the_longest_play() {
+    let shared = shared();
+    let source = "game G(n) {\n  move G(0) if n > 0\n  move G(n - 1) if n > 0\n}";
+    let (status, _) = post(&shared, "/api/run", json!({ "source": source })).await;
+    assert_eq!(status, StatusCode::OK);
+    let first = json!({ "position": "G(2) + G(2)", "first": true });
+    let (status, body) = post(&shared, "/api/play", first).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["reply"]["winning"], false, "{body}");
+    assert_eq!(body["reply"]["leaves"], "G(1) + G(2)", "{body}");
+}
+
 /// `/api/moves` and `/api/play` show a board as written, as `moves` and the
 /// REPL's `play` do: each domino of Cram on a 2 × 3 grid by the cells it
 /// takes (seven moves, seven different lines, where the search's parts

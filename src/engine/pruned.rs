@@ -256,6 +256,17 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         })
     }
 
+    /// Whether one of the parts of `sum` is of those the pruned search
+    /// values (valued already or not): too large, where the engine chooses,
+    /// for the memo to value everything it reaches.
+    pub fn searches_a_part<R>(&mut self, rules: &R, sum: &[P]) -> bool
+    where
+        R: Rules<Position = P>,
+    {
+        self.expanded(rules, sum)
+            .is_ok_and(|sum| sum.iter().any(|part| self.searches(rules, part)))
+    }
+
     /// Whether the pruned search values `position`.
     pub(super) fn searches<R>(&self, rules: &R, position: &P) -> bool
     where

@@ -103,7 +103,10 @@ pub fn play(repl: &mut Repl, request: PlayRequest) {
         let reply = match play {
             Play::Normal => repl.session.reply(&position, &replies, span),
             // The first move to a misère P-position, else the longest play.
-            Play::Misere => Ok(PlayMove::reply(&replies)),
+            Play::Misere => match PlayMove::winning_or_drawing(&replies) {
+                Some(reply) => Ok(Some(reply)),
+                None => repl.session.longest_play(&position, &replies, span),
+            },
         };
         let reply = match reply {
             Ok(reply) => reply,

@@ -186,8 +186,6 @@ pub struct PlayMove {
     /// square of the sum.
     pub written: Move<Component>,
     pub written_in: Arc<[Component]>,
-    /// The longest play possible after the move.
-    pub longest: u64,
 }
 
 impl PlayMove {
@@ -201,14 +199,13 @@ impl PlayMove {
         self.r#move.apply(sum)
     }
 
-    /// The engine's move: the first winning one, else one that keeps a
-    /// loopy game drawn, else the one leaving the longest play.
-    pub fn reply(moves: &[PlayMove]) -> Option<&PlayMove> {
+    /// The first winning move, else the first that keeps a loopy game
+    /// drawn (else, the engine plays [`Session::longest_play`]).
+    pub fn winning_or_drawing(moves: &[PlayMove]) -> Option<&PlayMove> {
         moves
             .iter()
             .find(|choice| choice.line.winning)
             .or_else(|| moves.iter().find(|choice| choice.line.drawing))
-            .or_else(|| moves.iter().rev().max_by_key(|choice| choice.longest))
     }
 }
 

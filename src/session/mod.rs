@@ -39,10 +39,10 @@ pub use quotient::DEFAULT_MAX_QUOTIENT;
 pub use saved::{DEFAULT_SAVE_EVERY, Saved};
 
 use errors::engine_error;
-use moves::{listed_move_line, moves_with_longest};
+use moves::{listed_move_line, valued_moves};
 
 use crate::analysis::Period;
-use crate::engine::{Engine, Gamma, Genus, Grundy, Method, Misere, Move, Tally, Watcher};
+use crate::engine::{Engine, Gamma, Genus, Grundy, Method, Misere, Move, Rules, Tally, Watcher};
 use crate::interp::{Component, Interpreter, Periods, Tables};
 use crate::lower::{self, CheckErrors};
 use crate::program::{DeclarationKind, Play, Program, Query, QueryKind};
@@ -490,22 +490,20 @@ impl Session {
         Ok(components)
     }
 
-    /// Every move of a sum, with what it leaves and how long play can last
-    /// (0 when the sum is loopy and play may not end).
+    /// Every move of a sum, with what it leaves and the value of that.
     pub fn moves(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<PlayMove>, Report> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let moves = moves_with_longest(&interp, &mut self.engine, sum);
+        let moves = valued_moves(&interp, &mut self.engine, sum);
         let moves = moves.map_err(|error| engine_error(&interp, error, span));
         let moves = moves.map_err(|error| self.report(error))?;
         let written_in: Arc<[Component]> = Arc::from(sum);
         Ok(moves
             .into_iter()
-            .map(|(r#move, value, longest)| PlayMove {
+            .map(|(r#move, value)| PlayMove {
                 line: listed_move_line(&interp, sum, &r#move, value),
                 written: r#move.clone(),
                 written_in: written_in.clone(),
                 r#move,
-                longest,
             })
             .collect())
     }
@@ -586,7 +584,45 @@ impl Session {
             (moves.iter().find(|choice| choice.r#move == best))
                 .or_else(|| moves.iter().find(|choice| sorted(&choice.r#move) == left))
         });
-        Ok(chosen.or_else(|| PlayMove::reply(moves)))
+        match chosen.or_else(|| PlayMove::winning_or_drawing(moves)) {
+            Some(chosen) => Ok(Some(chosen)),
+            None => self.longest_play(position, moves, span),
+        }
+    }
+
+    /// The move among `moves` (those of `position`) that keeps a lost game
+    /// going longest: the one leaving the longest play, found by the memo
+    /// from every position the parts reach. Where a part is one the search
+    /// values, too large for the memo to list all it reaches, the one
+    /// leaving the most nodes (or the largest heaps) in play instead, which
+    /// bound how long play can last.
+    pub fn longest_play<'m>(
+        &mut self,
+        position: &[Component],
+        moves: &'m [PlayMove],
+        span: SourceSpan,
+    ) -> Result<Option<&'m PlayMove>, Report> {
+        let sum = self.parts(position)?;
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
+        let by_memo = !self.engine.searches_a_part(&interp, &sum);
+        let mut lengths = Vec::with_capacity(moves.len());
+        for choice in moves {
+            let mut length = 0u64;
+            for part in choice.result(&sum) {
+                let part = match by_memo {
+                    true => self.engine.longest(&interp, &part),
+                    false => Ok(interp.weight(&part).max(interp.as_heap(&part).unwrap_or(0))),
+                };
+                let part = part.map_err(|error| engine_error(&interp, error, span));
+                length = length.saturating_add(part.map_err(|error| self.report(error))?);
+            }
+            lengths.push(length);
+        }
+        // The first of the longest, in the order listed.
+        let longest = (lengths.iter().enumerate().rev())
+            .max_by_key(|&(_, length)| length)
+            .map(|(i, _)| &moves[i]);
+        Ok(longest)
     }
 
     /// Whether the player to move wins a position (as written, or a sum of

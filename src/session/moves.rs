@@ -26,28 +26,6 @@ pub(super) fn valued_moves(
     }
 }
 
-/// [`valued_moves`], each with the longest play after it as well, for
-/// `play` to choose a losing side's move by (0 for a loopy sum, whose
-/// play may not end).
-pub(super) fn moves_with_longest(
-    interp: &Interpreter,
-    engine: &mut Engine<Component>,
-    sum: &[Component],
-) -> Solved<Vec<(Move<Component>, Gamma, u64)>> {
-    match engine.moves_with_longest(interp, sum) {
-        Ok(moves) => Ok(moves
-            .into_iter()
-            .map(|valued| (valued.r#move, Gamma::Finite(valued.grundy), valued.longest))
-            .collect()),
-        Err(EngineError::Loopy { .. }) => Ok(engine
-            .gamma_moves(interp, sum)?
-            .into_iter()
-            .map(|(r#move, value)| (r#move, value, 0))
-            .collect()),
-        Err(error) => Err(error),
-    }
-}
-
 pub(super) fn move_line(
     interp: &Interpreter,
     sum: &[Component],
