@@ -356,6 +356,21 @@ grundy NodeKaylesByShape(Grid(3, 16))\n"
     );
 }
 
+/// Asserts that the memo, held to `limit` states, stops at it on `query`.
+fn memo_stops_at(limit: usize, query: &str) {
+    let mut memo = Session::new(limit);
+    memo.set_method(Method::Memo);
+    let mut events = Vec::new();
+    let source = format!("{GAMES}{query}\n");
+    memo.run("test.game", &source, &mut |event| {
+        events.push(format!("{event:?}"))
+    });
+    assert!(
+        matches!(&events[..], [error] if error.contains("too_many_states")),
+        "the memo answers {query} within {limit}: {events:?}"
+    );
+}
+
 /// `moves`, `why` and `strategy` value a large board's options by the
 /// search, as `grundy` values the board: within a state limit the memo
 /// cannot keep Cram 4 × 7 in (it reaches more than 100,000 regions), the
@@ -366,18 +381,7 @@ grundy NodeKaylesByShape(Grid(3, 16))\n"
 #[test]
 fn moves_why_and_strategy_of_a_board_past_the_memos_limit_come_from_the_search() {
     let limit = 100_000;
-    let mut memo = Session::new(limit);
-    memo.set_method(Method::Memo);
-    let mut refused = Vec::new();
-    memo.run(
-        "test.game",
-        &format!("{GAMES}moves Cram(Grid(4, 7))\n"),
-        &mut |event| refused.push(format!("{event:?}")),
-    );
-    assert!(
-        matches!(&refused[..], [error] if error.contains("too_many_states")),
-        "the memo keeps Cram 4 x 7 within {limit}: {refused:?}"
-    );
+    memo_stops_at(limit, "moves Cram(Grid(4, 7))");
 
     let queries = "moves Cram(Grid(4, 7))\nwhy Cram(Grid(4, 7))\nstrategy Cram(Grid(3, 7))\n";
     let mut searched = Vec::new();
@@ -437,18 +441,7 @@ fn moves_why_and_strategy_of_a_board_past_the_memos_limit_come_from_the_search()
 #[test]
 fn a_losing_reply_on_a_board_past_the_memos_limit_needs_no_memo() {
     let limit = 5_000;
-    let mut memo = Session::new(limit);
-    memo.set_method(Method::Memo);
-    let mut refused = Vec::new();
-    memo.run(
-        "test.game",
-        &format!("{GAMES}grundy Cram(Grid(4, 6))\n"),
-        &mut |event| refused.push(format!("{event:?}")),
-    );
-    assert!(
-        matches!(&refused[..], [error] if error.contains("too_many_states")),
-        "the memo keeps Cram 4 x 6 within {limit}: {refused:?}"
-    );
+    memo_stops_at(limit, "grundy Cram(Grid(4, 6))");
 
     let mut session = Session::new(limit);
     session.run("games.game", GAMES, &mut |event| panic!("{event:?}"));
