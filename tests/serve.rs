@@ -277,6 +277,24 @@ async fn a_losing_engine_leaves_the_longest_play() {
     assert_eq!(body["reply"]["leaves"], "G(1) + G(2)", "{body}");
 }
 
+/// A loopy game's play may not end, so it has no longest play: where
+/// every move loses and none keeps the game drawn, the engine plays the
+/// first. Seesaw(4) is worth 0, and each of its moves leaves a position
+/// of value ∞(0), a win for the player to move.
+#[tokio::test]
+async fn a_losing_engine_moves_in_a_loopy_game() {
+    let shared = shared();
+    let source = "game Seesaw(n) {\n  move Seesaw(n - k) for k in 1..=3 if k <= n\n  move Seesaw(n + 1) if n >= 1 and n < 4\n}";
+    let (status, _) = post(&shared, "/api/run", json!({ "source": source })).await;
+    assert_eq!(status, StatusCode::OK);
+    let first = json!({ "position": "Seesaw(4)", "first": true });
+    let (status, body) = post(&shared, "/api/play", first).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["errors"], Value::Null, "{body}");
+    assert_eq!(body["reply"]["winning"], false, "{body}");
+    assert_eq!(body["reply"]["leaves"], "Seesaw(3)", "{body}");
+}
+
 /// `/api/moves` and `/api/play` show a board as written, as `moves` and the
 /// REPL's `play` do: each domino of Cram on a 2 × 3 grid by the cells it
 /// takes (seven moves, seven different lines, where the search's parts

@@ -422,7 +422,7 @@ pub async fn play(
             let why = match (answer.line.winning, answer.line.drawing) {
                 (true, _) => "sprague leaves value 0 (the XOR of the parts' values is 0): every move from there leaves a nonzero value it can bring back to 0",
                 (false, true) => "no move wins; sprague keeps the game going round, where neither can force a win",
-                (false, false) => "every move loses against best play; sprague plays the one that keeps the game longest",
+                (false, false) => "every move loses against best play; sprague plays the one that keeps the game longest (on a board too large to measure that, the one that leaves the most of it)",
             };
             let reply = move_json(session, answer);
             let mut body = state(session, &answer.leaves()).map_err(failed)?;

@@ -42,7 +42,9 @@ use errors::engine_error;
 use moves::{listed_move_line, valued_moves};
 
 use crate::analysis::Period;
-use crate::engine::{Engine, Gamma, Genus, Grundy, Method, Misere, Move, Rules, Tally, Watcher};
+use crate::engine::{
+    Engine, EngineError, Gamma, Genus, Grundy, Method, Misere, Move, Rules, Tally, Watcher,
+};
 use crate::interp::{Component, Interpreter, Periods, Tables};
 use crate::lower::{self, CheckErrors};
 use crate::program::{DeclarationKind, Play, Program, Query, QueryKind};
@@ -592,10 +594,11 @@ impl Session {
 
     /// The move among `moves` (those of `position`) that keeps a lost game
     /// going longest: the one leaving the longest play, found by the memo
-    /// from every position the parts reach. Where a part is one the search
-    /// values, too large for the memo to list all it reaches, the one
-    /// leaving the most nodes (or the largest heaps) in play instead, which
-    /// bound how long play can last.
+    /// from every position the parts reach (a loopy part, whose play may
+    /// not end, counts nothing). Where a part is one the search values, too
+    /// large for the memo to list all it reaches, the one leaving the most
+    /// nodes (or the largest heaps) in play instead, which bound how long
+    /// play can last. The first such move listed.
     pub fn longest_play<'m>(
         &mut self,
         position: &[Component],
@@ -612,6 +615,11 @@ impl Session {
                 let part = match by_memo {
                     true => self.engine.longest(&interp, &part),
                     false => Ok(interp.weight(&part).max(interp.as_heap(&part).unwrap_or(0))),
+                };
+                // A loopy part has no longest play: it counts nothing.
+                let part = match part {
+                    Err(EngineError::Loopy { .. }) => Ok(0),
+                    part => part,
                 };
                 let part = part.map_err(|error| engine_error(&interp, error, span));
                 length = length.saturating_add(part.map_err(|error| self.report(error))?);
