@@ -53,7 +53,7 @@ use lines::Lines;
 pub use loopy::{Gamma, Outcome};
 pub use mex::Mex;
 pub use misere::{Found, Genus, Misere};
-pub use moves::{Move, ValuedMove};
+pub use moves::Move;
 pub use options::{Options, TooManyOptions};
 pub use packed::Packed;
 use packed::PackedValues;

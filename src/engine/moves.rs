@@ -62,39 +62,6 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         Ok(moves)
     }
 
-    /// [`Engine::moves`], each move with the longest play of the sum it
-    /// leaves as well. The longest play of a component is found from every
-    /// position it reaches, by the memo, as `play` needs it to choose a
-    /// losing side's move; a question about values alone asks
-    /// [`Engine::moves`], which a large board answers by search.
-    pub fn moves_with_longest<R>(
-        &mut self,
-        rules: &R,
-        sum: &[P],
-    ) -> Result<Vec<ValuedMove<P>>, P, R::Error>
-    where
-        R: Rules<Position = P>,
-    {
-        let mut total_longest = 0u64;
-        for component in sum {
-            total_longest = total_longest.saturating_add(self.longest(rules, component)?);
-        }
-        let mut moves = Vec::new();
-        for (r#move, grundy) in self.moves(rules, sum)? {
-            let own_longest = self.longest(rules, &sum[r#move.component])?;
-            let mut to_longest = 0u64;
-            for part in &r#move.to {
-                to_longest = to_longest.saturating_add(self.longest(rules, part)?);
-            }
-            moves.push(ValuedMove {
-                grundy,
-                longest: total_longest - own_longest + to_longest,
-                r#move,
-            });
-        }
-        Ok(moves)
-    }
-
     /// Every move of a sum, component by component in rule order, each
     /// with `value` of the sum it leaves.
     pub(super) fn valued_moves<R, V>(
@@ -169,13 +136,3 @@ impl<P: Clone> Move<P> {
 
 /// The moves of a sum, each with something of the sum it leaves.
 pub(super) type MovesWith<P, V> = Vec<(Move<P>, V)>;
-
-/// A move of a sum with the value of the sum it leaves.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ValuedMove<P> {
-    pub r#move: Move<P>,
-    /// The value of the resulting sum; 0 means the move wins.
-    pub grundy: Grundy,
-    /// The longest play possible from the resulting sum.
-    pub longest: u64,
-}

@@ -523,7 +523,7 @@ fn call(
     })
 }
 
-/// A board's size, refused past [`MAX_BOARD`]; a negative size is empty.
+/// A board's size (0 or more), refused past [`MAX_BOARD`].
 fn board_size(nodes: i64, span: SourceSpan) -> Result<u32, EvalError> {
     match usize::try_from(nodes) {
         Ok(nodes) if nodes <= MAX_BOARD => Ok(nodes as u32),
