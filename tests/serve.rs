@@ -260,19 +260,26 @@ async fn the_engine_moves_first_when_asked() {
     assert_eq!(body["winner"], "sprague", "{body}");
 }
 
+/// The page's answer when the engine moves first from `position`, in a
+/// session that has run `source`.
+async fn engine_first(source: &str, position: &str) -> Value {
+    let shared = shared();
+    let (status, _) = post(&shared, "/api/run", json!({ "source": source })).await;
+    assert_eq!(status, StatusCode::OK);
+    let first = json!({ "position": position, "first": true });
+    let (status, body) = post(&shared, "/api/play", first).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
 /// Where every move loses, the engine keeps the game going longest. G(n)
 /// moves to G(0) or G(n - 1), so G(n) = *n and lasts n moves at most:
 /// from G(2) + G(2), worth 0, the move to G(0), listed first, leaves play
 /// of 2 moves at most, the move to G(1) play of 3, and that is the one.
 #[tokio::test]
 async fn a_losing_engine_leaves_the_longest_play() {
-    let shared = shared();
     let source = "game G(n) {\n  move G(0) if n > 0\n  move G(n - 1) if n > 0\n}";
-    let (status, _) = post(&shared, "/api/run", json!({ "source": source })).await;
-    assert_eq!(status, StatusCode::OK);
-    let first = json!({ "position": "G(2) + G(2)", "first": true });
-    let (status, body) = post(&shared, "/api/play", first).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    let body = engine_first(source, "G(2) + G(2)").await;
     assert_eq!(body["reply"]["winning"], false, "{body}");
     assert_eq!(body["reply"]["leaves"], "G(1) + G(2)", "{body}");
 }
@@ -283,13 +290,8 @@ async fn a_losing_engine_leaves_the_longest_play() {
 /// of value ∞(0), a win for the player to move.
 #[tokio::test]
 async fn a_losing_engine_moves_in_a_loopy_game() {
-    let shared = shared();
     let source = "game Seesaw(n) {\n  move Seesaw(n - k) for k in 1..=3 if k <= n\n  move Seesaw(n + 1) if n >= 1 and n < 4\n}";
-    let (status, _) = post(&shared, "/api/run", json!({ "source": source })).await;
-    assert_eq!(status, StatusCode::OK);
-    let first = json!({ "position": "Seesaw(4)", "first": true });
-    let (status, body) = post(&shared, "/api/play", first).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    let body = engine_first(source, "Seesaw(4)").await;
     assert_eq!(body["errors"], Value::Null, "{body}");
     assert_eq!(body["reply"]["winning"], false, "{body}");
     assert_eq!(body["reply"]["leaves"], "Seesaw(3)", "{body}");

@@ -588,7 +588,7 @@ impl Session {
         });
         match chosen.or_else(|| PlayMove::winning_or_drawing(moves)) {
             Some(chosen) => Ok(Some(chosen)),
-            None => self.longest_play(position, moves, span),
+            None => self.longest_play_of(&sum, moves, span),
         }
     }
 
@@ -606,12 +606,22 @@ impl Session {
         span: SourceSpan,
     ) -> Result<Option<&'m PlayMove>, Report> {
         let sum = self.parts(position)?;
+        self.longest_play_of(&sum, moves, span)
+    }
+
+    /// [`Session::longest_play`], of the moves of `sum`, the search's parts.
+    fn longest_play_of<'m>(
+        &mut self,
+        sum: &[Component],
+        moves: &'m [PlayMove],
+        span: SourceSpan,
+    ) -> Result<Option<&'m PlayMove>, Report> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let by_memo = !self.engine.searches_a_part(&interp, &sum);
+        let by_memo = !self.engine.searches_a_part(&interp, sum);
         let mut lengths = Vec::with_capacity(moves.len());
         for choice in moves {
             let mut length = 0u64;
-            for part in choice.result(&sum) {
+            for part in choice.result(sum) {
                 let part = match by_memo {
                     true => self.engine.longest(&interp, &part),
                     false => Ok(interp.weight(&part).max(interp.as_heap(&part).unwrap_or(0))),

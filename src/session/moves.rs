@@ -9,19 +9,35 @@ use crate::interp::{Component, Interpreter};
 /// What the engine gives: a result, or an error naming positions.
 pub(super) type Solved<T> = Result<T, EngineError<Component, EvalError>>;
 
+/// A move and the value of the sum it leaves.
+pub(super) type Valued = (Move<Component>, Gamma);
+
 /// Every move of a sum, with the value it leaves: by the XOR rule, or
 /// for a loopy sum from generalised values.
 pub(super) fn valued_moves(
     interp: &Interpreter,
     engine: &mut Engine<Component>,
     sum: &[Component],
-) -> Solved<Vec<(Move<Component>, Gamma)>> {
+) -> Solved<Vec<Valued>> {
+    Ok(valued_moves_and_loopy(interp, engine, sum)?.0)
+}
+
+/// [`valued_moves`], and whether the sum is loopy (valued by Smith's
+/// generalised values, as play may not end).
+pub(super) fn valued_moves_and_loopy(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+) -> Solved<(Vec<Valued>, bool)> {
     match engine.moves(interp, sum) {
-        Ok(moves) => Ok(moves
-            .into_iter()
-            .map(|(r#move, grundy)| (r#move, Gamma::Finite(grundy)))
-            .collect()),
-        Err(EngineError::Loopy { .. }) => engine.gamma_moves(interp, sum),
+        Ok(moves) => Ok((
+            moves
+                .into_iter()
+                .map(|(r#move, grundy)| (r#move, Gamma::Finite(grundy)))
+                .collect(),
+            false,
+        )),
+        Err(EngineError::Loopy { .. }) => Ok((engine.gamma_moves(interp, sum)?, true)),
         Err(error) => Err(error),
     }
 }

@@ -13,7 +13,7 @@
 //! 3. he moves A to Aⱼ with nⱼ > n: Aⱼ has an option of value n, move there.
 
 use super::MoveLine;
-use super::moves::{Solved, move_line, valued_moves};
+use super::moves::{Solved, move_line, valued_moves, valued_moves_and_loopy};
 use crate::engine::{Engine, EngineError, Gamma, Genus, Grundy, Misere, Move, Outcome};
 use crate::interp::{Component, Interpreter};
 
@@ -137,36 +137,13 @@ impl Why {
     }
 }
 
-/// A move and the value of what it leaves.
-type Valued = (Move<Component>, Gamma);
-
-/// The moves of a sum with their values, and whether it is loopy.
-fn moves_of(
-    interp: &Interpreter,
-    engine: &mut Engine<Component>,
-    sum: &[Component],
-) -> Solved<(Vec<Valued>, bool)> {
-    // Listed once: by value where play ends, else by Smith's values.
-    Ok(match engine.moves(interp, sum) {
-        Ok(moves) => (
-            moves
-                .into_iter()
-                .map(|(r#move, grundy)| (r#move, Gamma::Finite(grundy)))
-                .collect(),
-            false,
-        ),
-        Err(EngineError::Loopy { .. }) => (engine.gamma_moves(interp, sum)?, true),
-        Err(error) => return Err(error),
-    })
-}
-
 fn mex_reason(
     interp: &Interpreter,
     engine: &mut Engine<Component>,
     sum: &[Component],
     g: Grundy,
 ) -> Solved<Reason> {
-    let (moves, loopy) = moves_of(interp, engine, sum)?;
+    let (moves, loopy) = valued_moves_and_loopy(interp, engine, sum)?;
     let witnesses = (0..g)
         .filter_map(|v| {
             let found = moves.iter().find(|(_, value)| *value == Gamma::Finite(v));
@@ -200,7 +177,7 @@ fn back_to(
     sum: &[Component],
     g: Grundy,
 ) -> Solved<Option<MoveLine>> {
-    let (moves, _) = moves_of(interp, engine, sum)?;
+    let moves = valued_moves(interp, engine, sum)?;
     Ok(moves
         .iter()
         .find(|(_, value)| *value == Gamma::Finite(g))
@@ -213,7 +190,7 @@ fn infinite_reason(
     sum: &[Component],
     reaches: &[Grundy],
 ) -> Solved<Reason> {
-    let (moves, _) = moves_of(interp, engine, sum)?;
+    let moves = valued_moves(interp, engine, sum)?;
     let candidate = (0..).find(|m| !reaches.contains(m)).unwrap_or_default();
     let mut unreversed = None;
     for (r#move, value) in &moves {
