@@ -421,6 +421,16 @@ fn moves_why_and_strategy_of_a_board_past_the_memos_limit_come_from_the_search()
     let why = sprague::output::json(why);
     assert_eq!(why["value"], 3);
     assert_eq!(why["proof"]["options"], options.len());
+    // `why` asks each option only whether its value is one still without
+    // a witness; its witnesses are still the first option of each value
+    // below 3 in rule order, as the options' values above list them.
+    let witnesses = why["proof"]["witnesses"].as_array().unwrap();
+    assert_eq!(witnesses.len(), 3);
+    for (v, witness) in (0..3).zip(witnesses) {
+        let first = values.iter().position(|&value| value == v).unwrap();
+        assert_eq!(witness["value"], v, "{witness}");
+        assert_eq!(witness["to"], options[first]["move"]["to"], "{witness}");
+    }
     // A reply to each first move in Cram 3 × 7 + *n (3 rows of 6
     // horizontal dominoes, 2 of 7 vertical; n heap moves), each leaving 0.
     let strategy = sprague::output::json(strategy);
@@ -430,6 +440,31 @@ fn moves_why_and_strategy_of_a_board_past_the_memos_limit_come_from_the_search()
     for row in replies {
         assert_eq!(row["reply"]["value"], 0, "{row}");
     }
+}
+
+/// `why` by the search asks each option only for the values still
+/// without a witness; it must name what the memo names from every
+/// option's value: the same count of options, and the same first option
+/// of each value below the board's. Checked on every region of the 3 × 3
+/// board for Cram and Node Kayles (2^9 each), and on some larger boards.
+#[test]
+fn why_by_the_search_is_the_memos_on_every_region_of_a_small_board() {
+    let mut queries = String::new();
+    for game in ["Cram", "NodeKayles"] {
+        for mask in 0u32..1 << 9 {
+            let removed: Vec<String> = (0..9)
+                .filter(|cell| mask >> cell & 1 == 1)
+                .map(|cell| cell.to_string())
+                .collect();
+            let removed = removed.join(", ");
+            queries.push_str(&format!("why {game}(Grid(3, 3) - {{{removed}}})\n"));
+        }
+    }
+    queries.push_str("why Cram(Grid(r, c)) for r in 1..=3, c in 4..=6\n");
+    queries.push_str("why NodeKayles(Grid(3, n)) for n in 2..=8\n");
+    let searched = printed(Method::Search, &queries);
+    assert_eq!(searched.len(), 2 * 512 + 9 + 7);
+    assert_eq!(searched, printed(Method::Memo, &queries));
 }
 
 /// Where every move loses, `play` keeps the game going longest; on a board

@@ -171,6 +171,19 @@ impl Values {
         })
     }
 
+    /// The set of `values`, if each is below 256.
+    fn of(values: impl IntoIterator<Item = Grundy>) -> Option<Values> {
+        values
+            .into_iter()
+            .try_fold(Values::default(), |set, value| {
+                Some(set.union(Values::one(value)?))
+            })
+    }
+
+    fn union(self, other: Values) -> Values {
+        Values(std::array::from_fn(|i| self.0[i] | other.0[i]))
+    }
+
     fn contains(self, value: Grundy) -> bool {
         value < Values::LIMIT as Grundy && self.0[(value / 64) as usize] & 1 << (value % 64) != 0
     }
@@ -227,8 +240,7 @@ impl Values {
         let mut bits = self;
         while let Some(value) = bits.min() {
             bits.strike(value);
-            let moved = Values::one(value ^ x)?;
-            xored = Values(std::array::from_fn(|i| xored.0[i] | moved.0[i]));
+            xored = xored.union(Values::one(value ^ x)?);
         }
         Some(xored)
     }
@@ -328,36 +340,60 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
+        Ok(self.sum_among(rules, sum, &[value])? == Some(value))
+    }
+
+    /// A sum's value if it is one of `wanted`, else `None`: as
+    /// [`Engine::sum_is`] asks of one value, the hardest part is asked
+    /// whether its value is among those that make up the rest. An option
+    /// whose value is none of them is ruled out without its value being
+    /// found (`why` asks each option for the values it still needs).
+    pub fn sum_among<R>(
+        &mut self,
+        rules: &R,
+        sum: &[P],
+        wanted: &[Grundy],
+    ) -> Result<Option<Grundy>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let among = |value: Grundy| wanted.contains(&value).then_some(value);
         let sum = &self.expanded(rules, sum)?;
         let hardest = (0..sum.len())
             .filter(|&i| self.searches(rules, &sum[i]) && self.kept(rules, &sum[i]) >= LOOPY)
             .max_by_key(|&i| rules.weight(&sum[i]));
         let Some(hardest) = hardest else {
-            return Ok(self.nim_sum(rules, sum)? == value);
+            return Ok(among(self.nim_sum(rules, sum)?));
         };
-        let mut rest = value;
+        let mut rest = 0;
         for (i, part) in sum.iter().enumerate() {
             if i != hardest {
                 rest ^= self.grundy(rules, part)?;
             }
         }
+        // The values the hardest part must have, as a set if all are
+        // below 256; else it is valued in full.
+        let asked = Values::of(wanted.iter().map(|value| value ^ rest));
         let position = &sum[hardest];
         let mark = self.positions.len();
         self.begin_work();
         self.dense.keep();
         self.packed.keep();
-        self.testing = Some(rest);
-        let asked = self.searching(|engine| engine.has_value(rules, position, rest, 0));
+        self.testing = wanted.iter().map(|value| value ^ rest).min();
+        let found = self.searching(|engine| match asked {
+            Some(asked) => engine.value_in(rules, position, asked, 0),
+            None => engine.part_value(rules, position, 0).map(Some),
+        });
         self.testing = None;
         self.unwind();
-        match asked {
-            Ok(is) => {
+        match found {
+            Ok(found) => {
                 self.settle::<R::Error>(mark, None);
-                Ok(is)
+                Ok(found.and_then(|found| among(found ^ rest)))
             }
             Err(Stop::ToMemo) => {
                 self.settle::<R::Error>(mark, None);
-                Ok(self.grundy(rules, position)? == rest)
+                Ok(among(self.grundy(rules, position)? ^ rest))
             }
             Err(Stop::Failed(error)) => {
                 self.settle(mark, Some(&error));
@@ -537,23 +573,6 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         self.spare.push(options);
         self.leave(key, Some(value), depth);
         Ok(value)
-    }
-
-    /// Whether a component's value is `value`.
-    fn has_value<R>(
-        &mut self,
-        rules: &R,
-        position: &P,
-        value: Grundy,
-        depth: usize,
-    ) -> Searched<bool, P, R::Error>
-    where
-        R: Rules<Position = P>,
-    {
-        match Values::one(value) {
-            Some(wanted) => Ok(self.value_in(rules, position, wanted, depth)? == Some(value)),
-            None => Ok(self.part_value(rules, position, depth)? == value),
-        }
     }
 
     /// A component's value if it is one of `wanted`, else `None`

@@ -143,6 +143,11 @@ fn mex_reason(
     sum: &[Component],
     g: Grundy,
 ) -> Solved<Reason> {
+    if engine.searches_a_part(interp, sum)
+        && let Some(reason) = searched_mex_reason(interp, engine, sum, g)?
+    {
+        return Ok(reason);
+    }
     let (moves, loopy) = valued_moves_and_loopy(interp, engine, sum)?;
     let witnesses = (0..g)
         .filter_map(|v| {
@@ -168,6 +173,51 @@ fn mex_reason(
         witnesses,
         reversals,
     })
+}
+
+/// [`mex_reason`] for a part the pruned search values (a large board),
+/// without the value of every option: each option in rule order is asked
+/// only whether its value is among those still without a witness, which
+/// the search can rule out without finding it, until every value below
+/// `g` has one. That no option has value `g` is what finding `g` proved.
+/// `None` when an option reaches a cycle: a loopy part is explained with
+/// every option's value.
+fn searched_mex_reason(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+    g: Grundy,
+) -> Solved<Option<Reason>> {
+    let [part] = sum else { return Ok(None) };
+    let options = engine.options(interp, part)?;
+    let count = options.len();
+    let mut missing: Vec<Grundy> = (0..g).collect();
+    let mut witnesses = Vec::new();
+    for to in options {
+        if missing.is_empty() {
+            break;
+        }
+        let value = match engine.sum_among(interp, &to, &missing) {
+            Ok(Some(value)) => value,
+            Ok(None) => continue,
+            Err(EngineError::Loopy { .. }) => return Ok(None),
+            Err(error) => return Err(error),
+        };
+        missing.retain(|&v| v != value);
+        let r#move = Move { component: 0, to };
+        witnesses.push((value, move_line(interp, sum, &r#move, Gamma::Finite(value))));
+    }
+    if !missing.is_empty() {
+        // The mex rule gives every value below g an option; a part whose
+        // options do not show it is explained from their values instead.
+        return Ok(None);
+    }
+    witnesses.sort_by_key(|(value, _)| *value);
+    Ok(Some(Reason::Mex {
+        options: count,
+        witnesses: witnesses.into_iter().map(|(_, line)| line).collect(),
+        reversals: Vec::new(),
+    }))
 }
 
 /// A move from `sum` to a position of value `g`, if it has one.
