@@ -58,7 +58,8 @@ fn values(answers: &[Answer]) -> Vec<u64> {
 
 /// The published sequences, by two and by three threads (the second
 /// helper takes the options from a point past the easiest, the first from
-/// the hardest back), `grundy` and `wins?` both; past them, `best_move` too.
+/// the hardest back), `grundy` and `wins?` both; past them, `best_move`,
+/// `moves`, `why` and `strategy` too.
 #[test]
 fn published_sequences_by_several_threads() {
     for threads in [2, 3] {
@@ -85,7 +86,12 @@ fn published_sequences_by_several_threads() {
                    wins? Cram(Grid(4, n)) + *1 for n in 5..=7\n\
                    grundy Cram(Grid(5, 6))\n\
                    best_move Cram(Grid(4, 7)) + *1\n\
-                   best_move NodeKayles(Grid(3, n)) for n in 17..=18\n";
+                   best_move NodeKayles(Grid(3, n)) for n in 17..=18\n\
+                   moves Cram(Grid(4, 6) - {0})\n\
+                   moves NodeKayles(Grid(3, 9)) + *2\n\
+                   why Cram(Grid(4, 7))\n\
+                   why NodeKayles(Grid(3, 12))\n\
+                   strategy Cram(Grid(3, 7))\n";
     let memo = run(session(Method::Memo, 1), queries);
     let search = run(session(Method::Search, 2), queries);
     assert_eq!(printed(&search), printed(&memo));
@@ -97,7 +103,8 @@ proptest! {
     /// Random regions of boards up to 4 × 7, every question asked by two
     /// and by three threads: the answers are the memo's, and so is the
     /// winning move (the first option of the right value, in the order
-    /// every thread lists them).
+    /// every thread lists them), every move's value (each thread values
+    /// the options from elsewhere) and `why`'s witnesses.
     #[test]
     fn threads_answer_as_the_memo_does(
         rows in 3u32..=4,
@@ -113,6 +120,8 @@ proptest! {
             queries.push_str(&format!("wins? {game}({a}) + *{heap}\n"));
             queries.push_str(&format!("grundy {game}({a}) + {game}(Grid(2, 5))\n"));
             queries.push_str(&format!("best_move {game}({a}) + *{heap}\n"));
+            queries.push_str(&format!("moves {game}({a}) + *{heap}\n"));
+            queries.push_str(&format!("why {game}({a})\n"));
         }
         let memo = run(session(Method::Memo, 1), &queries);
         for threads in [2, 3] {

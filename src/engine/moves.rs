@@ -55,9 +55,26 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         for (component, position) in sum.iter().enumerate() {
             let g = self.grundy(rules, position)?;
             for to in self.options(rules, position)? {
-                let grundy = x ^ g ^ self.nim_sum(rules, &to)?;
-                moves.push((Move { component, to }, grundy));
+                moves.push((Move { component, to }, x ^ g));
             }
+        }
+        // Each position moved to once (a board's moves leave the same part
+        // up to symmetry): on several threads, each takes them from
+        // elsewhere and reads what the others valued (see `Engine::share`).
+        let mut left: indexmap::IndexMap<&[P], Grundy> = moves
+            .iter()
+            .map(|(r#move, _)| (&r#move.to[..], 0))
+            .collect();
+        for i in self.thread_order(left.len()) {
+            let (to, value) = left.get_index_mut(i).expect("an index below the length");
+            *value = self.nim_sum(rules, to)?;
+        }
+        let values: Vec<Grundy> = moves
+            .iter()
+            .map(|(r#move, _)| left[&r#move.to[..]])
+            .collect();
+        for ((_, grundy), value) in moves.iter_mut().zip(values) {
+            *grundy ^= value;
         }
         Ok(moves)
     }

@@ -1012,7 +1012,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// takes them: the thread whose answer is given, and every thread
     /// below the top, from the easiest; the other threads at the top from
     /// elsewhere, so that the threads start on different options.
-    fn reorder(&self, depth: usize, candidates: &mut [Candidate]) {
+    fn reorder<T>(&self, depth: usize, candidates: &mut [T]) {
         if self.shared.is_none() || depth > 0 || self.helper == 0 {
             return;
         }
@@ -1023,5 +1023,14 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 candidates.rotate_left(candidates.len() * n / (n + 1));
             }
         }
+    }
+
+    /// The order in which this thread takes `n` questions asked of every
+    /// thread alike (a sum's moves to value): as [`Engine::reorder`] takes
+    /// the options at the top.
+    pub(super) fn thread_order(&self, n: usize) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..n).collect();
+        self.reorder(0, &mut order);
+        order
     }
 }

@@ -7,7 +7,7 @@ use super::moves::{Solved, listed_move_line, move_line, valued_moves};
 use super::picture::{finish, move_graph};
 use super::quotient::solve_by_quotient;
 use super::rows::each_row;
-use super::threads::on_threads;
+use super::threads::{on_threads, options_on_threads};
 use super::written::Written;
 use super::{
     Answer, Crosscheck, Diff, DiffRow, Event, MoveLine, PlayRequest, Remoteness, Session, Stage,
@@ -437,9 +437,16 @@ fn solve(
         QueryKind::Genus => {
             Value::Genus(engine.genus(interp, misere, sum, true, max_search)?.genus)
         }
-        QueryKind::Why => Value::Why(why::why(interp, engine, sum)?),
+        QueryKind::Why => Value::Why(options_on_threads(
+            interp,
+            engine,
+            sum,
+            |interp, engine| why::why(interp, engine, sum),
+        )?),
         QueryKind::Strategy => {
-            let (n, rows) = why::strategy(interp, engine, sum)?;
+            let (n, rows) = options_on_threads(interp, engine, sum, |interp, engine| {
+                why::strategy(interp, engine, sum)
+            })?;
             Value::Strategy { n, rows }
         }
         QueryKind::Moves
@@ -451,10 +458,12 @@ fn solve(
         | QueryKind::Nim
         | QueryKind::Quotient
         | QueryKind::Diff => Value::Moves(
-            valued_moves(interp, engine, sum)?
-                .into_iter()
-                .map(|(r#move, value)| listed_move_line(interp, sum, &r#move, value))
-                .collect(),
+            options_on_threads(interp, engine, sum, |interp, engine| {
+                valued_moves(interp, engine, sum)
+            })?
+            .into_iter()
+            .map(|(r#move, value)| listed_move_line(interp, sum, &r#move, value))
+            .collect(),
         ),
     })
 }

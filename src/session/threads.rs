@@ -36,10 +36,35 @@ pub(super) fn on_threads<T>(
     sum: &[Component],
     ask: impl Fn(&Interpreter, &mut Engine<Component>) -> Solved<T> + Sync,
 ) -> Solved<T> {
+    let searches = engine.would_search(interp, sum);
+    threads_if(searches, interp, engine, ask)
+}
+
+/// [`on_threads`] for a question about a sum's options (`moves`, `why`,
+/// `strategy`): on several threads if one of its parts is searched, valued
+/// already or not, as its options are valued by the search.
+pub(super) fn options_on_threads<T>(
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    sum: &[Component],
+    ask: impl Fn(&Interpreter, &mut Engine<Component>) -> Solved<T> + Sync,
+) -> Solved<T> {
+    let searches = engine.searches_a_part(interp, sum);
+    threads_if(searches, interp, engine, ask)
+}
+
+/// `ask`'s answer on as many threads as the engine is given, if
+/// `searches`; else from the engine alone.
+fn threads_if<T>(
+    searches: bool,
+    interp: &Interpreter,
+    engine: &mut Engine<Component>,
+    ask: impl Fn(&Interpreter, &mut Engine<Component>) -> Solved<T> + Sync,
+) -> Solved<T> {
     let threads = engine
         .threads()
         .min(stacks_within_limit(engine.max_table()));
-    if threads < 2 || !engine.would_search(interp, sum) {
+    if threads < 2 || !searches {
         return ask(interp, engine);
     }
     let max_table = engine.max_table();
