@@ -131,6 +131,33 @@ proptest! {
     }
 }
 
+/// `play` lists a position's moves on every core as `moves` does: each
+/// move's value on two and three threads is the memo's on one.
+#[test]
+fn play_lists_the_memos_moves_on_several_threads() {
+    let listed = |method, threads| {
+        let mut session = session(method, threads);
+        session.run("games.game", GAMES, &mut |event| panic!("{event:?}"));
+        let span = miette::SourceSpan::from(0..0);
+        let position = session
+            .parse_position("play", "Cram(Grid(4, 6) - {0}) + Cram(Grid(2, 5)) + *2")
+            .unwrap();
+        let moves = session.written_moves(&position, span).unwrap();
+        let lines: Vec<String> = moves
+            .iter()
+            .map(|choice| format!("{:?}", choice.line))
+            .collect();
+        lines
+    };
+    let memo = listed(Method::Memo, 1);
+    // 4 × 6 less a corner: 4 × 5 - 1 horizontal and 3 × 6 - 1 vertical
+    // dominoes; 2 × 5: 2 × 4 + 5; and the heap's two.
+    assert_eq!(memo.len(), 19 + 17 + 13 + 2);
+    for threads in [2, 3] {
+        assert_eq!(listed(Method::Search, threads), memo, "{threads} threads");
+    }
+}
+
 /// A limit met on several threads ends them all with the limit's error,
 /// and the flag is accepted and clamped to the cores as before.
 #[test]

@@ -495,7 +495,10 @@ impl Session {
     /// Every move of a sum, with what it leaves and the value of that.
     pub fn moves(&mut self, sum: &[Component], span: SourceSpan) -> Result<Vec<PlayMove>, Report> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
-        let moves = valued_moves(&interp, &mut self.engine, sum);
+        let moves =
+            threads::options_on_threads(&interp, &mut self.engine, sum, |interp, engine| {
+                valued_moves(interp, engine, sum)
+            });
         let moves = moves.map_err(|error| engine_error(&interp, error, span));
         let moves = moves.map_err(|error| self.report(error))?;
         let written_in: Arc<[Component]> = Arc::from(sum);
