@@ -357,6 +357,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
+        if wanted.is_empty() {
+            return Ok(None);
+        }
         let among = |value: Grundy| wanted.contains(&value).then_some(value);
         let sum = &self.expanded(rules, sum)?;
         let hardest = (0..sum.len())
