@@ -8,7 +8,8 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use sprague::engine::DEFAULT_MAX_STATES;
+use sprague::engine::{DEFAULT_MAX_STATES, Gamma};
+use sprague::session::why::Reason;
 use sprague::session::{Event, Session, Value};
 
 struct Sizes {
@@ -39,6 +40,8 @@ struct Sizes {
     petersen: usize,
     /// Cram on rows × cols by search, on two threads and on one.
     search_threads: (usize, usize),
+    /// Cram on rows × cols, `why` by the search.
+    why: (usize, usize),
     runs: usize,
 }
 
@@ -61,6 +64,7 @@ const FULL: Sizes = Sizes {
     node_kayles_search: 22,
     petersen: 27,
     search_threads: (5, 8),
+    why: (5, 7),
     runs: 3,
 };
 
@@ -83,6 +87,7 @@ const SMOKE: Sizes = Sizes {
     node_kayles_search: 6,
     petersen: 9,
     search_threads: (3, 5),
+    why: (3, 5),
     runs: 1,
 };
 
@@ -110,7 +115,7 @@ fn main() {
     };
     // First: peak memory is read from the children this process has waited
     // for, so it must come before any other child (the Python script).
-    let cases: [(&str, Case); 14] = [
+    let cases: [(&str, Case); 15] = [
         ("e,h", memory),
         ("a", kayles),
         ("b", wythoff),
@@ -125,6 +130,7 @@ fn main() {
         ("n", peers),
         ("o", graph_symmetries),
         ("p", search_threads),
+        ("w", why_by_witnesses),
     ];
     for (case, measure) in cases {
         if run(case) {
@@ -927,6 +933,67 @@ fn graph_symmetries(sizes: &Sizes) {
         theirs,
         "< 1x",
     );
+}
+
+/// `why` of one board by the search, which asks each option only whether
+/// its value is one still without a witness, against the proof made from
+/// every option's value (`moves`, as `why` was made before): the same
+/// witnesses, the first option of each value below the board's.
+fn why_by_witnesses(sizes: &Sizes) {
+    let (r, c) = sizes.why;
+    let source = |query: &str| {
+        format!(
+            "game Cram(s) splits up to symmetry {{ move Cram(s - {{a, b}}) for a in s, b in neighbours(s, a) if a < b }}
+             {query} Cram(Grid({r}, {c}))"
+        )
+    };
+    let (why, moves) = (source("why"), source("moves"));
+    let ((ours, a), (theirs, b)) =
+        medians_in_turn(sizes.runs, || witnesses(&why), || witnesses(&moves));
+    assert_eq!(a, b, "why Cram {r} × {c}: the witnesses differ");
+    row(
+        &format!("(w) why Cram {r} × {c}, every option valued baseline"),
+        ours,
+        theirs,
+        "< 0.2x",
+    );
+}
+
+/// The witnesses of the last answer of `source`, on one thread, as a hash:
+/// `why`'s, or the first move of each value below the mex of `moves`.
+fn witnesses(source: &str) -> u64 {
+    let mut session = Session::new(DEFAULT_MAX_STATES);
+    session.set_threads(1);
+    let mut last = None;
+    session.run("bench.game", source, &mut |event| match event {
+        Event::Answer(answer) => match answer.value {
+            Value::Why(why) => match why.reason {
+                Reason::Mex { witnesses, .. } => {
+                    last = Some(witnesses.into_iter().map(|line| line.to).collect())
+                }
+                other => panic!("a mex proof, got {other:?}"),
+            },
+            Value::Moves(lines) => {
+                let mut firsts: Vec<String> = Vec::new();
+                let value = |v: u64| Gamma::Finite(v);
+                while let Some(line) = lines
+                    .iter()
+                    .find(|line| line.grundy == value(firsts.len() as u64))
+                {
+                    firsts.push(line.to.clone());
+                }
+                last = Some(firsts);
+            }
+            _ => {}
+        },
+        Event::Error(report) => panic!("{report:?}"),
+        _ => {}
+    });
+    let witnesses: Vec<String> = last.expect("the source asks why or for the moves");
+    std::hash::BuildHasher::hash_one(
+        &std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default(),
+        witnesses,
+    )
 }
 
 /// Cram by the pruned search on two threads sharing what they learn (see
