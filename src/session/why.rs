@@ -14,7 +14,7 @@
 
 use super::MoveLine;
 use super::moves::{Solved, move_line, valued_moves, valued_moves_and_loopy};
-use crate::engine::{Engine, EngineError, Gamma, Genus, Grundy, Misere, Move, Outcome};
+use crate::engine::{Engine, EngineError, Gamma, Genus, Grundy, Method, Misere, Move, Outcome};
 use crate::interp::{Component, Interpreter};
 
 /// Why a position has its value.
@@ -143,7 +143,11 @@ fn mex_reason(
     sum: &[Component],
     g: Grundy,
 ) -> Solved<Reason> {
-    if engine.searches_a_part(interp, sum)
+    // Where the engine chose the search: with the search forced on
+    // small positions, a loopy game's options of larger value are found
+    // and reversed from every option's value.
+    if engine.method() == Method::Auto
+        && engine.searches_a_part(interp, sum)
         && let Some(reason) = searched_mex_reason(interp, engine, sum, g)?
     {
         return Ok(reason);
@@ -180,8 +184,11 @@ fn mex_reason(
 /// only whether its value is among those still without a witness, which
 /// the search can rule out without finding it, until every value below
 /// `g` has one. That no option has value `g` is what finding `g` proved.
-/// `None` when an option reaches a cycle: a loopy part is explained with
-/// every option's value.
+/// `None` when an option asked reaches a cycle: a loopy part is explained
+/// with every option's value, and the options of larger value reversed.
+/// (A cycle among options not asked goes unseen, and their reversals
+/// unlisted: this is used only on the large boards where the engine
+/// chooses the search, which a game that loops rarely reaches.)
 fn searched_mex_reason(
     interp: &Interpreter,
     engine: &mut Engine<Component>,
