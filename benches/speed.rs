@@ -203,27 +203,42 @@ fn language(source: &str) -> u64 {
 /// The same, with the tables of codes filled by `threads` threads (every
 /// core if none).
 fn language_on(source: &str, threads: Option<usize>) -> u64 {
+    let answer = last_answer(source, threads, |value| match value {
+        Value::Grundy(value) => Some(value),
+        // A move, by a hash of what it is, so that two runs compare.
+        Value::BestMove(line) => Some(hashed(format!("{line:?}"))),
+        _ => None,
+    });
+    answer.expect("the source asks for a value or a move")
+}
+
+/// What `read` makes of the last answer it reads of `source`, in a fresh
+/// session with the tables of codes filled by `threads` threads (every
+/// core if none).
+fn last_answer(
+    source: &str,
+    threads: Option<usize>,
+    mut read: impl FnMut(Value) -> Option<u64>,
+) -> Option<u64> {
     let mut session = Session::new(DEFAULT_MAX_STATES);
     if let Some(threads) = threads {
         session.set_threads(threads);
     }
     let mut last = None;
     session.run("bench.game", source, &mut |event| match event {
-        Event::Answer(answer) => match answer.value {
-            Value::Grundy(value) => last = Some(value),
-            // A move, by a hash of what it is, so that two runs compare.
-            Value::BestMove(line) => {
-                last = Some(std::hash::BuildHasher::hash_one(
-                    &std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default(),
-                    format!("{line:?}"),
-                ))
-            }
-            _ => {}
-        },
+        Event::Answer(answer) => last = read(answer.value).or(last),
         Event::Error(report) => panic!("{report:?}"),
         _ => {}
     });
-    last.expect("the source asks for a value or a move")
+    last
+}
+
+/// A hash of `value`, the same in every run.
+fn hashed(value: impl std::hash::Hash) -> u64 {
+    std::hash::BuildHasher::hash_one(
+        &std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default(),
+        value,
+    )
 }
 
 const KAYLES: &str = "game K(n) { move K(a) + K(n - k - a) for k in 1..=2, a in 0..=n - k }";
@@ -962,38 +977,29 @@ fn why_by_witnesses(sizes: &Sizes) {
 /// The witnesses of the last answer of `source`, on one thread, as a hash:
 /// `why`'s, or the first move of each value below the mex of `moves`.
 fn witnesses(source: &str) -> u64 {
-    let mut session = Session::new(DEFAULT_MAX_STATES);
-    session.set_threads(1);
-    let mut last = None;
-    session.run("bench.game", source, &mut |event| match event {
-        Event::Answer(answer) => match answer.value {
+    let answer = last_answer(source, Some(1), |value| {
+        let witnesses: Vec<String> = match value {
             Value::Why(why) => match why.reason {
                 Reason::Mex { witnesses, .. } => {
-                    last = Some(witnesses.into_iter().map(|line| line.to).collect())
+                    witnesses.into_iter().map(|line| line.to).collect()
                 }
                 other => panic!("a mex proof, got {other:?}"),
             },
             Value::Moves(lines) => {
-                let mut firsts: Vec<String> = Vec::new();
-                let value = |v: u64| Gamma::Finite(v);
+                let mut firsts = Vec::new();
                 while let Some(line) = lines
                     .iter()
-                    .find(|line| line.grundy == value(firsts.len() as u64))
+                    .find(|line| line.grundy == Gamma::Finite(firsts.len() as u64))
                 {
                     firsts.push(line.to.clone());
                 }
-                last = Some(firsts);
+                firsts
             }
-            _ => {}
-        },
-        Event::Error(report) => panic!("{report:?}"),
-        _ => {}
+            _ => return None,
+        };
+        Some(hashed(witnesses))
     });
-    let witnesses: Vec<String> = last.expect("the source asks why or for the moves");
-    std::hash::BuildHasher::hash_one(
-        &std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default(),
-        witnesses,
-    )
+    answer.expect("the source asks why or for the moves")
 }
 
 /// Cram by the pruned search on two threads sharing what they learn (see
