@@ -197,6 +197,34 @@ fn the_work_limit_names_the_table_bound_when_values_were_forgotten() {
     assert!(!stderr.contains("--max-table"), "{stderr}");
 }
 
+/// A search held to a small state limit forgets values to stay within
+/// it, rather than stopping; stopped then by the work limit, it names
+/// `--max-states`, the bound it forgot them for, not `--max-table`, and
+/// says that what it still holds, not all it found, is kept.
+#[test]
+fn the_work_limit_names_the_state_limit_when_values_were_forgotten_for_it() {
+    let source = format!("{GAMES}grundy NodeKayles(Grid(3, 12))\ngrundy NodeKayles(Grid(3, 21))\n");
+    let bounded = ["--max-states", "2000", "--max-work", "400000", "-"];
+    let bounded = sprague(
+        &[&["run", "--method", "search"][..], &bounded[..]].concat(),
+        &source,
+    );
+    let stdout = String::from_utf8_lossy(&bounded.stdout);
+    let stderr = String::from_utf8_lossy(&bounded.stderr);
+    assert!(
+        stdout.starts_with("grundy NodeKayles(Grid(3, 12)) = "),
+        "{stdout}"
+    );
+    assert!(!bounded.status.success(), "{stderr}");
+    assert!(stderr.contains("stopped after examining"), "{stderr}");
+    assert!(
+        stderr.contains("to stay within `--max-states` (2_000"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--max-table"), "{stderr}");
+    assert!(!stderr.contains("values it found are kept"), "{stderr}");
+}
+
 /// A region of 4 × 6 with mirrors: the mirror proof of the position asked,
 /// before its search, stores the values of the regions it proves, and is
 /// held to the bound as the search is (it stored them past it, to 1,344

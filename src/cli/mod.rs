@@ -174,7 +174,8 @@ enum Command {
 /// The bounds a session works within, each with a flag to raise it.
 #[derive(Debug, Clone, clap::Args)]
 struct Limits {
-    /// The most distinct positions the session may solve.
+    /// The most distinct positions the session may solve (the pruned search forgets
+    /// the values cheapest to find again to stay within it, as within --max-table).
     #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N", value_parser = count)]
     max_states: usize,
     /// The most options one search may examine before it is stopped.
@@ -202,8 +203,9 @@ struct Limits {
     #[arg(long, default_value_t = DEFAULT_MAX_SOURCE, value_name = "N", value_parser = count)]
     max_source: usize,
     /// Threads that fill a code's table of values, solve a game's table as a box, or
-    /// run the pruned search of `grundy`, `wins?` and `best_move` (sharing what they
-    /// learn) [default: every core; more than the cores is lowered to them, with a note].
+    /// run the pruned search of `grundy`, `wins?`, `best_move`, `moves`, `why` and
+    /// `strategy` (sharing what they learn) [default: every core; more than the cores
+    /// is lowered to them, with a note].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
     /// How a component's value is found: `search` looks for the value of the one

@@ -128,7 +128,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                             solved: planes.up_to(sum),
                             of: size.and_then(NonZeroUsize::new),
                             expanding: Box::new(position.clone()),
-                            forgotten: 0,
+                            forgotten: None,
                             found: None,
                         }),
                         false => Ok(()),

@@ -2,6 +2,15 @@
 
 use std::num::NonZeroUsize;
 
+/// The bound on memory the pruned search forgot values to stay within
+/// (see `engine/forgetting.rs`): the limit of states, or of the table's
+/// bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    States(usize),
+    Table(usize),
+}
+
 /// Work stopped because the watcher asked it to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stopped;
@@ -63,9 +72,9 @@ pub enum EngineError<P, E> {
         of: Option<NonZeroUsize>,
         /// Boxed, to keep the error small where it is rare.
         expanding: Box<P>,
-        /// Values the pruned search forgot to keep its table within
-        /// `--max-table`, which it may have had to find again.
-        forgotten: u64,
+        /// Values the search under way forgot to keep its table within a
+        /// bound, which it may have had to find again, and the bound.
+        forgotten: Option<(u64, Bound)>,
         /// Values the search found and kept before it stopped (counting
         /// those it forgot again), where it is a search that keeps them.
         found: Option<u64>,

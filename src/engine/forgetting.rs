@@ -106,7 +106,15 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         // So with the limit of states: the memo inside the search is left
         // a sixteenth of it.
         let states_left = self.max_states - self.states().min(self.max_states);
-        if states_left <= self.max_states / 16 || self.packed.pressed(key, limit) {
+        let within = match states_left <= self.max_states / 16 {
+            true => Some(Bound::States(self.max_states)),
+            false => self
+                .packed
+                .pressed(key, limit)
+                .then_some(Bound::Table(self.max_table)),
+        };
+        if let Some(within) = within {
+            self.forgot_within = within;
             self.forget_cheapest(rules);
         }
     }

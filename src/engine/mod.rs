@@ -48,7 +48,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use dense::Dense;
 pub use dense::{Address, Cell, CellSlice, Grid};
-pub use error::{EngineError, Stopped, Unknown};
+pub use error::{Bound, EngineError, Stopped, Unknown};
 use lines::Lines;
 pub use loopy::{Gamma, Outcome};
 pub use mex::Mex;
@@ -281,8 +281,12 @@ pub struct Engine<P> {
     /// Whether a pruned search (or a mirror proof) is under way, from the
     /// position asked down: values are forgotten only while one is.
     searching: bool,
-    /// Values forgotten to keep the table within its bound.
+    /// Values forgotten to keep the table within its bound, as many
+    /// before the search under way began, and the bound they were last
+    /// forgotten for.
     forgotten: u64,
+    forgotten_before: u64,
+    forgot_within: Bound,
     /// What the threads of a search share, while a search runs on several
     /// (see `shared.rs`), and this thread's number among them: the first
     /// takes a position's options in order, the others in other orders.
@@ -339,6 +343,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             memo_depth: 0,
             searching: false,
             forgotten: 0,
+            forgotten_before: 0,
+            forgot_within: Bound::Table(DEFAULT_MAX_TABLE),
             shared: None,
             helper: 0,
             shared_read: 0,
@@ -565,7 +571,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     solved,
                     of: NonZeroUsize::new(of),
                     expanding: Box::new(position.clone()),
-                    forgotten: 0,
+                    forgotten: None,
                     found: None,
                 });
             }
@@ -766,6 +772,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     fn begin_work(&mut self) {
         self.work = 0;
         self.values_set_before = self.values_set;
+        self.forgotten_before = self.forgotten;
     }
 
     /// Counts `work` options examined in the search under way, bringing
@@ -785,7 +792,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             solved: self.states(),
             of: None,
             expanding: Box::new(expanding),
-            forgotten: self.forgotten,
+            forgotten: (self.forgotten > self.forgotten_before)
+                .then(|| (self.forgotten - self.forgotten_before, self.forgot_within)),
             found: Some(self.values_set - self.values_set_before),
         }
     }

@@ -5,7 +5,7 @@ use std::num::NonZeroUsize;
 
 use miette::SourceSpan;
 
-use crate::engine::EngineError;
+use crate::engine::{Bound, EngineError};
 use crate::eval::{EvalError, count, noun};
 use crate::interp::{Component, Interpreter};
 
@@ -66,16 +66,10 @@ pub(super) fn engine_error(
                 position: interp.show(std::slice::from_ref(&expanding)).to_string(),
                 solved: solved as u64,
                 of: of.map(|of| of.get() as u64),
-                raise: kept_or_not(
-                    found,
-                    match forgotten {
-                        0 => raise,
-                        forgotten => format!(
-                            "the search forgot {} values to keep its table within `--max-table`, and may have spent the work finding them again: a larger `--max-table` lets it keep them; else {raise}",
-                            underscored(forgotten),
-                        ),
-                    },
-                ),
+                raise: match forgotten {
+                    None => kept_or_not(found, raise),
+                    Some((forgotten, within)) => forgot(forgotten, within, raise),
+                },
                 span,
             }
         }
@@ -166,6 +160,25 @@ fn kept_or_not(found: Option<u64>, raise: String) -> String {
             if found == 1 { "it" } else { "them" },
         ),
     }
+}
+
+/// The help of a search stopped at the work limit after it forgot
+/// `forgotten` values to stay `within` a bound: what it still holds is
+/// kept, and the work may have gone into finding the others again.
+fn forgot(forgotten: u64, within: Bound, raise: String) -> String {
+    let (flag, bound) = match within {
+        Bound::States(limit) => (
+            "--max-states",
+            format!("{} positions", underscored(limit as u64)),
+        ),
+        Bound::Table(bytes) if bytes < 1 << 20 => ("--max-table", format!("{} KB", bytes >> 10)),
+        Bound::Table(bytes) => ("--max-table", format!("{} MB", bytes >> 20)),
+    };
+    format!(
+        "the values it still holds are kept: asking again (or `--save`, then `--resume`) goes on from them; but the search forgot {} {} to stay within `{flag}` ({bound}), and may have spent the work finding them again: a larger `{flag}` lets it keep them; else {raise}",
+        underscored(forgotten),
+        noun(forgotten, "value", "values"),
+    )
 }
 
 /// What raising the work limit would allow. How many options a query
