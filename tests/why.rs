@@ -161,3 +161,24 @@ fn why_explains_loopy_values_and_misere_genera() {
     assert_ne!(found[3]["value"], 0);
     assert_eq!(found[3]["proof"]["genus"], "0^120");
 }
+
+/// An empty board splits into no parts: `why` explains it as the terminal
+/// position it is (no options, value 0), not as a sum with an empty XOR
+/// table, whichever way the board was emptied.
+#[test]
+fn why_an_empty_board_says_it_has_no_options() {
+    let cram = "game Cram(s) splits up to symmetry {\n  move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b\n}\n";
+    for board in ["Grid(0, 3)", "Grid(3, 0)", "Grid(2, 2) - {0, 1, 2, 3}"] {
+        let found = json(&format!("{cram}why Cram({board})"));
+        assert_eq!(found[0]["value"], 0, "{board}");
+        assert_eq!(found[0]["proof"]["rule"], "mex", "{board}: {}", found[0]);
+        assert_eq!(found[0]["proof"]["options"], 0, "{board}");
+    }
+    let text = sprague(&["run", "-"], &format!("{cram}why Cram(Grid(0, 3))\n"));
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        stdout.contains("no options: the player to move loses"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("XOR"), "{stdout}");
+}

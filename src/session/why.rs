@@ -64,6 +64,13 @@ pub fn why(interp: &Interpreter, engine: &mut Engine<Component>, sum: &[Componen
     let parts = parts(interp, engine, sum)?;
     let value = engine.gamma_sum(interp, sum)?;
     let reason = match (sum.len(), &value) {
+        // An empty board splits into no parts: a sum of none, with no
+        // option, worth 0 as a terminal position is.
+        (0, _) => Reason::Mex {
+            options: 0,
+            witnesses: Vec::new(),
+            reversals: Vec::new(),
+        },
         (1, Gamma::Finite(g)) => mex_reason(interp, engine, sum, *g)?,
         (1, Gamma::Infinite(reaches)) => infinite_reason(interp, engine, sum, reaches)?,
         _ if parts
