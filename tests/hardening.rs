@@ -53,6 +53,25 @@ fn a_huge_heaps_options_are_refused_before_they_are_listed() {
     fails_with("draw *9223372036854775807", "draw_too_large");
 }
 
+/// A move graph of a large board is refused within bounded memory: the
+/// positions it holds, and the options of the one being listed, are
+/// counted by their elements, so that a board whose every option copies a
+/// million nodes is refused after a few dozen options, not listed whole
+/// (a million options of a million nodes each); a board within the bound
+/// but past the node limit is still counted on, to say its size.
+#[test]
+fn a_large_boards_move_graph_is_refused_within_bounded_memory() {
+    let nk = "game NK(s) splits { move NK(s - closed(s, v)) for v in s }\n";
+    let output = fails_with(&format!("{nk}draw NK(Path(1000000))"), "draw_too_heavy");
+    assert!(
+        stderr(&output).contains("too large to draw"),
+        "{}",
+        stderr(&output)
+    );
+    let output = fails_with(&format!("{nk}draw NK(Grid(8, 8))"), "draw_too_large");
+    assert!(stderr(&output).contains("at least"), "{}", stderr(&output));
+}
+
 #[test]
 fn a_heap_within_the_limit_still_lists_its_options() {
     let output = sprague(&["run", "-"], "moves *3");

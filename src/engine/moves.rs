@@ -29,6 +29,35 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         Ok(self.scratch.iter().map(<[P]>::to_vec).collect())
     }
 
+    /// [`Engine::options`] with at most `most` options kept: a position
+    /// with more is the rules' error of too many options (or the engine's,
+    /// for a heap), and what was listed is dropped, so that the options of
+    /// a large position are never all held at once.
+    pub fn options_within<R>(
+        &mut self,
+        rules: &R,
+        position: &P,
+        most: usize,
+    ) -> Result<Vec<Vec<P>>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        self.scratch.cap(most);
+        let listed = match rules.as_heap(position) {
+            Some(n) if n > most as u64 => Err(EngineError::TooManyOptions {
+                limit: most,
+                count: n,
+                position: position.clone(),
+            }),
+            _ => self.options(rules, position),
+        };
+        self.scratch.cap(usize::MAX);
+        if listed.is_err() {
+            self.scratch.clear();
+        }
+        listed
+    }
+
     /// Refuses, before anything is allocated, a position with `count`
     /// options when that is past the options limit.
     pub(crate) fn check_options<E>(&self, count: u64, position: &P) -> Result<(), P, E> {

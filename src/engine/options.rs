@@ -7,6 +7,10 @@ pub struct Options<P> {
     parts: Vec<P>,
     ends: Vec<usize>,
     limit: usize,
+    /// The most options kept, below `limit` for a listing that must not
+    /// hold many (see [`Options::cap`]); the assignments tried are still
+    /// counted against `limit`.
+    cap: usize,
 }
 
 /// An option past the buffer's limit.
@@ -21,12 +25,19 @@ impl<P> Options<P> {
             parts: Vec::new(),
             ends: Vec::new(),
             limit,
+            cap: usize::MAX,
         }
     }
 
     /// The most options (and, for rule writers, assignments tried) allowed.
     pub fn limit(&self) -> usize {
         self.limit
+    }
+
+    /// Sets the most options kept, whatever the limit (`usize::MAX`: as
+    /// many as the limit allows).
+    pub fn cap(&mut self, most: usize) {
+        self.cap = most;
     }
 
     pub fn clear(&mut self) {
@@ -41,8 +52,9 @@ impl<P> Options<P> {
 
     /// Ends the option being built: the parts pushed since the last one.
     pub fn end_option(&mut self) -> Result<(), TooManyOptions> {
-        if self.ends.len() >= self.limit {
-            return Err(TooManyOptions { limit: self.limit });
+        let most = self.limit.min(self.cap);
+        if self.ends.len() >= most {
+            return Err(TooManyOptions { limit: most });
         }
         self.ends.push(self.parts.len());
         Ok(())

@@ -347,6 +347,21 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error(
+        "the move graph's positions are too large to draw: together they hold more than {elements}"
+    )]
+    #[diagnostic(
+        code(sprague::eval::draw_too_heavy),
+        help(
+            "draw a smaller position: each node of the graph is a whole position, and a picture of a board this large could not be read"
+        )
+    )]
+    DrawTooHeavy {
+        elements: String,
+        #[label("too large to draw")]
+        span: SourceSpan,
+    },
+
     #[error("a plot of more than {limit} points")]
     #[diagnostic(
         code(sprague::eval::plot_too_large),
@@ -625,6 +640,7 @@ impl EvalError {
             | EvalError::QuotientUnresolved { .. }
             | EvalError::QuotientNotHeaps { .. }
             | EvalError::DrawTooLarge { .. }
+            | EvalError::DrawTooHeavy { .. }
             | EvalError::PlotInfinite { .. }
             | EvalError::PlotTooLarge { .. }
             | EvalError::Graphviz { .. }

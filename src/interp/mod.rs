@@ -94,14 +94,29 @@ const ELEMENTS_FREE: usize = 128;
 /// The work an option of a position with these arguments costs beside
 /// itself: its elements past the first [`ELEMENTS_FREE`].
 fn elements_work(args: &[Value]) -> u64 {
+    let elements = args_elements(args).saturating_sub(ELEMENTS_FREE);
+    (elements as u64).saturating_mul(WORK_PER_ELEMENT)
+}
+
+/// The elements of a position's arguments: its sets', regions' and lists'
+/// (an integer counts none).
+fn args_elements(args: &[Value]) -> usize {
     let elements = args.iter().map(|arg| match arg {
         Value::Int(_) => 0,
         Value::Set(set) => set.len(),
         Value::Region(region) => region.nodes.len(),
         Value::List(list) => list.len(),
     });
-    let elements = elements.sum::<usize>().saturating_sub(ELEMENTS_FREE);
-    (elements as u64).saturating_mul(WORK_PER_ELEMENT)
+    elements.sum()
+}
+
+/// The elements a position holds (see [`args_elements`]): what a copy of
+/// it costs in memory, beside a word or two.
+pub fn elements(position: &Component) -> usize {
+    match position {
+        Component::Game(_, args) => args_elements(args),
+        Component::Heap(_) | Component::Node(..) => 0,
+    }
 }
 
 /// The work (`--max-work`'s count) of each option listed of a position:

@@ -7,9 +7,9 @@ use miette::SourceSpan;
 
 use super::errors::engine_error;
 use super::{Answer, Picture, Session, Value};
-use crate::engine::{Engine, Gamma, Rules};
+use crate::engine::{Engine, EngineError, Gamma, Rules};
 use crate::eval::{Budget, EvalError, count};
-use crate::interp::{Component, Interpreter};
+use crate::interp::{Component, Interpreter, elements};
 use crate::picture::{self, Cluster, Edge, EdgeKind, MoveGraph, Node, Plot};
 use crate::program::{Destination, GameId, Moves, Query};
 
@@ -55,7 +55,13 @@ pub(super) fn move_graph(
         )
         .map_err(error)?;
         total += shape.keys.len();
-        if total > limit || shape.moves_capped {
+        if shape.heavy && total <= limit {
+            return Err(EvalError::DrawTooHeavy {
+                elements: count(ELEMENTS_CAP, "element", "elements"),
+                span,
+            });
+        }
+        if total > limit || shape.moves_capped || shape.heavy {
             // Counted on past the limit, to say how large the graph is.
             let nodes = count(total, "node", "nodes");
             let count = match (shape.complete, shape.moves_capped) {
@@ -124,7 +130,17 @@ struct Shape {
     /// Whether the moves listed passed [`MOVES_CAP`] (a big Nim heap has
     /// a move to every smaller one), which ends the count too.
     moves_capped: bool,
+    /// Whether the positions reached, or the options of one, held more
+    /// than [`ELEMENTS_CAP`] elements, which ends the count too.
+    heavy: bool,
 }
+
+/// The most elements (nodes of the regions, elements of the sets and
+/// lists) of the positions a move graph holds while it is gathered or
+/// counted, the options of the position being listed included: a large
+/// board's every position copies it, and a hundred thousand positions of
+/// a 200 × 200 board (or the 80,000 options of one) would take gigabytes.
+const ELEMENTS_CAP: usize = 32_000_000;
 
 /// The most moves listed while a move graph is gathered or counted.
 const MOVES_CAP: usize = 2_000_000;
@@ -139,23 +155,29 @@ fn reach(
     let mut ids: HashMap<Vec<Component>, usize> = HashMap::from([(keys[0].clone(), 0)]);
     let mut edges = Vec::new();
     let mut queue = VecDeque::from([0]);
-    let mut id_of =
-        |key: Vec<Component>, keys: &mut Vec<Vec<Component>>, queue: &mut VecDeque<usize>| {
-            *ids.entry(key.clone()).or_insert_with(|| {
-                keys.push(key);
-                queue.push_back(keys.len() - 1);
-                keys.len() - 1
-            })
-        };
+    let mut held = elements(root);
+    let mut id_of = |key: Vec<Component>,
+                     keys: &mut Vec<Vec<Component>>,
+                     queue: &mut VecDeque<usize>,
+                     held: &mut usize| {
+        *ids.entry(key.clone()).or_insert_with(|| {
+            *held += key.iter().map(elements).sum::<usize>();
+            keys.push(key);
+            queue.push_back(keys.len() - 1);
+            keys.len() - 1
+        })
+    };
     let mut listed = 0usize;
+    let stop = |keys, edges, moves_capped, heavy| Shape {
+        keys,
+        edges,
+        complete: false,
+        moves_capped,
+        heavy,
+    };
     while let Some(id) = queue.pop_front() {
         if keys.len() > cap {
-            return Ok(Shape {
-                keys,
-                edges,
-                complete: false,
-                moves_capped: false,
-            });
+            return Ok(stop(keys, edges, false, false));
         }
         let key = keys[id].clone();
         // Moves that leave the same position are drawn once.
@@ -169,32 +191,38 @@ fn reach(
                     let heaps = (0..shown).map(|k| vec![Component::Heap(k)]).collect();
                     (heaps, false)
                 }
-                None => (engine.options(interp, single)?, false),
+                None => {
+                    // Each option copies about the position: as many as
+                    // the elements left room for are listed.
+                    let room = ELEMENTS_CAP.saturating_sub(held) / elements(single).max(1);
+                    match engine.options_within(interp, single, room) {
+                        Ok(options) => (options, false),
+                        Err(EngineError::Rules(EvalError::TooManyOptions { limit, .. }))
+                            if limit == room =>
+                        {
+                            return Ok(stop(keys, edges, false, true));
+                        }
+                        Err(error) => return Err(error),
+                    }
+                }
             },
             parts => (parts.iter().map(|part| vec![part.clone()]).collect(), true),
         };
         listed += options.len();
         if listed > MOVES_CAP {
-            return Ok(Shape {
-                keys,
-                edges,
-                complete: false,
-                moves_capped: true,
-            });
+            return Ok(stop(keys, edges, true, false));
         }
         for mut option in options {
             option.sort();
-            let to = id_of(option, &mut keys, &mut queue);
+            let to = id_of(option, &mut keys, &mut queue, &mut held);
             if targets.insert(to) {
                 edges.push((id, to, part));
             }
             if keys.len() > cap {
-                return Ok(Shape {
-                    keys,
-                    edges,
-                    complete: false,
-                    moves_capped: false,
-                });
+                return Ok(stop(keys, edges, false, false));
+            }
+            if held > ELEMENTS_CAP {
+                return Ok(stop(keys, edges, false, true));
             }
         }
     }
@@ -203,6 +231,7 @@ fn reach(
         edges,
         complete: true,
         moves_capped: false,
+        heavy: false,
     })
 }
 
