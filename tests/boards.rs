@@ -131,6 +131,35 @@ fn node_kayles_on_paths_is_dawsons_kayles() {
     assert_eq!(cycles, expected);
 }
 
+/// A row or column longer than 64 cells, up to symmetry, is the path it is:
+/// Node Kayles on Grid(1, n) and Grid(n, 1) is Dawson's Kayles, whose
+/// values repeat with period 34 from n = 52 on (Guy and Smith), and is the
+/// same whether the game splits up to symmetry or not. Parts reaching past
+/// bit 64 of such a row were cut when moved to their least image, and
+/// Grid(1, 65) was 5, not 3.
+#[test]
+fn node_kayles_on_rows_past_64_cells_is_dawsons_kayles() {
+    let n = 1..=128usize;
+    let paths = grundy_values(&format!(
+        "{GAMES} grundy NodeKayles(Path(n)) for n in 1..=128"
+    ));
+    assert_eq!(paths[..40], DAWSON[1..]);
+    for m in 52 + 34..=128 {
+        assert_eq!(paths[m - 1], paths[m - 35], "period 34 at {m}");
+    }
+    for board in ["Grid(1, n)", "Grid(n, 1)"] {
+        for game in ["NodeKayles", "NodeKaylesSym"] {
+            let found = grundy_values(&format!("{GAMES} grundy {game}({board}) for n in {n:?}"));
+            assert_eq!(found, paths, "{game}({board})");
+        }
+    }
+    // Two different rows beside each other do not cancel: P64 + P65.
+    let found = grundy_values(&format!(
+        "{GAMES} grundy NodeKaylesSym(Grid(1, 130) - {{64}})"
+    ));
+    assert_eq!(found, [paths[63] ^ paths[64]]);
+}
+
 #[test]
 fn cram_agrees_with_brute_force_and_the_symmetry_strategy() {
     for rows in 1..=4 {

@@ -886,7 +886,9 @@ fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
     let width = W::BITS - columns.leading_zeros() - left;
     if symmetric && height <= 8 && width <= 8 {
         let cells = (0..height).fold(0, |cells, r| {
-            cells | ((part >> (r * cols)) & row_mask).wide() as u64 >> left << (8 * r)
+            // Moved to the left edge before it is narrowed: a row of a
+            // board wider than 64 nodes may reach past bit 64.
+            cells | ((((part >> (r * cols)) & row_mask) >> left).wide() as u64) << (8 * r)
         });
         let (rows, cols, nodes) = least_small_image(cells, height, width);
         return Region {
@@ -1227,6 +1229,64 @@ mod tests {
             found.push(region((rows, cols, u128::from(nodes))));
         }
         found
+    }
+
+    /// Every part of up to eight cells in a box of up to 2 × 4 (or 4 × 2,
+    /// 1 × 8, 8 × 1), at every place on boards of more than 64 nodes, is
+    /// moved to the least image of its bounding box, as cell by cell: a
+    /// part reaching past bit 64 of a row wider than 64 nodes was cut at
+    /// bit 64 when its box was narrowed to a word of 64 bits, and Node
+    /// Kayles on a 1 × 65 grid up to symmetry was 5, not 3.
+    #[test]
+    fn a_part_anywhere_on_a_board_past_64_nodes_has_the_least_image_of_its_box() {
+        let boards = [
+            (1, 65),
+            (1, 100),
+            (1, 128),
+            (2, 64),
+            (3, 40),
+            (65, 1),
+            (128, 1),
+            (9, 14),
+        ];
+        let boxes = [(1, 8), (2, 4), (4, 2), (8, 1), (3, 3)];
+        for (rows, cols) in boards {
+            for (height, width) in boxes {
+                if height > rows || width > cols {
+                    continue;
+                }
+                for cells in 1u128..1 << (height * width) {
+                    // The box's own least image, from its bounding box.
+                    let (mut top, mut left, mut bottom, mut right) = (height, width, 0, 0);
+                    for v in (0..height * width).filter(|&v| cells >> v & 1 == 1) {
+                        let (r, c) = (v / width, v % width);
+                        (top, left) = (top.min(r), left.min(c));
+                        (bottom, right) = (bottom.max(r), right.max(c));
+                    }
+                    let (h, w) = (bottom - top + 1, right - left + 1);
+                    let mut boxed = 0u128;
+                    for v in (0..height * width).filter(|&v| cells >> v & 1 == 1) {
+                        boxed |= 1 << ((v / width - top) * w + v % width - left);
+                    }
+                    let expected = least_image_cell_by_cell(boxed, h, w);
+                    for (dr, dc) in [(0, 0), (rows - height, cols - width), (rows / 2, cols / 2)] {
+                        let (dr, dc) = (dr.min(rows - height), dc.min(cols - width));
+                        let mut part = 0u128;
+                        for v in (0..height * width).filter(|&v| cells >> v & 1 == 1) {
+                            part |= 1 << ((v / width + dr) * cols + v % width + dc);
+                        }
+                        let found = match rows * cols {
+                            0..=64 => grid_part(part as u64, Rows::of(cols), true),
+                            _ => grid_part(part, Rows::of(cols), true),
+                        };
+                        assert_eq!(
+                            found, expected,
+                            "cells {cells:b} of a {height} × {width} box at ({dr}, {dc}) of {rows} × {cols}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
