@@ -392,6 +392,44 @@ async fn a_long_run_is_cancelled_and_the_page_still_answers_meanwhile() {
     assert_eq!(body["cancelled"], false);
 }
 
+/// A cancelled run asks none of the queries after the one it stopped, as
+/// `sprague run` asks none after Ctrl-C; and a run of many cheap queries
+/// stops between them (before, each later query was asked and stopped
+/// at once, one interrupted error each, and a quick one still answered).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_run_asks_no_query_after_the_one_stopped() {
+    let shared = shared();
+    let source = format!("grundy *3\n{BOARD_WORK}\ngrundy NodeKayles(Grid(81, 80))\ngrundy *5\n");
+    let running = start_running(&shared, &source).await;
+    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
+    assert_eq!(body["cancelled"], true);
+    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
+        .await
+        .expect("the run stops once cancelled")
+        .unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["texts"], json!(["grundy *3 = 3"]), "{body}");
+    let errors = body["errors"].as_array().expect("errors");
+    assert_eq!(errors.len(), 1, "{body}");
+    assert_eq!(errors[0]["code"], "sprague::eval::interrupted");
+    // Thirty thousand cheap tables of twenty-one rows (within the 1 MiB
+    // a request may send): cancelled, the run ends before it answers them
+    // all, and the line of each answer is its query's.
+    let many = "grundy *3 + *n for n in 0..=20\n".repeat(30_000);
+    let running = start_running(&shared, &many).await;
+    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
+    assert_eq!(body["cancelled"], true);
+    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
+        .await
+        .expect("the run stops once cancelled")
+        .unwrap();
+    assert_eq!(status, StatusCode::OK);
+    // Each row is an answer of its own.
+    let answered = body["answers"].as_array().expect("answers").len();
+    assert!(answered < 30_000 * 21, "{answered} answered");
+    assert_eq!(body["lines"][answered - 1], (answered - 1) / 21);
+}
+
 /// A cancel reaches the listing and folding of one position's options
 /// (before, such a run went on for tens of seconds, to the work limit).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -161,13 +161,28 @@ pub async fn run(
             if let Ok(queries) = declared.map_err(|report| {
                 sink(Event::Error(report));
             }) {
+                // The lines before each query, counted on from the last
+                // (the queries come in the source's order).
+                let (mut counted, mut lines_before) = (0, 0);
                 for query in &queries {
+                    // Cancelled: the queries after the one stopped are not
+                    // asked, as `sprague run` asks none after Ctrl-C.
+                    if session.stopped() {
+                        break;
+                    }
                     let at = query
                         .target_span
                         .offset()
                         .saturating_sub(sent.base)
                         .min(sent.length);
-                    line.set(source.get(..at).unwrap_or(source).matches('\n').count());
+                    if at < counted {
+                        (counted, lines_before) = (0, 0);
+                    }
+                    lines_before += source
+                        .get(counted..at)
+                        .map_or(0, |text| text.matches('\n').count());
+                    counted = at;
+                    line.set(lines_before);
                     session.answer_query(query, &mut sink);
                 }
             }

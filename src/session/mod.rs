@@ -245,6 +245,12 @@ impl Session {
         self.tables.set_stop(stop);
     }
 
+    /// Whether the flag [`Session::set_stop`] gave is set: the work under
+    /// way, and the queries after it, are to stop.
+    pub fn stopped(&self) -> bool {
+        self.tables.stopped()
+    }
+
     /// Sets (or clears) the function told how far a long query went.
     pub fn set_stages(&mut self, stages: Option<Stages>) {
         self.stages = stages;
@@ -269,7 +275,7 @@ impl Session {
             // Once stopped (Ctrl-C), the rest of the source is not asked;
             // stopped before any query (while a table was taken in), it
             // says so, as an interrupted query does.
-            if self.tables.stopped() {
+            if self.stopped() {
                 if i == 0 {
                     sink(Event::Note(format!(
                         "stopped before the queries of {name} were asked (Ctrl-C, SIGTERM or SIGHUP): none is asked"
