@@ -119,6 +119,39 @@ fn usage_errors_exit_with_2() {
     assert!(stderr(&missing).contains("cannot read `no/such/file.game`"));
 }
 
+/// A limit of 0 allows nothing, and the help that would raise it tenfold
+/// or double it would name 0 again: it is refused as the flag is read.
+#[test]
+fn a_limit_of_zero_is_refused_as_a_usage_error() {
+    for flag in [
+        "--max-states",
+        "--max-work",
+        "--max-search",
+        "--max-draw",
+        "--max-rows",
+    ] {
+        let refused = sprague(&["run", flag, "0", "-"], "grundy *1\n");
+        assert_eq!(
+            refused.status.code(),
+            Some(2),
+            "{flag}: {}",
+            stderr(&refused)
+        );
+        assert!(
+            stderr(&refused).contains("allows nothing"),
+            "{flag}: {}",
+            stderr(&refused)
+        );
+        let allowed = sprague(&["run", flag, "1", "-"], "grundy *1\n");
+        assert_eq!(
+            allowed.status.code(),
+            Some(0),
+            "{flag}: {}",
+            stderr(&allowed)
+        );
+    }
+}
+
 #[test]
 fn the_state_limit_is_a_flag() {
     let source = "game Chain(n) { move Chain(n - 1) if n > 0 }\ngrundy Chain(2000)\n";

@@ -257,6 +257,8 @@ fn count(text: &str) -> Result<usize, String> {
     let digits: String = text.chars().filter(|&c| c != '_' && c != ',').collect();
     let grouped = text.split(['_', ',']).skip(1).all(|group| group.len() == 3);
     match digits.parse::<usize>() {
+        // A limit of none allows nothing, and raising it tenfold is none.
+        Ok(0) => Err(format!("`{text}` allows nothing: a limit is at least 1")),
         Ok(count) if grouped && !text.starts_with(['_', ',']) => Ok(count),
         Ok(_) => Err(format!(
             "`{text}` is not a count: group digits by threes, as in 10_000_000 or 10,000,000"
