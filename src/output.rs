@@ -749,9 +749,10 @@ pub fn error(report: &Report, style: ErrorStyle) -> String {
                 .with_width(width)
                 .render_report(&mut out, report.as_ref())
         }
+        // One line each, whether or not the report has a source to show.
         ErrorStyle::Json => JSONReportHandler::new()
             .render_report(&mut out, report.as_ref())
-            .map(|()| out = escape_controls(&out)),
+            .map(|()| out = format!("{}\n", escape_controls(&out).trim_end())),
     };
     match rendered {
         Ok(()) => out,

@@ -119,6 +119,32 @@ fn usage_errors_exit_with_2() {
     assert!(stderr(&missing).contains("cannot read `no/such/file.game`"));
 }
 
+/// With `--json` every line on standard error is JSON, one report or
+/// note a line: a refused table's error (whose report shows no source)
+/// ends its line, and the note that lowers `--threads` is JSON too.
+#[test]
+fn with_json_every_line_on_standard_error_is_json() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let table = dir.path().join("bad.table");
+    std::fs::write(&table, b"not a table").expect("written");
+    let table = table.to_str().expect("a path");
+    let runs = [
+        sprague(&["run", "--json", "--resume", table, "-"], "grundy *1\n"),
+        sprague(
+            &["run", "--json", "--threads", "1000", "-"],
+            "grundy *1\ngrundy Nope(1)\n",
+        ),
+    ];
+    for output in runs {
+        let stderr = stderr(&output);
+        assert!(stderr.ends_with('\n'), "{stderr:?}");
+        for line in stderr.lines() {
+            let parsed: Result<serde_json::Value, _> = serde_json::from_str(line);
+            assert!(parsed.is_ok(), "not JSON: {line:?} in {stderr:?}");
+        }
+    }
+}
+
 /// A limit of 0 allows nothing, and the help that would raise it tenfold
 /// or double it would name 0 again: it is refused as the flag is read.
 #[test]

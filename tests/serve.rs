@@ -427,7 +427,9 @@ async fn a_cancelled_run_asks_no_query_after_the_one_stopped() {
     // Each row is an answer of its own.
     let answered = body["answers"].as_array().expect("answers").len();
     assert!(answered < 30_000 * 21, "{answered} answered");
-    assert_eq!(body["lines"][answered - 1], (answered - 1) / 21);
+    if let Some(last) = answered.checked_sub(1) {
+        assert_eq!(body["lines"][last], last / 21);
+    }
 }
 
 /// A cancel reaches the listing and folding of one position's options

@@ -307,15 +307,24 @@ impl Limits {
     /// the process, saying so: threads beyond them only wait for each
     /// other (a thousand cost seconds where two take a fraction), and each
     /// holds a stack and an allocation arena of address space.
-    fn clamped(mut self) -> Limits {
+    fn clamped(self) -> Limits {
+        self.clamped_for(false)
+    }
+
+    /// [`Limits::clamped`], its note a line of JSON with `--json`.
+    fn clamped_for(mut self, json: bool) -> Limits {
         let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
         if let Some(threads) = self.threads
             && usize::from(threads) > cores
         {
-            eprintln!(
-                "note: --threads {threads} is more than the {} here; using {cores}",
+            let text = format!(
+                "--threads {threads} is more than the {} here; using {cores}",
                 crate::eval::count(cores, "core", "cores")
             );
+            match json {
+                true => note(true, &text),
+                false => note(false, &format!("note: {text}")),
+            }
             self.threads = u16::try_from(cores).ok();
         }
         self
@@ -408,7 +417,12 @@ fn run(cli: Cli) -> ExitCode {
             json,
             limits,
             tables,
-        }) => run_files(&files, json, limits.clamped().session(false), &tables),
+        }) => run_files(
+            &files,
+            json,
+            limits.clamped_for(json).session(false),
+            &tables,
+        ),
         Some(Command::Draw {
             file,
             position,
@@ -744,9 +758,6 @@ fn print_events(
                 Event::Error(report) => {
                     failed = true;
                     eprint!("{}", output::error(&report, error_style(json)));
-                    if json {
-                        eprintln!();
-                    }
                 }
             }
         });
@@ -834,8 +845,5 @@ fn exit_code(failed: bool) -> ExitCode {
 
 fn print_fatal(report: &Report, style: ErrorStyle) -> ExitCode {
     eprint!("{}", output::error(report, style));
-    if matches!(style, ErrorStyle::Json) {
-        eprintln!();
-    }
     ExitCode::from(USAGE_ERROR)
 }

@@ -59,9 +59,6 @@ impl ReadFailure {
 
     pub(crate) fn exit_with(&self, style: ErrorStyle) -> ExitCode {
         eprint!("{}", output::error(&self.report, style));
-        if matches!(style, ErrorStyle::Json) {
-            eprintln!();
-        }
         ExitCode::from(self.code)
     }
 }
