@@ -350,6 +350,16 @@ fn message(body: &[u8]) -> Incoming {
         Json::Object(_) => "not a JSON-RPC request, response or notification",
         _ => "not a JSON-RPC message (an object)",
     };
+    // An id the protocol's requests cannot carry (an object, a fraction,
+    // a number past 32 bits, `null`) would make the message read as a
+    // notification, which is never answered: it is refused instead.
+    if let Some(bad) = value.get("id").filter(|id| !usable_id(id)) {
+        return Incoming::Malformed(Malformed {
+            id,
+            code: ErrorCode::InvalidRequest as i32,
+            message: format!("the request's id {bad} is not a string or an integer of 32 bits"),
+        });
+    }
     match value {
         Json::Object(_) => match serde_json::from_value::<Message>(value) {
             Ok(message) => Incoming::Message(message),
@@ -363,6 +373,16 @@ fn message(body: &[u8]) -> Incoming {
     }
 }
 
+/// Whether a request's id is one the protocol's requests carry: a string,
+/// or an integer of 32 bits.
+fn usable_id(id: &Json) -> bool {
+    match id {
+        Json::String(_) => true,
+        Json::Number(number) => number.as_i64().is_some_and(|n| i32::try_from(n).is_ok()),
+        _ => false,
+    }
+}
+
 /// The id of a request whose body can be read, else `null`.
 fn id(body: &[u8]) -> Json {
     serde_json::from_slice(body).map_or(Json::Null, |value| request_id(&value))
@@ -370,7 +390,7 @@ fn id(body: &[u8]) -> Json {
 
 fn request_id(value: &Json) -> Json {
     match value.get("id") {
-        Some(id @ (Json::Number(_) | Json::String(_))) => id.clone(),
+        Some(id) if usable_id(id) => id.clone(),
         _ => Json::Null,
     }
 }
@@ -415,6 +435,27 @@ mod tests {
             (frame("[]"), vec!["-32600", "exit"]),
             (frame("42"), vec!["-32600", "exit"]),
             (frame(r#"{"id":1,"method":7}"#), vec!["-32600", "exit"]),
+            // Ids no request carries: refused, not read as notifications.
+            (
+                frame(r#"{"jsonrpc":"2.0","id":{"a":1},"method":"shutdown"}"#),
+                vec!["-32600", "exit"],
+            ),
+            (
+                frame(r#"{"jsonrpc":"2.0","id":1.5,"method":"foo"}"#),
+                vec!["-32600", "exit"],
+            ),
+            (
+                frame(r#"{"jsonrpc":"2.0","id":true,"method":"foo"}"#),
+                vec!["-32600", "exit"],
+            ),
+            (
+                frame(r#"{"jsonrpc":"2.0","id":null,"method":"foo"}"#),
+                vec!["-32600", "exit"],
+            ),
+            (
+                frame(r#"{"jsonrpc":"2.0","id":3000000000,"method":"foo"}"#),
+                vec!["-32600", "exit"],
+            ),
             // No length: one error, and the body (junk) is not another.
             (
                 format!("Content-Type: x\r\n\r\n{EXIT}"),
