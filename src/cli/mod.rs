@@ -60,7 +60,7 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
         /// The most nodes to draw.
-        #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N", value_parser = count)]
+        #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N", value_parser = limit)]
         max_draw: usize,
         /// Print a JSON object instead of the picture's text.
         #[arg(long)]
@@ -176,7 +176,7 @@ enum Command {
 struct Limits {
     /// The most distinct positions the session may solve (the pruned search forgets
     /// the values cheapest to find again to stay within it, as within --max-table).
-    #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N", value_parser = count)]
+    #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N", value_parser = limit)]
     max_states: usize,
     /// The most options one search may examine before it is stopped.
     #[arg(long, default_value_t = DEFAULT_MAX_WORK, value_name = "N", value_parser = work)]
@@ -188,19 +188,19 @@ struct Limits {
     #[arg(long, default_value = "1GB", value_name = "SIZE", value_parser = megabytes)]
     max_table: usize,
     /// The most sums `crosscheck`, `remoteness` and misère play may search for one row of a query.
-    #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N", value_parser = count)]
+    #[arg(long, default_value_t = DEFAULT_MAX_SEARCH, value_name = "N", value_parser = limit)]
     max_search: usize,
     /// The most elements a trial monoid of `quotient G up to N` may have.
-    #[arg(long, default_value_t = DEFAULT_MAX_QUOTIENT, value_name = "N", value_parser = count)]
+    #[arg(long, default_value_t = DEFAULT_MAX_QUOTIENT, value_name = "N", value_parser = limit)]
     max_quotient: usize,
     /// The most nodes `draw` draws.
-    #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N", value_parser = count)]
+    #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N", value_parser = limit)]
     max_draw: usize,
     /// The most rows a query's table may have (`grundy G(n) for n in …`).
-    #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N", value_parser = count)]
+    #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N", value_parser = limit)]
     max_rows: usize,
     /// The most bytes of one source file (parsing holds up to about 170 bytes a byte).
-    #[arg(long, default_value_t = DEFAULT_MAX_SOURCE, value_name = "N", value_parser = count)]
+    #[arg(long, default_value_t = DEFAULT_MAX_SOURCE, value_name = "N", value_parser = limit)]
     max_source: usize,
     /// Threads that fill a code's table of values, solve a game's table as a box, or
     /// run the pruned search of `grundy`, `wins?`, `best_move`, `moves`, `why` and
@@ -230,7 +230,7 @@ struct TableFiles {
     /// The least time between two tables saved during a long search, in seconds
     /// (a save also waits twenty times as long as the last one took).
     #[arg(long, value_name = "SECONDS", requires = "save",
-          default_value_t = DEFAULT_SAVE_EVERY.as_secs(), value_parser = work)]
+          default_value_t = DEFAULT_SAVE_EVERY.as_secs(), value_parser = seconds)]
     save_every: u64,
 }
 
@@ -252,13 +252,20 @@ impl From<MethodArg> for Method {
     }
 }
 
+/// A limit: a count of at least 1 (a limit of none allows nothing, and
+/// raising it tenfold is none).
+fn limit(text: &str) -> Result<usize, String> {
+    match count(text)? {
+        0 => Err(format!("`{text}` allows nothing: a limit is at least 1")),
+        limit => Ok(limit),
+    }
+}
+
 /// A count as README writes them: `10000000`, `10_000_000` or `10,000,000`.
 fn count(text: &str) -> Result<usize, String> {
     let digits: String = text.chars().filter(|&c| c != '_' && c != ',').collect();
     let grouped = text.split(['_', ',']).skip(1).all(|group| group.len() == 3);
     match digits.parse::<usize>() {
-        // A limit of none allows nothing, and raising it tenfold is none.
-        Ok(0) => Err(format!("`{text}` allows nothing: a limit is at least 1")),
         Ok(count) if grouped && !text.starts_with(['_', ',']) => Ok(count),
         Ok(_) => Err(format!(
             "`{text}` is not a count: group digits by threes, as in 10_000_000 or 10,000,000"
@@ -298,8 +305,13 @@ fn megabytes(text: &str) -> Result<usize, String> {
 }
 
 /// A count of options, as [`count`] reads it.
-fn work(text: &str) -> Result<u64, String> {
+/// A count of seconds (0: as often as it may).
+fn seconds(text: &str) -> Result<u64, String> {
     count(text).map(|count| count as u64)
+}
+
+fn work(text: &str) -> Result<u64, String> {
+    limit(text).map(|limit| limit as u64)
 }
 
 impl Limits {
