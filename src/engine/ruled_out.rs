@@ -162,6 +162,20 @@ impl<K: Tag> Ways<K> {
         }
     }
 
+    /// Grows the sets (to at most `most`) until `notes` more fill no more
+    /// than half the slots, as adding them one by one would if they came
+    /// in no order; notes that come in the order of another cache's sets
+    /// (a table saved and resumed) would pile into a few sets of a small
+    /// one, which does not grow while it is less than half full.
+    fn reserve(&mut self, notes: usize, most: usize) {
+        let wanted = (self.len + notes).saturating_mul(2).div_ceil(WAYS);
+        while self.sets.len() < wanted.min(most.min(self.ceiling)) {
+            if !self.grow(most) {
+                return;
+            }
+        }
+    }
+
     fn remove(&mut self, key: &K) {
         if let Some((set, way)) = self.find(key) {
             self.sets[set].slots[way] = (K::FREE, 0);
@@ -301,6 +315,24 @@ impl RuledOut {
                 self.wide.add(key, bits, most);
             }
         }
+    }
+
+    /// Makes room for `keys`' notes before they are added (see
+    /// [`Ways::reserve`]).
+    pub fn reserve(&mut self, keys: impl Iterator<Item = Key>) {
+        let (mut narrows, mut wides) = (0, 0);
+        for key in keys {
+            match narrow(&key) {
+                Some(_) => narrows += 1,
+                None => wides += 1,
+            }
+        }
+        let sets = |room: usize, set_bytes: usize| 1 << (room / set_bytes).max(1).ilog2();
+        let room = self.most.saturating_sub(self.wide.bytes());
+        self.narrow
+            .reserve(narrows, sets(room, Ways::<u64>::SET_BYTES));
+        let room = self.most.saturating_sub(self.narrow.bytes());
+        self.wide.reserve(wides, sets(room, Ways::<Key>::SET_BYTES));
     }
 
     /// Drops the note for `key`, once its value is known.

@@ -179,6 +179,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 break;
             }
         }
+        // Saved in the order of the cache's sets: room is made first, or
+        // they would pile into a few sets of a small cache.
+        let packed = &self.packed;
+        let noted = (snapshot.ruled_out.iter())
+            .filter(|&&(key, _)| packed.get(key) >= LOOPY)
+            .map(|&(key, _)| Key::Packed(key));
+        self.ruled_out.reserve(noted);
         for &(key, bits) in &snapshot.ruled_out {
             if self.packed.get(key) >= LOOPY {
                 self.ruled_out.add(Key::Packed(key), bits);
