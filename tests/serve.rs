@@ -372,6 +372,22 @@ async fn start_running(
     running
 }
 
+/// Cancels the run under way, which must stop and answer within 20 s;
+/// its answer.
+async fn cancel_run(
+    shared: &Arc<Shared>,
+    running: tokio::task::JoinHandle<(StatusCode, Value)>,
+) -> Value {
+    let (_, body) = post(shared, "/api/cancel", json!({})).await;
+    assert_eq!(body["cancelled"], true);
+    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
+        .await
+        .expect("the run stops once cancelled")
+        .unwrap();
+    assert_eq!(status, StatusCode::OK);
+    body
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_long_run_is_cancelled_and_the_page_still_answers_meanwhile() {
     let shared = shared();
@@ -379,13 +395,7 @@ async fn a_long_run_is_cancelled_and_the_page_still_answers_meanwhile() {
     // The page loads while the session is busy.
     let (status, _) = send(&shared, "/", None, &[("host", HOST)]).await;
     assert_eq!(status, StatusCode::OK);
-    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
-    assert_eq!(body["cancelled"], true);
-    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
-        .await
-        .expect("the run stops once cancelled")
-        .unwrap();
-    assert_eq!(status, StatusCode::OK);
+    let body = cancel_run(&shared, running).await;
     assert_eq!(body["errors"][0]["code"], "sprague::eval::interrupted");
     // With nothing running there is nothing to cancel.
     let (_, body) = post(&shared, "/api/cancel", json!({})).await;
@@ -401,13 +411,7 @@ async fn a_cancelled_run_asks_no_query_after_the_one_stopped() {
     let shared = shared();
     let source = format!("grundy *3\n{BOARD_WORK}\ngrundy NodeKayles(Grid(81, 80))\ngrundy *5\n");
     let running = start_running(&shared, &source).await;
-    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
-    assert_eq!(body["cancelled"], true);
-    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
-        .await
-        .expect("the run stops once cancelled")
-        .unwrap();
-    assert_eq!(status, StatusCode::OK);
+    let body = cancel_run(&shared, running).await;
     assert_eq!(body["texts"], json!(["grundy *3 = 3"]), "{body}");
     let errors = body["errors"].as_array().expect("errors");
     assert_eq!(errors.len(), 1, "{body}");
@@ -417,13 +421,7 @@ async fn a_cancelled_run_asks_no_query_after_the_one_stopped() {
     // all, and the line of each answer is its query's.
     let many = "grundy *3 + *n for n in 0..=20\n".repeat(30_000);
     let running = start_running(&shared, &many).await;
-    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
-    assert_eq!(body["cancelled"], true);
-    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
-        .await
-        .expect("the run stops once cancelled")
-        .unwrap();
-    assert_eq!(status, StatusCode::OK);
+    let body = cancel_run(&shared, running).await;
     // Each row is an answer of its own.
     let answered = body["answers"].as_array().expect("answers").len();
     assert!(answered < 30_000 * 21, "{answered} answered");
@@ -438,13 +436,7 @@ async fn a_cancelled_run_asks_no_query_after_the_one_stopped() {
 async fn a_cancel_stops_board_work_inside_a_position() {
     let shared = shared();
     let running = start_running(&shared, BOARD_WORK).await;
-    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
-    assert_eq!(body["cancelled"], true);
-    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
-        .await
-        .expect("the run stops once cancelled")
-        .unwrap();
-    assert_eq!(status, StatusCode::OK);
+    let body = cancel_run(&shared, running).await;
     assert_eq!(body["errors"][0]["code"], "sprague::eval::interrupted");
     // So does a dropped request.
     let running = start_running(&shared, "grundy NodeKayles(Grid(81, 80))").await;

@@ -304,12 +304,12 @@ fn megabytes(text: &str) -> Result<usize, String> {
     }
 }
 
-/// A count of options, as [`count`] reads it.
 /// A count of seconds (0: as often as it may).
 fn seconds(text: &str) -> Result<u64, String> {
     count(text).map(|count| count as u64)
 }
 
+/// A count of options, as [`limit`] reads it.
 fn work(text: &str) -> Result<u64, String> {
     limit(text).map(|limit| limit as u64)
 }

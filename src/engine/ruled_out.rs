@@ -300,18 +300,13 @@ impl RuledOut {
 
     /// Notes that the values of `bits` are ruled out for `key`.
     pub fn add(&mut self, key: Key, bits: u64) {
-        // Each kind grows into what the other leaves of the bound, in a
-        // power of two of sets.
-        let sets = |room: usize, set_bytes: usize| 1 << (room / set_bytes).max(1).ilog2();
         match narrow(&key) {
             Some(word) => {
-                let room = self.most.saturating_sub(self.wide.bytes());
-                let most = sets(room, Ways::<u64>::SET_BYTES);
+                let most = self.most_narrow_sets();
                 self.narrow.add(word, bits, most);
             }
             None => {
-                let room = self.most.saturating_sub(self.narrow.bytes());
-                let most = sets(room, Ways::<Key>::SET_BYTES);
+                let most = self.most_wide_sets();
                 self.wide.add(key, bits, most);
             }
         }
@@ -327,12 +322,21 @@ impl RuledOut {
                 None => wides += 1,
             }
         }
-        let sets = |room: usize, set_bytes: usize| 1 << (room / set_bytes).max(1).ilog2();
+        self.narrow.reserve(narrows, self.most_narrow_sets());
+        self.wide.reserve(wides, self.most_wide_sets());
+    }
+
+    /// The most sets each kind may grow to: into what the other leaves of
+    /// the bound, in a power of two of sets.
+    fn most_narrow_sets(&self) -> usize {
         let room = self.most.saturating_sub(self.wide.bytes());
-        self.narrow
-            .reserve(narrows, sets(room, Ways::<u64>::SET_BYTES));
+        1 << (room / Ways::<u64>::SET_BYTES).max(1).ilog2()
+    }
+
+    /// See [`RuledOut::most_narrow_sets`].
+    fn most_wide_sets(&self) -> usize {
         let room = self.most.saturating_sub(self.narrow.bytes());
-        self.wide.reserve(wides, sets(room, Ways::<Key>::SET_BYTES));
+        1 << (room / Ways::<Key>::SET_BYTES).max(1).ilog2()
     }
 
     /// Drops the note for `key`, once its value is known.
