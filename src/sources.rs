@@ -10,8 +10,11 @@ use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanConten
 #[derive(Debug)]
 struct SourceFile {
     name: String,
+    /// Its text, or nothing once released.
     text: String,
     offset: usize,
+    /// The bytes it spans in the session's address space, released or not.
+    length: usize,
     /// The offset of each line's first byte, so that a span's line is
     /// found by search, not by reading the file from its start.
     line_starts: Vec<usize>,
@@ -98,14 +101,14 @@ pub struct Sources {
 }
 
 impl Sources {
-    /// Adds a source and returns the offset of its first byte.
     /// Where the next file added will start.
     pub fn next_offset(&self) -> usize {
         self.files
             .last()
-            .map_or(0, |file| file.offset + file.text.len() + FILE_GAP)
+            .map_or(0, |file| file.offset + file.length + FILE_GAP)
     }
 
+    /// Adds a source and returns the offset of its first byte.
     pub fn add(&mut self, name: &str, text: &str) -> usize {
         let text = &*normalise(text);
         let offset = self.next_offset();
@@ -116,9 +119,36 @@ impl Sources {
             name: name.to_owned(),
             text: text.to_owned(),
             offset,
+            length: text.len(),
             line_starts,
         }));
         offset
+    }
+
+    /// The offsets the file starting at `offset` spans.
+    pub fn extent(&self, offset: usize) -> std::ops::Range<usize> {
+        let file = self.file_at(offset);
+        file.offset..file.offset + file.length
+    }
+
+    /// Lets go of the text of every file but those holding one of the
+    /// offsets `kept` (in increasing order), keeping its place: a span into
+    /// it reads as empty, and a report pointing there shows no snippet.
+    pub fn release_all_but(&mut self, kept: &[usize]) {
+        for file in &mut self.files {
+            let end = file.offset + file.length;
+            let first = kept.partition_point(|&offset| offset < file.offset);
+            if file.text.is_empty() || kept.get(first).is_some_and(|&offset| offset <= end) {
+                continue;
+            }
+            *file = Arc::new(SourceFile {
+                name: file.name.clone(),
+                text: String::new(),
+                offset: file.offset,
+                length: file.length,
+                line_starts: vec![0],
+            });
+        }
     }
 
     /// The text a span covers.

@@ -156,7 +156,7 @@ pub async fn run(
             };
             let declared = session.declare(&name, source, &mut sink);
             if declared.is_ok() {
-                declaring.declared(lane, &name, source, session);
+                declaring.declared((lane, lane), sent.base, &name, session);
             }
             if let Ok(queries) = declared.map_err(|report| {
                 sink(Event::Error(report));

@@ -107,10 +107,15 @@ impl IntoResponse for Unanswered {
     }
 }
 
-/// A source that declared games, kept for every lane to replay.
+/// The declarations a source made, kept for every lane to replay.
 struct Declared {
+    /// Its place among every source declared (those let go of counted).
+    number: usize,
     /// The lane it was declared in (which has it already), or `files`.
     lane: &'static str,
+    /// The session it was declared in, and where it starts there.
+    session: &'static str,
+    base: usize,
     name: String,
     text: Arc<str>,
 }
@@ -162,7 +167,7 @@ pub struct Progress {
 
 struct LaneSession {
     session: Session,
-    /// How many of the declared sources it has seen.
+    /// How many declared sources it has seen (by their numbers).
     seen: usize,
 }
 
@@ -170,9 +175,10 @@ struct LaneSession {
 pub struct Shared {
     lanes: Vec<Lane>,
     make_session: Box<dyn Fn() -> Session + Send + Sync>,
-    /// Every source that declared, in order: the files read first, then
-    /// what the page sent.
-    declared: Mutex<Vec<Declared>>,
+    /// The declarations of every source that made some, in order: the
+    /// files read first, then what the page sent; and how many were ever
+    /// kept.
+    declared: Mutex<(Vec<Declared>, usize)>,
     /// The served files' names and texts, declared again after a reset.
     files: Mutex<Vec<(String, String)>>,
     /// The games declared, as the last declaration left them: the list is
@@ -228,7 +234,7 @@ impl Shared {
         Arc::new(Shared {
             lanes,
             make_session,
-            declared: Mutex::new(Vec::new()),
+            declared: Mutex::new((Vec::new(), 0)),
             files: Mutex::new(Vec::new()),
             games: Mutex::new(Vec::new()),
             entries: AtomicUsize::new(0),
@@ -285,6 +291,9 @@ impl Shared {
                 work(&mut state.session)
             }));
             let session = &mut state.session;
+            // The sources read are let go of, but for those whose
+            // declarations are in force.
+            session.release_unused();
             session.set_watcher(None);
             session.set_stop(None);
             *locked(&lane.running) = None;
@@ -343,14 +352,13 @@ impl Shared {
     /// since it last looked.
     fn catch_up(&self, lane: &'static str, state: &mut LaneSession) {
         let missed: Vec<(String, Arc<str>)> = {
-            let declared = locked(&self.declared);
+            let (declared, count) = &*locked(&self.declared);
             let missed = declared
                 .iter()
-                .skip(state.seen)
-                .filter(|source| source.lane != lane)
+                .filter(|source| source.number >= state.seen && source.lane != lane)
                 .map(|source| (source.name.clone(), source.text.clone()))
                 .collect();
-            state.seen = declared.len();
+            state.seen = *count;
             missed
         };
         for (name, text) in missed {
@@ -358,14 +366,39 @@ impl Shared {
         }
     }
 
-    /// Keeps a source that declared in `lane` for the other lanes, and the
-    /// games its session now knows.
-    fn declared(&self, lane: &'static str, name: &str, text: &str, session: &Session) {
-        locked(&self.declared).push(Declared {
-            lane,
-            name: name.to_owned(),
-            text: text.into(),
-        });
+    /// Keeps the declarations in force that a source read at `base` of
+    /// the session of lane `declarer` made, for the other lanes to replay
+    /// (as from lane `label`: `files` for the served files), and the games
+    /// the session now knows. The sources kept last whose declarations it
+    /// replaced go: replaying the new one does what they did.
+    fn declared(
+        &self,
+        (declarer, label): (&'static str, &'static str),
+        base: usize,
+        name: &str,
+        session: &Session,
+    ) {
+        let text = session.made_in(base);
+        if text.is_empty() {
+            return;
+        }
+        {
+            let (declared, count) = &mut *locked(&self.declared);
+            while declared.last().is_some_and(|last| {
+                last.session == declarer && session.made_in(last.base).is_empty()
+            }) {
+                declared.pop();
+            }
+            declared.push(Declared {
+                number: *count,
+                lane: label,
+                session: declarer,
+                base,
+                name: name.to_owned(),
+                text: text.into(),
+            });
+            *count += 1;
+        }
         let boards = session.games_on_boards();
         *locked(&self.games) = session
             .games()
@@ -416,9 +449,10 @@ impl Shared {
         let shared = self.clone();
         let loaded = self
             .compute(LANES[0], move |session| {
+                let base = session.next_offset();
                 match session.declare(&name, &text, &mut |_| {}) {
                     Ok(_) => {
-                        shared.declared("files", &name, &text, session);
+                        shared.declared((LANES[0], "files"), base, &name, session);
                         Vec::new()
                     }
                     Err(report) => vec![crate::output::error(
@@ -462,7 +496,7 @@ impl Shared {
     /// games, and gives the memory back to the system.
     pub async fn reset(self: &Arc<Self>) -> Result<(), Unanswered> {
         self.cancel(None);
-        locked(&self.declared).clear();
+        locked(&self.declared).0.clear();
         *locked(&self.games) = Vec::new();
         for lane in LANES {
             self.on_lane(lane, |state, _| {

@@ -164,6 +164,35 @@ impl Session {
         self.sources.next_offset()
     }
 
+    /// The declarations in force made in the source read at `base`, as
+    /// written, in order: empty for one that declared nothing new
+    /// (queries, or declarations made again as they were).
+    pub fn made_in(&self, base: usize) -> String {
+        let extent = self.sources.extent(base);
+        let texts: Vec<&str> = self
+            .declarations
+            .iter()
+            .map(|statement| statement.span())
+            .filter(|span| extent.contains(&span.offset()))
+            .map(|span| self.sources.text(span))
+            .collect();
+        texts.join("\n")
+    }
+
+    /// Lets go of the text of every source read but those a declaration
+    /// in force was made in: a server sent the same source again and again,
+    /// or sources that replace each other's declarations, keeps their
+    /// declarations' texts alone. Only once their queries are answered.
+    pub fn release_unused(&mut self) {
+        let mut kept: Vec<usize> = self
+            .declarations
+            .iter()
+            .map(|statement| statement.span().offset())
+            .collect();
+        kept.sort_unstable();
+        self.sources.release_all_but(&kept);
+    }
+
     /// Sets the most sums `crosscheck` and `remoteness` may search.
     pub fn set_max_search(&mut self, max_search: usize) {
         self.max_search = max_search;
