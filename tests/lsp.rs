@@ -340,6 +340,45 @@ fn a_file_with_errors_still_declares_what_checks() {
     client.stop();
 }
 
+/// Hundreds of declarations that fail, between ones that check: each
+/// error is published on its own line, and every declaration that checks
+/// is kept (they were found one check at a time, 20 s for a thousand).
+#[test]
+fn many_failing_declarations_each_get_their_line_and_the_rest_is_kept() {
+    let mut client = Client::start();
+    let text: String = (0..300)
+        .map(|i| format!("let good{i} = {i}\nlet bad{i} = missing{i} + 1\n"))
+        .collect();
+    let diagnostics = client.open(&text);
+    assert_eq!(diagnostics.len(), 300, "{:?}", &diagnostics[..3]);
+    let mut lines: Vec<i64> = diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic["range"]["start"]["line"].as_i64().unwrap())
+        .collect();
+    lines.sort_unstable();
+    assert_eq!(lines, (0..300).map(|i| 2 * i + 1).collect::<Vec<i64>>());
+    let symbols = client.symbols();
+    assert_eq!(symbols.len(), 300, "{symbols:?}");
+    assert!(symbols.iter().all(|name| name.starts_with("good")));
+    client.stop();
+}
+
+/// A hover on a `let` shows the declaration alone, not the comments and
+/// blank lines after it (which the parser took into a statement that ends
+/// with a sum or an operator's operands), nor a query's after it.
+#[test]
+fn hover_on_a_let_shows_the_let_alone() {
+    let mut client = Client::start();
+    let text = "let heaps = *3 + *4\n# the heaps of the example\n\nlet k = 3 + 4\n# a comment\ngame S = subtraction {1, 2}\ngrundy S(k) + heaps\n";
+    assert!(client.open(text).is_empty());
+    for (line, shown) in [(0, "let heaps = *3 + *4"), (3, "let k = 3 + 4")] {
+        let hover = client.at("textDocument/hover", line, 5);
+        let value = hover["contents"]["value"].as_str().unwrap();
+        assert_eq!(value, format!("```sprague\n{shown}\n```"), "{hover}");
+    }
+    client.stop();
+}
+
 /// The next response (an error, for what could not be read) to no
 /// request: its `id` is `null`.
 fn error_code(client: &mut Client) -> i64 {

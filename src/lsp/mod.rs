@@ -46,7 +46,7 @@ use serde_json::{Value as Json, json};
 use crate::program::DeclarationKind;
 use crate::session::Session;
 use crate::syntax::ast::Statement;
-use positions::{offset, range, word_at, word_start};
+use positions::{Lines, offset, range, word_at, word_start};
 use reports::{diagnostics, errors, primary, publish, run_diagnostics};
 use transport::{Incoming, Reader};
 use worker::{End, Job, Outcome, Progress, Work};
@@ -594,6 +594,7 @@ impl Server {
     fn symbols(&self, uri: &str) -> Option<DocumentSymbolResponse> {
         let document = self.documents.get(uri)?;
         let session = document.checked.as_ref()?;
+        let lines = Lines::new(&document.text);
         let symbols = session
             .program()
             .names
@@ -614,7 +615,7 @@ impl Server {
                     }
                 };
                 let span = declaration.span;
-                let range = range(&document.text, span.offset(), span.len());
+                let range = lines.range(span.offset(), span.len());
                 #[allow(deprecated, reason = "the field must be given, and is deprecated")]
                 DocumentSymbol {
                     name: name.clone(),
@@ -635,47 +636,55 @@ impl Server {
 /// A session of the declarations of a text that does not check, as far as
 /// they do: the queries, and then each statement an error points into, are
 /// blanked out (white space, so that offsets stay) until the rest checks.
+/// Every statement the errors of one check point into goes at once, so a
+/// thousand failing declarations cost a few checks, not a thousand.
 /// `None` when the text does not parse.
 fn best_effort(name: &str, text: &str) -> Option<Session> {
     let program = crate::syntax::parse(text, 0).ok()?;
-    let mut masked = text.to_owned();
-    // Each character becomes as many bytes of spaces as it has, so that
-    // every offset stays where it was.
-    let blank = |masked: &mut String, at: miette::SourceSpan| {
-        let range = at.offset()..at.offset() + at.len();
-        let Some(blanked) = masked.get(range.clone()) else {
-            return;
-        };
-        let spaces: String = blanked
-            .chars()
-            .map(|c| match c {
-                '\n' => "\n".to_owned(),
-                c => " ".repeat(c.len_utf8()),
-            })
-            .collect();
-        masked.replace_range(range, &spaces);
+    let mut masked = text.as_bytes().to_vec();
+    // Each byte of a character becomes a space, so that every offset stays
+    // where it was (a span covers whole characters).
+    let blank = |masked: &mut Vec<u8>, at: miette::SourceSpan| {
+        let end = (at.offset() + at.len()).min(masked.len());
+        for byte in &mut masked[at.offset().min(end)..end] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
     };
     for statement in &program.statements {
         if matches!(statement, Statement::Query(_)) {
             blank(&mut masked, statement.span());
         }
     }
-    for _ in 0..=program.statements.len() {
+    let spans: Vec<miette::SourceSpan> = program.statements.iter().map(Statement::span).collect();
+    for _ in 0..=spans.len() {
         let mut session = Session::new(MAX_STATES);
-        let report = match session.declare(name, &masked, &mut |_| {}) {
+        let text = std::str::from_utf8(&masked).ok()?;
+        let report = match session.declare(name, text, &mut |_| {}) {
             Ok(_) => return Some(session),
             Err(report) => report,
         };
-        let at = errors(&report)
-            .first()
-            .and_then(|error| primary(*error))?
-            .offset();
-        let culprit = program
-            .statements
-            .iter()
-            .map(Statement::span)
-            .find(|span| span.offset() <= at && at <= span.offset() + span.len())?;
-        blank(&mut masked, culprit);
+        let culprits: Vec<miette::SourceSpan> = errors(&report)
+            .into_iter()
+            .filter_map(primary)
+            .filter_map(|label| {
+                let at = label.offset();
+                // The statements are in order: the last one starting at or
+                // before the error.
+                let index = spans
+                    .partition_point(|span| span.offset() <= at)
+                    .checked_sub(1)?;
+                let span = spans[index];
+                (at <= span.offset() + span.len()).then_some(span)
+            })
+            .collect();
+        if culprits.is_empty() {
+            return None;
+        }
+        culprits
+            .into_iter()
+            .for_each(|span| blank(&mut masked, span));
     }
     None
 }
@@ -740,16 +749,19 @@ fn answer_text(outcome: Outcome) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::positions::position;
+    use super::positions::Lines;
     use super::*;
 
     #[test]
     fn positions_count_utf16_units() {
         let text = "ab\n⊕x\n";
-        assert_eq!(position(text, 0), Position::new(0, 0));
-        assert_eq!(position(text, 3), Position::new(1, 0));
-        // ⊕ is three bytes, one UTF-16 unit.
-        assert_eq!(position(text, 6), Position::new(1, 1));
+        let lines = Lines::new(text);
+        assert_eq!(lines.position(0), Position::new(0, 0));
+        assert_eq!(lines.position(3), Position::new(1, 0));
+        // ⊕ is three bytes, one UTF-16 unit; inside it counts from its start.
+        assert_eq!(lines.position(6), Position::new(1, 1));
+        assert_eq!(lines.position(5), Position::new(1, 0));
+        assert_eq!(lines.position(99), Position::new(2, 0));
         assert_eq!(offset(text, Position::new(1, 1)), 6);
         assert_eq!(offset(text, Position::new(9, 0)), text.len());
     }

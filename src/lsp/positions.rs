@@ -44,24 +44,48 @@ pub(super) fn offset(text: &str, position: Position) -> usize {
     text.len()
 }
 
-/// The LSP range of `len` bytes from `offset`.
-pub(super) fn range(text: &str, offset: usize, len: usize) -> Range {
-    Range {
-        start: position(text, offset),
-        end: position(text, offset + len),
+/// A document's lines, found once: the ranges of many labels (thousands of
+/// diagnostics, every symbol) are each found by a search, not by reading
+/// the text from its start.
+pub(super) struct Lines<'a> {
+    text: &'a str,
+    /// The offset of each line's first byte.
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    pub(super) fn new(text: &'a str) -> Lines<'a> {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        Lines { text, starts }
+    }
+
+    /// The LSP range of `len` bytes from `offset`.
+    pub(super) fn range(&self, offset: usize, len: usize) -> Range {
+        Range {
+            start: self.position(offset),
+            end: self.position(offset.saturating_add(len)),
+        }
+    }
+
+    /// The LSP position (a line, and UTF-16 units into it) of a byte
+    /// offset; one inside a character counts from that character's start.
+    pub(super) fn position(&self, offset: usize) -> Position {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&start| start <= offset) - 1;
+        let character = self.text[self.starts[line]..offset].encode_utf16().count();
+        Position {
+            line: line as u32,
+            character: character as u32,
+        }
     }
 }
 
-/// The LSP position (a line, and UTF-16 units into it) of a byte offset;
-/// one inside a character counts from that character's start.
-pub(super) fn position(text: &str, offset: usize) -> Position {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() as u32;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let character = before[line_start..].encode_utf16().count() as u32;
-    Position { line, character }
+/// The LSP range of `len` bytes from `offset`, in a text read once.
+pub(super) fn range(text: &str, offset: usize, len: usize) -> Range {
+    Lines::new(text).range(offset, len)
 }

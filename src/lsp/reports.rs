@@ -63,13 +63,14 @@ pub(super) fn publish(uri: Uri, diagnostics: Vec<Diagnostic>) -> Notification {
 /// checking errors has them as related diagnostics).
 pub(super) fn diagnostics(report: &Report, uri: &Uri, text: &str) -> Vec<Diagnostic> {
     let mut found = Vec::new();
+    let lines = Lines::new(text);
     let add = |diagnostic: &dyn miette::Diagnostic| {
         let labels: Vec<miette::LabeledSpan> = diagnostic
             .labels()
             .map(Iterator::collect)
             .unwrap_or_default();
         let at = primary(diagnostic).map_or(Range::default(), |label| {
-            range(text, label.offset(), label.len())
+            lines.range(label.offset(), label.len())
         });
         let mut message = diagnostic.to_string();
         if let Some(help) = diagnostic.help() {
@@ -81,7 +82,7 @@ pub(super) fn diagnostics(report: &Report, uri: &Uri, text: &str) -> Vec<Diagnos
             .map(|label| DiagnosticRelatedInformation {
                 location: Location {
                     uri: uri.clone(),
-                    range: range(text, label.offset(), label.len()),
+                    range: lines.range(label.offset(), label.len()),
                 },
                 message: label.label().unwrap_or_default().to_owned(),
             })
