@@ -238,9 +238,9 @@ pub enum EvalError {
     #[diagnostic(
         code(sprague::eval::interrupted),
         help(
-            "Ctrl-C (or SIGTERM, SIGHUP) stopped the search; the queries after it are not asked (in the REPL the \
-             values found so far are kept: ask again to go on; `sprague run --save FILE` saves \
-             them for `--resume FILE`)"
+            "it was stopped from outside (Ctrl-C, SIGTERM or SIGHUP; the page's Cancel); the queries after it \
+             are not asked (in the REPL and on the page the values found so far are kept: ask again to go on; \
+             `sprague run --save FILE` saves them for `--resume FILE`)"
         )
     )]
     Interrupted {

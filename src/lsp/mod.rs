@@ -765,4 +765,29 @@ mod tests {
         assert_eq!(offset(text, Position::new(1, 1)), 6);
         assert_eq!(offset(text, Position::new(9, 0)), text.len());
     }
+
+    /// A save's run stopped by its time bound says so once, as a warning
+    /// on the query: the interrupted error the stop raised (whose help
+    /// speaks of Ctrl-C) is not shown beside it.
+    #[test]
+    fn a_run_out_of_time_is_a_warning_not_an_interruption() {
+        let text = "grundy G(9)\ngrundy *1\n";
+        let interrupted = Diagnostic {
+            code: Some(NumberOrString::String("sprague::eval::interrupted".into())),
+            message: "interrupted".into(),
+            ..Default::default()
+        };
+        let outcome = worker::Outcome {
+            progress: vec![
+                worker::Progress::Query { offset: 7, len: 4 },
+                worker::Progress::Diagnostics(vec![interrupted]),
+            ],
+            end: worker::End::OutOfTime,
+        };
+        let diagnostics = reports::run_diagnostics(outcome, text);
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        assert_eq!(diagnostics[0].severity, Some(DiagnosticSeverity::WARNING));
+        assert!(diagnostics[0].message.contains("not answered within"));
+        assert_eq!(diagnostics[0].range, Lines::new(text).range(7, 4));
+    }
 }

@@ -39,6 +39,10 @@ pub(super) fn run_diagnostics(outcome: Outcome, text: &str) -> Vec<Diagnostic> {
             ),
         ),
     };
+    // The query stopped by the bound is said so below, not as interrupted.
+    found.retain(|diagnostic| {
+        diagnostic.code != Some(NumberOrString::String("sprague::eval::interrupted".into()))
+    });
     let (offset, len) = query.unwrap_or((0, 0));
     found.push(Diagnostic {
         range: range(text, offset, len),

@@ -17,10 +17,10 @@ impl Builder {
         SourceSpan::new((self.base + span.start()).into(), span.end() - span.start())
     }
 
-    /// The span of a statement, to its last token: a rule that ends with a
-    /// repetition (`3 + 4`, a query's sum) takes in the blank lines and
+    /// The span of a statement or a sum, to its last token: a rule that
+    /// ends with a repetition (`3 + 4`, a sum) takes in the blank lines and
     /// comments after it, which pest skips before finding no more.
-    fn statement_span(&self, pair: &Pair<Rule>) -> SourceSpan {
+    fn tight_span(&self, pair: &Pair<Rule>) -> SourceSpan {
         let start = pair.as_span().start();
         let end = pair
             .clone()
@@ -52,7 +52,7 @@ impl Builder {
     }
 
     fn game_decl(&self, pair: Pair<Rule>) -> Built<GameDecl> {
-        let span = self.statement_span(&pair);
+        let span = self.tight_span(&pair);
         let mut inner = children(pair).peekable();
         let name = self.ident(inner.next().expect("a game has a name"));
         if let Some(code) = inner.next_if(|pair| pair.as_rule() == Rule::code) {
@@ -273,7 +273,7 @@ impl Builder {
     }
 
     fn graph_decl(&self, pair: Pair<Rule>) -> GraphDecl {
-        let span = self.statement_span(&pair);
+        let span = self.tight_span(&pair);
         let mut inner = children(pair);
         let name = self.ident(inner.next().expect("a graph has a name"));
         let edges = inner.map(|pair| self.edges(pair)).collect();
@@ -281,7 +281,7 @@ impl Builder {
     }
 
     fn family_decl(&self, pair: Pair<Rule>) -> Built<FamilyDecl> {
-        let span = self.statement_span(&pair);
+        let span = self.tight_span(&pair);
         let mut inner = children(pair);
         let name = self.ident(inner.next().expect("a family has a name"));
         let params = children(inner.next().expect("a family has parameters"))
@@ -356,7 +356,7 @@ impl Builder {
     }
 
     fn let_decl(&self, pair: Pair<Rule>) -> Built<LetDecl> {
-        let span = self.statement_span(&pair);
+        let span = self.tight_span(&pair);
         let mut inner = children(pair);
         let name = self.ident(inner.next().expect("a let has a name"));
         let value = inner.next().expect("a let has a value");
@@ -368,7 +368,7 @@ impl Builder {
     }
 
     fn query(&self, pair: Pair<Rule>) -> Built<Query> {
-        let span = self.statement_span(&pair);
+        let span = self.tight_span(&pair);
         let rule = pair.as_rule();
         let mut inner = children(pair).peekable();
         let mut misere = None;
@@ -484,7 +484,7 @@ impl Builder {
     }
 
     pub(super) fn sum(&self, pair: Pair<Rule>) -> Built<Sum> {
-        let span = self.span(&pair);
+        let span = self.tight_span(&pair);
         let terms = children(pair)
             .map(|pair| match pair.as_rule() {
                 Rule::game_times => Err(ParseError::ProductOfGames {
