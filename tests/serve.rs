@@ -224,14 +224,30 @@ async fn moves_and_play_restore_xor_zero() {
     let (status, body) = post(&shared, "/api/play", json!({ "position": "*1", "move": 1 })).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["winner"], "you");
-    let (status, body) = post(&shared, "/api/play", json!({ "position": "*1", "move": 2 })).await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(
-        body["errors"][0]["message"]
-            .as_str()
+    // A number past the list, a position not one move away: each error
+    // has its code and help, as every report has.
+    for asked in [json!({ "move": 2 }), json!({ "to": "*3" })] {
+        let mut request = json!({ "position": "*1" });
+        request
+            .as_object_mut()
             .unwrap()
+            .extend(asked.as_object().unwrap().clone());
+        let (status, body) = post(&shared, "/api/play", request).await;
+        assert_eq!(status, StatusCode::OK);
+        let error = &body["errors"][0];
+        assert_eq!(error["code"], "sprague::play::no_such_move", "{body}");
+        assert!(error["help"].as_str().is_some(), "{body}");
+    }
+    assert!(
+        body_message(&shared, json!({ "position": "*1", "move": 2 }))
+            .await
             .contains("no move 2")
     );
+}
+
+async fn body_message(shared: &Arc<Shared>, request: Value) -> String {
+    let (_, body) = post(shared, "/api/play", request).await;
+    body["errors"][0]["message"].as_str().unwrap().to_owned()
 }
 
 /// The engine may move first: from 3, 4, 5 (XOR 2, a win for the player
@@ -1211,6 +1227,22 @@ async fn a_position_with_a_slip_is_answered_with_its_errors() {
         body["error"].as_str().unwrap().contains("say which move"),
         "{body}"
     );
+    // Two ways of naming the move, which may disagree, are refused: `move`
+    // was taken silently over a `to` naming another move.
+    for both in [
+        json!({ "position": "*3", "move": 1, "to": "*2" }),
+        json!({ "position": "*3", "first": true, "to": "*2" }),
+    ] {
+        let (status, body) = post(&shared, "/api/play", both).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("not more than one"),
+            "{body}"
+        );
+    }
 }
 
 /// The page says a request is too large before it sends it (a refused one

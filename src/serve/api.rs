@@ -91,15 +91,35 @@ enum Asked {
 }
 
 impl PlayRequest {
-    /// The move asked for, if the request says one.
-    fn asked(&self) -> Option<Asked> {
+    /// The move asked for, or why the request does not say one: none of
+    /// `move`, `to` and `first`, or more than one (which may disagree).
+    fn asked(&self) -> Result<Asked, &'static str> {
         match (self.first, self.number, &self.to) {
-            (true, _, _) => Some(Asked::First),
-            (false, Some(number), _) => Some(Asked::Number(number)),
-            (false, None, Some(to)) => Some(Asked::To(to.clone())),
-            (false, None, None) => None,
+            (true, None, None) => Ok(Asked::First),
+            (false, Some(number), None) => Ok(Asked::Number(number)),
+            (false, None, Some(to)) => Ok(Asked::To(to.clone())),
+            (false, None, None) => Err(
+                "say which move: `move` (a number), `to` (a position), or `first` for sprague to move first",
+            ),
+            _ => Err(
+                "say one move: `move` (a number), `to` (a position) or `first`, not more than one",
+            ),
         }
     }
+}
+
+/// A move asked for that the position does not have, as a report in
+/// miette's JSON shape (with no label: the text named is not the
+/// position's).
+fn no_such_move(message: String, help: &str) -> Json {
+    json!({
+        "message": message,
+        "code": "sprague::play::no_such_move",
+        "severity": "error",
+        "help": help,
+        "labels": [],
+        "related": [],
+    })
 }
 
 /// A lane a request named that does not exist: answered 400, naming the
@@ -377,13 +397,15 @@ pub async fn play(
         Ok(lane) => lane,
         Err(refused) => return refused.into_response(),
     };
-    let Some(asked) = request.asked() else {
-        let error = "say which move: `move` (a number), `to` (a position), or `first` for sprague to move first";
-        return (
-            StatusCode::UNPROCESSABLE_ENTITY,
-            Body(json!({ "error": error })),
-        )
-            .into_response();
+    let asked = match request.asked() {
+        Ok(asked) => asked,
+        Err(error) => {
+            return (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Body(json!({ "error": error })),
+            )
+                .into_response();
+        }
     };
     let name = shared.entry_name();
     let outcome = shared
@@ -398,7 +420,10 @@ pub async fn play(
                     .checked_sub(1)
                     .and_then(|i| moves.get(i))
                     .ok_or_else(|| {
-                        json!({ "message": format!("there is no move {number}: the position has {}", count(moves.len(), "move", "moves")) })
+                        no_such_move(
+                            format!("there is no move {number}: the position has {}", count(moves.len(), "move", "moves")),
+                            "moves are numbered from 1 in the order `/api/moves` lists them",
+                        )
                     })?),
                 Asked::To(to) => {
                     // Compared as the parts the search makes of each, so
@@ -411,7 +436,12 @@ pub async fn play(
                     Some(moves
                         .iter()
                         .find(|choice| change.is(&sum, choice))
-                        .ok_or_else(|| json!({ "message": format!("{to} is not one move away") }))?)
+                        .ok_or_else(|| {
+                            no_such_move(
+                                format!("{to} is not one move away"),
+                                "`to` is the whole position a move leaves, every part of the sum included; `/api/moves` lists them",
+                            )
+                        })?)
                 }
             };
             let leaves;
