@@ -572,8 +572,10 @@ fn a_table_cut_short_altered_or_foreign_is_refused_before_any_query() {
     assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
     assert!(text(&output.stderr).contains("`Cram`, which no source declares"));
+    // A missing file is a usage error (exit 2), as a missing source is.
     let output = sprague_in(dir, &["run", "--resume", "missing", &file]);
     assert!(text(&output.stderr).contains("cannot read the table `missing`"));
+    assert_eq!(output.status.code(), Some(2));
 }
 
 /// A table that cannot be written is said so, the answers printed.
@@ -584,7 +586,8 @@ fn a_table_that_cannot_be_written_fails_the_run_before_its_queries() {
     let file = cram_file(dir, "cram.game", "grundy Cram(Grid(1, 2))\n");
     for path in ["no/such/folder/t", "."] {
         let output = sprague_in(dir, &["run", "--save", path, &file]);
-        assert_eq!(output.status.code(), Some(1));
+        // A usage error, as a missing file is.
+        assert_eq!(output.status.code(), Some(2));
         // No query is asked: a long search would end unsaved.
         assert_eq!(text(&output.stdout), "");
         let said = text(&output.stderr);

@@ -540,15 +540,13 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
     if let Some(path) = &tables.resume
         && let Err(report) = session.resume(path, &sources)
     {
-        eprint!("{}", output::error(&report, style));
-        return exit_code(true);
+        return refused_table(&report, style);
     }
     if let Some(path) = &tables.save {
         let every = std::time::Duration::from_secs(tables.save_every);
         session.save_to(path, every);
         if let Err(report) = session.check_save() {
-            eprint!("{}", output::error(&report, style));
-            return exit_code(true);
+            return refused_table(&report, style);
         }
     }
     let mut failed = false;
@@ -852,6 +850,23 @@ fn exit_code(failed: bool) -> ExitCode {
         _ if crate::front::progress::interrupted() => ExitCode::from(INTERRUPTED),
         true => ExitCode::from(INPUT_ERROR),
         false => ExitCode::SUCCESS,
+    }
+}
+
+/// A table `--resume` or `--save` names, refused: a file that cannot be
+/// read or written is a usage error, as a missing source file is; one read
+/// but refused (another game's, altered, cut short) is an error in the
+/// input.
+fn refused_table(report: &Report, style: ErrorStyle) -> ExitCode {
+    let code = report.code().map(|code| code.to_string());
+    match code.as_deref() {
+        Some("sprague::table::unreadable" | "sprague::table::unwritable") => {
+            print_fatal(report, style)
+        }
+        _ => {
+            eprint!("{}", output::error(report, style));
+            exit_code(true)
+        }
     }
 }
 
