@@ -66,6 +66,21 @@ fn a_piped_query_prints_what_run_prints() {
     assert_eq!(repl, run(&[]), "plain `sprague` is the REPL");
 }
 
+/// `:load` reads a file as `sprague run` does: one that is not UTF-8 is
+/// shown at its first bad byte, and the session goes on.
+#[test]
+fn load_shows_where_a_file_stops_being_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.game");
+    std::fs::write(&path, b"game S = subtraction {1}\n\xff grundy S(3)\n").unwrap();
+    let input = format!(":load {}\ngrundy *1\n", path.display());
+    let output = sprague(&["repl"], &input);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("sprague::cli::not_utf8"), "{stderr}");
+    assert!(stderr.contains("byte 0xff at line 2, column 1"), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "grundy *1 = 1\n");
+}
+
 #[test]
 fn time_reports_how_long_each_entry_took() {
     let output = sprague(&["repl"], ":time on\ngrundy *3\n:time off\ngrundy *4\n");

@@ -6,7 +6,7 @@
 pub(crate) mod progress;
 
 use std::io::{IsTerminal, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use miette::{Diagnostic, Report};
@@ -46,7 +46,7 @@ pub(crate) fn error_style(json: bool) -> ErrorStyle {
 /// Why the files could not be read: a path that cannot be read (a usage
 /// error) or a file that is not text (an error in the input).
 pub(crate) struct ReadFailure {
-    report: Report,
+    pub(crate) report: Report,
     pub(crate) code: u8,
 }
 
@@ -80,37 +80,42 @@ struct NotUtf8 {
     span: miette::SourceSpan,
 }
 
-/// Reads every file before evaluating any, so that a bad path fails fast.
+/// Reads every file before evaluating any, so that a bad path fails fast;
+/// `-` reads standard input.
 pub(crate) fn read_all(files: &[PathBuf]) -> Result<Vec<(String, String)>, ReadFailure> {
     files
         .iter()
-        .map(|path| {
-            let name = path.display().to_string();
-            let bytes = match name.as_str() {
-                "-" => {
-                    let mut bytes = Vec::new();
-                    std::io::stdin().read_to_end(&mut bytes).map(|_| bytes)
-                }
-                _ => std::fs::read(path),
-            };
-            let name = match name.as_str() {
-                "-" => "<stdin>".to_owned(),
-                _ => name,
-            };
-            let bytes = bytes.map_err(|error| ReadFailure {
-                report: Report::new(Unreadable {
-                    path: name.clone(),
-                    reason: error.to_string(),
-                }),
-                code: USAGE_ERROR,
-            })?;
-            let text = String::from_utf8(bytes).map_err(|error| ReadFailure {
-                report: Report::new(not_utf8(&name, error)),
-                code: INPUT_ERROR,
-            })?;
-            Ok((name, text))
+        .map(|path| match path.to_str() {
+            Some("-") => {
+                let mut bytes = Vec::new();
+                let read = std::io::stdin().read_to_end(&mut bytes).map(|_| bytes);
+                text_of("<stdin>".to_owned(), read)
+            }
+            _ => read_file(path),
         })
         .collect()
+}
+
+/// Reads a file as text, with the name its spans are shown under.
+pub(crate) fn read_file(path: &Path) -> Result<(String, String), ReadFailure> {
+    text_of(path.display().to_string(), std::fs::read(path))
+}
+
+/// The text of what was read as `name`: a read that failed is a usage
+/// error, bytes that are not UTF-8 an error in the input.
+fn text_of(name: String, read: std::io::Result<Vec<u8>>) -> Result<(String, String), ReadFailure> {
+    let bytes = read.map_err(|error| ReadFailure {
+        report: Report::new(Unreadable {
+            path: name.clone(),
+            reason: error.to_string(),
+        }),
+        code: USAGE_ERROR,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|error| ReadFailure {
+        report: Report::new(not_utf8(&name, error)),
+        code: INPUT_ERROR,
+    })?;
+    Ok((name, text))
 }
 
 /// Where a file stops being UTF-8, shown in the text read up to there.

@@ -41,10 +41,6 @@ enum ReplError {
         help(":games lists the declarations")
     )]
     UnknownDeclaration { name: String },
-
-    #[error("cannot read `{path}`: {reason}")]
-    #[diagnostic(code(sprague::repl::unreadable), help("check the path"))]
-    Unreadable { path: String, reason: String },
 }
 
 const HELP: &str = "\
@@ -266,18 +262,17 @@ impl Repl {
         }
     }
 
-    /// Runs a file in the session; `false` when it cannot be read.
+    /// Runs a file in the session; `false` when it cannot be read (as
+    /// `sprague run` reads it: a file that is not UTF-8 is shown at its
+    /// first bad byte).
     fn run_file(&mut self, path: &PathBuf) -> bool {
-        match std::fs::read_to_string(path) {
-            Ok(text) => {
-                self.evaluate(&path.display().to_string(), &text);
+        match crate::front::read_file(path) {
+            Ok((name, text)) => {
+                self.evaluate(&name, &text);
                 true
             }
-            Err(error) => {
-                self.error(ReplError::Unreadable {
-                    path: path.display().to_string(),
-                    reason: error.to_string(),
-                });
+            Err(failure) => {
+                self.report(&failure.report);
                 false
             }
         }
