@@ -265,7 +265,7 @@ impl Repl {
     /// Runs a file in the session; `false` when it cannot be read (as
     /// `sprague run` reads it: a file that is not UTF-8 is shown at its
     /// first bad byte).
-    fn run_file(&mut self, path: &PathBuf) -> bool {
+    fn run_file(&mut self, path: &std::path::Path) -> bool {
         match crate::front::read_file(path) {
             Ok((name, text)) => {
                 self.evaluate(&name, &text);
