@@ -16,7 +16,8 @@
 //! in one part. The sets a move reads or removes are local: built from
 //! those nodes, their `neighbours` and `closed` sets, with `+ | & -`. The
 //! target is one term `G(s - L)` of the same game (its other arguments its
-//! own parameters), and other terms that read only local sets. Guards
+//! own parameters), and other terms that read only local sets (a heap
+//! `*len(closed(s, v))`, another game's count of them). Guards
 //! compare nodes with `==`, `!=`, test `in` a local set, and count local
 //! sets with `len`. One order comparison is allowed, the one that names
 //! each unordered pair once (`for a in s, b in neighbours(s, a) if a < b`),
@@ -287,7 +288,8 @@ impl Check<'_> {
         }
     }
 
-    /// An integer in a condition: plain, or the size of a local set.
+    /// An integer in a condition or a term: plain, or counting the nodes
+    /// of local sets.
     fn count(&mut self, expr: &Expr) {
         match &expr.kind {
             ExprKind::Call { function, args }
@@ -323,9 +325,11 @@ impl Check<'_> {
                             continue;
                         }
                     }
-                    others.iter().for_each(|arg| self.plain(arg));
+                    others.iter().for_each(|arg| self.count(arg));
                 }
-                Term::Heap { size, .. } => self.plain(size),
+                // `*len(closed(s, v))`: the same in the part as in the
+                // whole region, whatever the numbering.
+                Term::Heap { size, .. } => self.count(size),
                 Term::NodeAt { index, .. } => self.plain(index),
                 Term::Node { .. } | Term::Name(_) => {}
                 Term::Group(_) | Term::Over { .. } => {
