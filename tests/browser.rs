@@ -640,6 +640,27 @@ async fn draw_and_plot_in_the_editor_are_pictures() {
     assert_eq!(boxes, json!(4));
 }
 
+/// At a phone's width a plot keeps two thirds of its 900 pixels, its
+/// labels legible (shrunk to the pane they were about 6 px), and scrolls
+/// sideways in a region the keyboard reaches.
+#[tokio::test]
+async fn a_plot_on_a_phone_scrolls_at_a_legible_size() {
+    let Some(page) = Page::open(&[], (390, 844)).await else {
+        return;
+    };
+    page.run("game T = subtraction {1, 2}\nplot T for n in 0..=40\n")
+        .await;
+    page.until(
+        "the plot is drawn",
+        "const image = document.querySelector('#details img.picture'); return image && image.complete && image.naturalWidth > 0",
+    )
+    .await;
+    let shown = page
+        .eval("const image = document.querySelector('#details img.picture'); const scroll = image.parentElement; return [image.getBoundingClientRect().width, scroll.clientWidth < scroll.scrollWidth, scroll.tabIndex, scroll.getAttribute('role')]")
+        .await;
+    assert_eq!(shown, json!([600, true, 0, "region"]));
+}
+
 /// Collects the page's uncaught errors and rejections from now on.
 const CATCH_ERRORS: &str = "window.uncaught = []; window.addEventListener('error', e => window.uncaught.push(String(e.message))); window.addEventListener('unhandledrejection', e => window.uncaught.push(String(e.reason)));";
 

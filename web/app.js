@@ -467,13 +467,22 @@ function preformatted(text) {
   return pre;
 }
 
-/** An SVG the server drew, shown as an image: no script in it runs. */
+/**
+ * An SVG the server drew, shown as an image: no script in it runs. On a
+ * phone it scrolls sideways at a legible size, so the keyboard reaches it.
+ */
 function svgImage(text, label) {
   const image = document.createElement("img");
   image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
   image.alt = label;
   image.className = "picture";
-  return image;
+  const scroll = document.createElement("div");
+  scroll.className = "picture-scroll";
+  scroll.tabIndex = 0;
+  scroll.setAttribute("role", "region");
+  scroll.setAttribute("aria-label", label);
+  scroll.appendChild(image);
+  return scroll;
 }
 
 // A pane grown or shrunk past a character shows the answers cut anew.
