@@ -1321,3 +1321,42 @@ async fn every_lane_replays_the_declarations_as_they_now_stand() {
         assert_eq!(body["answers"][1]["value"], 3, "{lane}: {body}");
     }
 }
+
+/// A reset while a long source is being declared in another lane: the
+/// declarations it makes after the reset began are known in no lane (one
+/// lane knew them and another did not).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reset_during_a_declaration_leaves_no_lane_knowing_it() {
+    let shared = shared();
+    let mut source: String = (0..25_000)
+        .map(|i| format!("game G{i} = subtraction {{1, {}}}\n", i % 7 + 2))
+        .collect();
+    source += "game Race = subtraction {1, 2}\n";
+    let running = {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            post(
+                &shared,
+                "/api/run",
+                json!({ "source": source, "lane": "check" }),
+            )
+            .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let (status, body) = post(&shared, "/api/reset", json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let _ = running.await;
+    for lane in sprague::serve::LANES {
+        let (_, body) = post(
+            &shared,
+            "/api/run",
+            json!({ "source": "grundy Race(4)", "lane": lane }),
+        )
+        .await;
+        assert_eq!(
+            body["errors"][0]["code"], "sprague::check::unknown_game",
+            "{lane}: {body}"
+        );
+    }
+}

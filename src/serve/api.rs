@@ -155,7 +155,7 @@ pub async fn run(
         Ok(lane) => lane,
         Err(refused) => return refused.into_response(),
     };
-    let name = shared.entry_name();
+    let (name, began) = shared.entry();
     let declaring = shared.clone();
     let outcome = shared
         .compute(lane, move |session| {
@@ -176,7 +176,7 @@ pub async fn run(
             };
             let declared = session.declare(&name, source, &mut sink);
             if declared.is_ok() {
-                declaring.declared((lane, lane), sent.base, &name, session);
+                declaring.declared((lane, lane), (sent.base, began), &name, session);
             }
             if let Ok(queries) = declared.map_err(|report| {
                 sink(Event::Error(report));

@@ -107,6 +107,10 @@ impl IntoResponse for Unanswered {
     }
 }
 
+/// A count of resets: what a computation saw when it began.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Epoch(usize);
+
 /// The declarations a source made, kept for every lane to replay.
 struct Declared {
     /// Its place among every source declared (those let go of counted).
@@ -186,6 +190,9 @@ pub struct Shared {
     games: Mutex<Vec<DeclaredGame>>,
     /// How many sources the page has sent, to name each one.
     entries: AtomicUsize,
+    /// How many resets there have been: a computation that began before
+    /// the last one keeps its declarations to its own (dropped) session.
+    resets: AtomicUsize,
     /// The `Host` values the server answers to.
     hosts: Vec<String>,
     timeouts: Timeouts,
@@ -238,6 +245,7 @@ impl Shared {
             files: Mutex::new(Vec::new()),
             games: Mutex::new(Vec::new()),
             entries: AtomicUsize::new(0),
+            resets: AtomicUsize::new(0),
             hosts,
             timeouts,
         })
@@ -374,12 +382,12 @@ impl Shared {
     fn declared(
         &self,
         (declarer, label): (&'static str, &'static str),
-        base: usize,
+        (base, began): (usize, Epoch),
         name: &str,
         session: &Session,
     ) {
         let text = session.made_in(base);
-        if text.is_empty() {
+        if text.is_empty() || began != self.epoch() {
             return;
         }
         {
@@ -447,12 +455,13 @@ impl Shared {
 
     async fn load_file(self: &Arc<Self>, name: String, text: String) -> Vec<String> {
         let shared = self.clone();
+        let began = self.epoch();
         let loaded = self
             .compute(LANES[0], move |session| {
                 let base = session.next_offset();
                 match session.declare(&name, &text, &mut |_| {}) {
                     Ok(_) => {
-                        shared.declared((LANES[0], "files"), base, &name, session);
+                        shared.declared((LANES[0], "files"), (base, began), &name, session);
                         Vec::new()
                     }
                     Err(report) => vec![crate::output::error(
@@ -492,9 +501,18 @@ impl Shared {
         any
     }
 
+    /// Where the shared state stands among resets, for a computation to
+    /// note when it begins.
+    fn epoch(&self) -> Epoch {
+        Epoch(self.resets.load(Ordering::SeqCst))
+    }
+
     /// Forgets every declaration and memoised value but the served files'
     /// games, and gives the memory back to the system.
     pub async fn reset(self: &Arc<Self>) -> Result<(), Unanswered> {
+        // A run under way declares into its own session, dropped below, and
+        // not into the list the lanes replay (it may end after the clear).
+        self.resets.fetch_add(1, Ordering::SeqCst);
         self.cancel(None);
         locked(&self.declared).0.clear();
         *locked(&self.games) = Vec::new();
@@ -510,6 +528,12 @@ impl Shared {
             self.load_file(name, text).await;
         }
         Ok(())
+    }
+
+    /// A name for the next source the page sends, and where the shared
+    /// state stands among resets as it comes.
+    fn entry(&self) -> (String, Epoch) {
+        (self.entry_name(), self.epoch())
     }
 
     /// A name for the next source the page sends.
