@@ -844,3 +844,19 @@ fn a_source_past_the_size_limit_is_refused_before_it_is_parsed() {
     let answered = sprague(&["run", "--max-source", "3000", "-"], &source);
     assert_eq!(stdout(&answered), "grundy *3 + *5 = 6\n".repeat(200));
 }
+
+/// Thousands of unknown names are each reported; the first ones suggest
+/// the declared name they are a slip of, the rest (past 200) do not look
+/// for one, which read every declared name for each (9 s for 5,000).
+#[test]
+fn thousands_of_unknown_names_are_each_reported() {
+    let source: String = (0..3000)
+        .map(|i| format!("game Game{i}(n) {{ move Game{i}(n - 1) + Gane{i}(n) if n > 0 }}\n"))
+        .collect();
+    let output = sprague(&["check", "-"], &source);
+    assert_eq!(output.status.code(), Some(1));
+    let said = stderr(&output);
+    assert_eq!(said.matches("unknown game `Gane").count(), 3000);
+    assert!(said.contains("did you mean `Game0`?"), "{}", &said[..2000]);
+    assert!(!said.contains("did you mean `Game2999`?"));
+}

@@ -373,11 +373,17 @@ impl Lowerer {
         })
     }
 
+    /// The declared name most like `name`, among those that `fits`. Past
+    /// [`SUGGESTED_ERRORS`] errors none is looked for: each look reads every
+    /// name, and thousands of slips would take time quadratic in them.
     pub(super) fn closest_name(
         &self,
         name: &str,
         fits: impl Fn(DeclarationKind) -> bool,
     ) -> Option<&str> {
+        if self.errors.len() >= SUGGESTED_ERRORS {
+            return None;
+        }
         let candidates = self
             .program
             .names
@@ -387,6 +393,9 @@ impl Lowerer {
         closest(name, candidates)
     }
 }
+
+/// How many errors of one check may suggest a declared name.
+const SUGGESTED_ERRORS: usize = 200;
 
 /// The candidate most like `name`, if any is close enough to be a typo: a
 /// few edits away (transpositions count as one), or sharing a long prefix.

@@ -658,6 +658,16 @@ fn best_effort(name: &str, text: &str) -> Option<Session> {
         }
     }
     let spans: Vec<miette::SourceSpan> = program.statements.iter().map(Statement::span).collect();
+    // The statements that name each declared name: a statement blanked out
+    // takes with it those that refer to what it declared (a chain of lets
+    // on a failing one would otherwise go one check at a time).
+    let mut readers: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (index, statement) in program.statements.iter().enumerate() {
+        for name in crate::lower::references(statement) {
+            readers.entry(name).or_default().push(index);
+        }
+    }
+    let mut blanked = vec![false; spans.len()];
     for _ in 0..=spans.len() {
         let mut session = Session::new(MAX_STATES);
         let text = std::str::from_utf8(&masked).ok()?;
@@ -665,7 +675,7 @@ fn best_effort(name: &str, text: &str) -> Option<Session> {
             Ok(_) => return Some(session),
             Err(report) => report,
         };
-        let culprits: Vec<miette::SourceSpan> = errors(&report)
+        let mut culprits: Vec<usize> = errors(&report)
             .into_iter()
             .filter_map(primary)
             .filter_map(|label| {
@@ -676,15 +686,23 @@ fn best_effort(name: &str, text: &str) -> Option<Session> {
                     .partition_point(|span| span.offset() <= at)
                     .checked_sub(1)?;
                 let span = spans[index];
-                (at <= span.offset() + span.len()).then_some(span)
+                (at <= span.offset() + span.len() && !blanked[index]).then_some(index)
             })
             .collect();
         if culprits.is_empty() {
             return None;
         }
-        culprits
-            .into_iter()
-            .for_each(|span| blank(&mut masked, span));
+        while let Some(index) = culprits.pop() {
+            if std::mem::replace(&mut blanked[index], true) {
+                continue;
+            }
+            blank(&mut masked, spans[index]);
+            let declared = crate::lower::declared_name(&program.statements[index]);
+            if let Some(readers) = declared.and_then(|declared| readers.get(declared.name.as_str()))
+            {
+                culprits.extend(readers.iter().filter(|&&reader| !blanked[reader]));
+            }
+        }
     }
     None
 }
