@@ -717,8 +717,8 @@ enum Hovered {
 /// of the document's last text that checked, and that line, run within
 /// small limits. `None` when the line is not a query.
 fn query_work(checked: &Session, text: &str, at: usize) -> Option<Work> {
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let line_end = text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i);
     let line = text[line_start..line_end].trim();
     let keyword = line.split_whitespace().next()?;
     if !crate::syntax::KEYWORDS.contains(&keyword)
@@ -782,6 +782,14 @@ mod tests {
         assert_eq!(lines.position(99), Position::new(2, 0));
         assert_eq!(offset(text, Position::new(1, 1)), 6);
         assert_eq!(offset(text, Position::new(9, 0)), text.len());
+        // A `\r` alone ends a line, as `\n` and `\r\n` do.
+        let text = "a\rb\r\nc\nd";
+        let lines = Lines::new(text);
+        for (at, line) in [(0, 0), (2, 1), (5, 2), (7, 3)] {
+            assert_eq!(lines.position(at), Position::new(line, 0), "{at}");
+            assert_eq!(offset(text, Position::new(line, 0)), at as usize);
+        }
+        assert_eq!(offset(text, Position::new(1, 5)), 3);
     }
 
     /// A save's run stopped by its time bound says so once, as a warning

@@ -24,19 +24,28 @@ pub(super) fn word_start(before: &str, is_word: impl Fn(char) -> bool) -> usize 
         .map_or(0, |(at, c)| at + c.len_utf8())
 }
 
+/// Where each line after the first starts: after a `\n`, or a `\r` alone
+/// (the protocol's three line ends).
+fn line_ends(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().filter_map(move |(at, &byte)| {
+        let ends = byte == b'\n' || (byte == b'\r' && bytes.get(at + 1) != Some(&b'\n'));
+        ends.then_some(at + 1)
+    })
+}
+
 /// The byte offset of an LSP position (a line, and UTF-16 units into it).
 pub(super) fn offset(text: &str, position: Position) -> usize {
-    let mut line_start = 0;
-    for _ in 0..position.line {
-        match text[line_start..].find('\n') {
-            Some(i) => line_start += i + 1,
-            None => return text.len(),
-        }
-    }
+    let Some(line_start) = std::iter::once(0)
+        .chain(line_ends(text))
+        .nth(position.line as usize)
+    else {
+        return text.len();
+    };
     let line = &text[line_start..];
     let mut units = 0;
     for (i, c) in line.char_indices() {
-        if units >= position.character as usize || c == '\n' {
+        if units >= position.character as usize || c == '\n' || c == '\r' {
             return line_start + i;
         }
         units += c.len_utf16();
@@ -55,9 +64,7 @@ pub(super) struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     pub(super) fn new(text: &'a str) -> Lines<'a> {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-            .collect();
+        let starts = std::iter::once(0).chain(line_ends(text)).collect();
         Lines { text, starts }
     }
 
