@@ -787,7 +787,7 @@ mod tests {
         let lines = Lines::new(text);
         for (at, line) in [(0, 0), (2, 1), (5, 2), (7, 3)] {
             assert_eq!(lines.position(at), Position::new(line, 0), "{at}");
-            assert_eq!(offset(text, Position::new(line, 0)), at as usize);
+            assert_eq!(offset(text, Position::new(line, 0)), at);
         }
         assert_eq!(offset(text, Position::new(1, 5)), 3);
     }
