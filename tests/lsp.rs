@@ -379,6 +379,41 @@ fn a_chain_of_lets_on_a_failing_one_keeps_the_rest() {
     client.stop();
 }
 
+/// A symbol's range is its whole declaration, its selection range its
+/// name, as the protocol asks (both were the name).
+#[test]
+fn symbols_span_their_declarations_and_select_their_names() {
+    let mut client = Client::start();
+    assert!(client.open(GAMES).is_empty());
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": URI } }),
+    );
+    let maze = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|symbol| symbol["name"] == "Maze")
+        .unwrap()
+        .clone();
+    // `graph Maze {` on line 1 to its `}` on line 4.
+    assert_eq!(
+        maze["range"]["start"],
+        json!({ "line": 1, "character": 0 }),
+        "{maze}"
+    );
+    assert_eq!(
+        maze["range"]["end"],
+        json!({ "line": 4, "character": 1 }),
+        "{maze}"
+    );
+    assert_eq!(
+        maze["selectionRange"],
+        json!({ "start": { "line": 1, "character": 6 }, "end": { "line": 1, "character": 10 } })
+    );
+    client.stop();
+}
+
 /// A hover on a `let` shows the declaration alone, not the comments and
 /// blank lines after it (which the parser took into a statement that ends
 /// with a sum or an operator's operands), nor a query's after it.

@@ -614,8 +614,9 @@ impl Server {
                         (SymbolKind::CONSTANT, format!("let {name}"))
                     }
                 };
-                let span = declaration.span;
-                let range = lines.range(span.offset(), span.len());
+                // The whole declaration, and its name within it.
+                let named = declaration.span;
+                let whole = session.declaration_span(name).unwrap_or(named);
                 #[allow(deprecated, reason = "the field must be given, and is deprecated")]
                 DocumentSymbol {
                     name: name.clone(),
@@ -623,8 +624,8 @@ impl Server {
                     kind,
                     tags: None,
                     deprecated: None,
-                    range,
-                    selection_range: range,
+                    range: lines.range(whole.offset(), whole.len()),
+                    selection_range: lines.range(named.offset(), named.len()),
                     children: None,
                 }
             })

@@ -919,11 +919,15 @@ impl Session {
 
     /// The source text of a declaration, as written.
     pub fn source_of(&self, name: &str) -> Option<&str> {
-        let span = self.declarations.iter().find_map(|statement| {
+        Some(self.sources.text(self.declaration_span(name)?))
+    }
+
+    /// Where the whole declaration of a name in force lies.
+    pub fn declaration_span(&self, name: &str) -> Option<SourceSpan> {
+        self.declarations.iter().find_map(|statement| {
             let declared = lower::declared_name(statement)?;
             (declared.name == name).then(|| statement.span())
-        })?;
-        Some(self.sources.text(span))
+        })
     }
 
     /// Every name a user may type: declarations, and each graph's nodes as
