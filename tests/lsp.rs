@@ -414,6 +414,23 @@ fn symbols_span_their_declarations_and_select_their_names() {
     client.stop();
 }
 
+/// A hover on a query over two lines answers the whole query (it read
+/// its first line alone, which does not parse); one in the comment after
+/// a query does not answer it.
+#[test]
+fn hover_answers_a_query_over_lines_and_not_its_comment() {
+    let mut client = Client::start();
+    let text = "game S = subtraction {1, 2}\nwins? S(3) +\n  S(4) # one more heap\n";
+    assert!(client.open(text).is_empty());
+    // S(n) = n mod 3: 0 XOR 1 = 1, a win.
+    let hover = client.at("textDocument/hover", 1, 1);
+    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(value.contains("wins? S(3) + S(4) = true"), "{hover}");
+    let in_comment = client.at("textDocument/hover", 2, 14);
+    assert_eq!(in_comment, Json::Null);
+    client.stop();
+}
+
 /// A hover on a `let` shows the declaration alone, not the comments and
 /// blank lines after it (which the parser took into a statement that ends
 /// with a sum or an operator's operands), nor a query's after it.

@@ -714,19 +714,32 @@ enum Hovered {
     Later,
 }
 
-/// The work of answering the query the line at `at` asks: the declarations
-/// of the document's last text that checked, and that line, run within
-/// small limits. `None` when the line is not a query.
-fn query_work(checked: &Session, text: &str, at: usize) -> Option<Work> {
+/// The query at `at`: the whole statement when the text parses (a query
+/// may run over several lines; a comment after it is not it), else the
+/// line, if it starts as a query does.
+fn query_at(text: &str, at: usize) -> Option<&str> {
+    if let Ok(program) = crate::syntax::parse(text, 0) {
+        return program.statements.iter().find_map(|statement| {
+            let span = statement.span();
+            let within = (span.offset()..=span.offset() + span.len()).contains(&at);
+            (matches!(statement, Statement::Query(_)) && within)
+                .then(|| &text[span.offset()..span.offset() + span.len()])
+        });
+    }
     let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let line_end = text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i);
     let line = text[line_start..line_end].trim();
     let keyword = line.split_whitespace().next()?;
-    if !crate::syntax::KEYWORDS.contains(&keyword)
-        || ["game", "graph", "let", "move"].contains(&keyword)
-    {
-        return None;
-    }
+    (crate::syntax::KEYWORDS.contains(&keyword)
+        && !["game", "graph", "let", "move"].contains(&keyword))
+    .then_some(line)
+}
+
+/// The work of answering the query at `at`: the declarations of the
+/// document's last text that checked, and that query, run within small
+/// limits. `None` when there is no query there.
+fn query_work(checked: &Session, text: &str, at: usize) -> Option<Work> {
+    let line = query_at(text, at)?;
     // The declarations, without the file's other queries.
     let declarations = checked
         .program()
