@@ -180,9 +180,10 @@ impl Session {
     }
 
     /// Lets go of the text of every source read but those a declaration
-    /// in force was made in: a server sent the same source again and again,
-    /// or sources that replace each other's declarations, keeps their
-    /// declarations' texts alone. Only once their queries are answered.
+    /// in force was made in (which keep their whole text): a server sent
+    /// the same source again and again, or sources that replace each
+    /// other's declarations, keeps one text. Only once their queries are
+    /// answered.
     pub fn release_unused(&mut self) {
         let mut kept: Vec<usize> = self
             .declarations
