@@ -860,3 +860,28 @@ fn thousands_of_unknown_names_are_each_reported() {
     assert!(said.contains("did you mean `Game0`?"), "{}", &said[..2000]);
     assert!(!said.contains("did you mean `Game2999`?"));
 }
+
+/// A `let` of a value that reads a `let` declared below it, or itself,
+/// is refused: it read the later one as 0 (`let x = y * 10 + 7` then
+/// `let y = 2` gave `*7`, and `let x = x + 1` gave `*1`). Each form a
+/// value takes, and a position reading a value declared below it.
+#[test]
+fn a_let_reading_a_later_let_is_refused_not_read_as_zero() {
+    for source in [
+        "let x = y * 10 + 7\nlet y = 2\ngrundy *x",
+        "let x = x + 1\ngrundy *x",
+        "let s = {1, t}\nlet t = 4\ngrundy *len(s)",
+        "let l = [t, t]\nlet t = 4\ngrundy *len(l)",
+        "let p = *k\nlet k = 3\ngrundy p",
+        "let n = max(k, 1)\nlet k = 3\ngrundy *n",
+        "let r = Grid(k, 2)\nlet k = 3\ngame Cram(s) { move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b }\ngrundy Cram(r)",
+    ] {
+        let output = fails_with(source, "let_before_declaration");
+        assert!(stdout(&output).is_empty(), "{source}: {}", stdout(&output));
+    }
+    let output = fails_with("let x = x + 1\ngrundy *x", "let_before_declaration");
+    assert!(stderr(&output).contains("cannot use its own value"));
+    // Declared above, each is read as declared.
+    let output = sprague(&["run", "-"], "let y = 2\nlet x = y * 10 + 7\ngrundy *x");
+    assert_eq!(stdout(&output), "grundy *27 = 27\n");
+}

@@ -109,6 +109,7 @@ impl Lowerer {
             },
             span: decl.span,
         });
+        self.unlowered_constants.insert(id.0);
         DeclarationKind::Constant(id)
     }
 
@@ -130,12 +131,19 @@ impl Lowerer {
                     span: name.span,
                     depth: 1,
                 },
-                _ => return,
+                _ => {
+                    self.unlowered_constants.remove(&id.0);
+                    return;
+                }
             },
         };
         self.max_slots = 0;
         let errors = self.errors.len();
+        self.lowering = Some(decl.name.name.clone());
         let (value, ty) = self.expr(&expr, &Scope::default());
+        self.lowering = None;
+        // Read from here on, even if it failed: its errors say why.
+        self.unlowered_constants.remove(&id.0);
         if ty == Type::Bool {
             self.errors.push(CheckError::TypeMismatch {
                 expected: "a value",
@@ -282,7 +290,9 @@ impl Lowerer {
         let ast::LetValue::Position(sum) = &decl.value else {
             return;
         };
+        self.lowering = Some(decl.name.name.clone());
         let value = self.sum(sum, &Scope::default());
+        self.lowering = None;
         let components = self.program.components(&value);
         let lowered = &mut self.program.lets[id.0 as usize];
         (lowered.value, lowered.components) = (value, components);

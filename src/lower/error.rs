@@ -136,16 +136,15 @@ pub enum CheckError {
     },
 
     #[error("`{name}` is used before its declaration")]
-    #[diagnostic(
-        code(sprague::check::let_before_declaration),
-        help("move this `let` below the `let` it uses")
-    )]
+    #[diagnostic(code(sprague::check::let_before_declaration))]
     LetBeforeDeclaration {
         name: String,
         #[label(primary, "used here")]
         span: SourceSpan,
         #[label("declared here")]
         declared: SourceSpan,
+        #[help]
+        help: &'static str,
     },
 
     #[error("this sum has {components} components, more than the {limit} a sum may have")]

@@ -237,14 +237,20 @@ impl Lowerer {
                 .program
                 .names
                 .get(&var.name)
-                .map(|declared| declared.kind)
+                .map(|declared| (declared.kind, declared.span))
             {
-                Some(DeclarationKind::Constant(id)) => {
+                Some((DeclarationKind::Constant(id), declared))
+                    if self.unlowered_constants.contains(&id.0) =>
+                {
+                    self.used_before_declaration(var, declared);
+                    (ExprKind::Const(0), Type::Int)
+                }
+                Some((DeclarationKind::Constant(id), _)) => {
                     let value = self.program.constant(id).value.clone();
                     let ty = constant_type(&value);
                     (value.kind, ty)
                 }
-                Some(DeclarationKind::Graph(id)) => {
+                Some((DeclarationKind::Graph(id), _)) => {
                     let board = self.program.graph(id).board.clone();
                     (
                         ExprKind::Value(crate::values::Value::Region(board.whole())),

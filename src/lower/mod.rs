@@ -207,8 +207,12 @@ impl Scope {
 struct Lowerer {
     program: Program,
     errors: Vec<CheckError>,
-    /// `let`s of this source whose value is not lowered yet.
+    /// `let`s of this source whose value is not lowered yet: positions,
+    /// and values (constants) by their own numbers.
     unlowered_lets: HashSet<u32>,
+    unlowered_constants: HashSet<u32>,
+    /// The name of the `let` being lowered.
+    lowering: Option<String>,
     /// The most slots a scope has used since this was last reset.
     max_slots: usize,
     /// Whether a family of graphs is being lowered: its rules may not
@@ -222,6 +226,8 @@ impl Lowerer {
             program: program.clone(),
             errors: Vec::new(),
             unlowered_lets: HashSet::new(),
+            unlowered_constants: HashSet::new(),
+            lowering: None,
             max_slots: 0,
             in_family: false,
         }

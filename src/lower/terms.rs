@@ -281,11 +281,7 @@ impl Lowerer {
         };
         match declaration.kind {
             DeclarationKind::Let(id) if self.unlowered_lets.contains(&id.0) => {
-                self.errors.push(CheckError::LetBeforeDeclaration {
-                    name: name.name.clone(),
-                    span: name.span,
-                    declared: declaration.span,
-                });
+                self.used_before_declaration(name, declaration.span)
             }
             DeclarationKind::Let(id) => terms.push(Term::Let {
                 id,
@@ -304,6 +300,21 @@ impl Lowerer {
             | DeclarationKind::Family(_)
             | DeclarationKind::Constant(_) => self.wrong_kind(name, declaration, "a position"),
         }
+    }
+
+    /// A `let` that reads a `let` not lowered yet: one declared below it,
+    /// or itself.
+    pub(super) fn used_before_declaration(&mut self, name: &ast::Ident, declared: SourceSpan) {
+        let help = match self.lowering.as_deref() == Some(name.name.as_str()) {
+            true => "a `let` cannot use its own value: name another `let`, declared above it",
+            false => "move this `let` below the `let` it uses",
+        };
+        self.errors.push(CheckError::LetBeforeDeclaration {
+            name: name.name.clone(),
+            span: name.span,
+            declared,
+            help,
+        });
     }
 
     pub(super) fn wrong_kind(
