@@ -127,3 +127,33 @@ fn a_large_graph_redeclared_is_valued_by_its_new_edges() {
     let notes = String::from_utf8_lossy(&output.stderr);
     assert!(!notes.contains("forgot 0 "), "{notes}");
 }
+
+/// A `let` redeclared in terms of a `let` declared after the old one is
+/// read as declared (it was lowered in the old one's place, before the
+/// `let` it reads, which it read as 0), and so is a `let` that used the
+/// old one; two `let`s that would read each other are refused, and the
+/// old ones stay.
+#[test]
+fn a_let_redeclared_reads_the_lets_declared_after_it() {
+    let output = sprague(
+        &["repl"],
+        "let k = 3\nlet j = k * 10\nlet m = 2\nlet k = m + 5\ngrundy *k\ngrundy *j\n\
+         let x = 1\nlet y = x + 1\nlet x = y + 10\ngrundy *x\ngrundy *y\n",
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    let answers: Vec<&str> = out
+        .lines()
+        .filter(|line| line.starts_with("grundy"))
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            "grundy *7 = 7",
+            "grundy *70 = 70",
+            "grundy *1 = 1",
+            "grundy *2 = 2"
+        ],
+        "{out}"
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("let_before_declaration"));
+}

@@ -2,7 +2,7 @@
 //! engine whose memo lasts as long as the session. `sprague run` and the
 //! REPL both feed sources to a session and print the events it yields.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -175,6 +175,18 @@ impl Session {
             .map(|statement| statement.span())
             .filter(|span| extent.contains(&span.offset()))
             .map(|span| self.sources.text(span))
+            .collect();
+        texts.join("\n")
+    }
+
+    /// Every declaration in force, as written, in the order they were
+    /// first made (an order in which they can be declared again, as one
+    /// source: a `let` uses only the `let`s above it).
+    pub fn in_force(&self) -> String {
+        let texts: Vec<&str> = self
+            .declarations
+            .iter()
+            .map(|statement| self.sources.text(statement.span()))
             .collect();
         texts.join("\n")
     }
@@ -454,6 +466,14 @@ impl Session {
                 None => declarations.push(Arc::new(statement)),
             }
         }
+        // Named before the declarations are put in an order to lower.
+        let names: Vec<String> = replaced
+            .iter()
+            .filter_map(|&index| {
+                lower::declared_name(&declarations[index]).map(|name| name.name.clone())
+            })
+            .collect();
+        let declarations = uses_first(declarations);
         let statements: Vec<&ast::Statement> = declarations
             .iter()
             .map(|statement| statement.as_ref())
@@ -461,12 +481,6 @@ impl Session {
             .collect();
         let (program, lowered) = lower::lower(&Program::default(), &statements)
             .map_err(|errors| self.check_report(errors))?;
-        let names: Vec<String> = replaced
-            .iter()
-            .filter_map(|&index| {
-                lower::declared_name(&declarations[index]).map(|name| name.name.clone())
-            })
-            .collect();
         let kinds_kept = names.iter().all(|name| {
             let kind =
                 |program: &Program| program.names.get(name).map(|declaration| declaration.kind);
@@ -965,6 +979,61 @@ impl Session {
             )),
         }
     }
+}
+
+/// The declarations in their order, but each after the `let`s, graphs
+/// and families it uses (which are lowered in order: a redeclared `let k =
+/// m + 1` kept in the place of the old `k` came before the `m` it reads).
+/// Games are lowered after them all, so that a use of a game orders
+/// nothing; a declaration that uses itself, through others or not, stays
+/// after what it uses outside the cycle, for the checker to report.
+fn uses_first(declarations: Vec<Arc<ast::Statement>>) -> Vec<Arc<ast::Statement>> {
+    let index: HashMap<&str, usize> = declarations
+        .iter()
+        .enumerate()
+        .filter(|(_, statement)| !matches!(statement.as_ref(), ast::Statement::Game(_)))
+        .filter_map(|(at, statement)| Some((lower::declared_name(statement)?.name.as_str(), at)))
+        .collect();
+    const NEW: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    let uses: Vec<Vec<&str>> = declarations
+        .iter()
+        .map(|statement| lower::references(statement))
+        .collect();
+    let mut state = vec![NEW; declarations.len()];
+    let mut order = Vec::with_capacity(declarations.len());
+    // A walk with a stack of its own: a chain of thousands of `let`s.
+    for root in 0..declarations.len() {
+        let mut stack = vec![(root, 0)];
+        while let Some((at, next)) = stack.pop() {
+            if next == 0 {
+                if state[at] != NEW {
+                    continue;
+                }
+                state[at] = OPEN;
+            }
+            match uses[at][next..]
+                .iter()
+                .position(|used| index.get(used).is_some_and(|&to| state[to] == NEW))
+            {
+                Some(skip) => {
+                    let to = index[uses[at][next + skip]];
+                    stack.push((at, next + skip + 1));
+                    stack.push((to, 0));
+                }
+                None => {
+                    state[at] = DONE;
+                    order.push(at);
+                }
+            }
+        }
+    }
+    let mut slots: Vec<Option<Arc<ast::Statement>>> = declarations.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter_map(|at| slots[at].take())
+        .collect()
 }
 
 /// The names whose meaning depends on any of `names`: those names and every
