@@ -107,6 +107,11 @@ impl IntoResponse for Unanswered {
     }
 }
 
+/// The most sources the lanes replay before those in the list are
+/// gathered into one: the declarations in force, as a lane that has
+/// replayed them all holds them.
+const COMPACT_PAST: usize = 32;
+
 /// A count of resets: what a computation saw when it began.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Epoch(usize);
@@ -117,9 +122,11 @@ struct Declared {
     number: usize,
     /// The lane it was declared in (which has it already), or `files`.
     lane: &'static str,
-    /// The session it was declared in, and where it starts there.
+    /// The session it was declared in, and where it starts there: none
+    /// for the declarations in force that a compaction gathered (see
+    /// [`COMPACT_PAST`]).
     session: &'static str,
-    base: usize,
+    base: Option<usize>,
     name: String,
     text: Arc<str>,
 }
@@ -138,6 +145,9 @@ pub struct DeclaredGame {
 /// the computations sent to it, running or waiting.
 struct Lane {
     name: &'static str,
+    /// How many declared sources its session had seen when it last caught
+    /// up (its [`LaneSession::seen`], read where the session is not).
+    seen: AtomicUsize,
     state: Mutex<Option<LaneSession>>,
     jobs: Mutex<Vec<Arc<AtomicBool>>>,
     /// The computation running, if any: when it started and how far the
@@ -233,6 +243,7 @@ impl Shared {
             .iter()
             .map(|&name| Lane {
                 name,
+                seen: AtomicUsize::new(0),
                 state: Mutex::new(None),
                 jobs: Mutex::new(Vec::new()),
                 running: Mutex::new(None),
@@ -367,6 +378,7 @@ impl Shared {
                 .map(|source| (source.name.clone(), source.text.clone()))
                 .collect();
             state.seen = *count;
+            self.lane_of(lane).seen.store(*count, Ordering::SeqCst);
             missed
         };
         for (name, text) in missed {
@@ -392,8 +404,13 @@ impl Shared {
         }
         {
             let (declared, count) = &mut *locked(&self.declared);
+            // Caught up: the session holds every source the others kept.
+            let caught_up = self.lane_of(declarer).seen.load(Ordering::SeqCst) == *count;
             while declared.last().is_some_and(|last| {
-                last.session == declarer && session.made_in(last.base).is_empty()
+                last.session == declarer
+                    && last
+                        .base
+                        .is_some_and(|base| session.made_in(base).is_empty())
             }) {
                 declared.pop();
             }
@@ -401,11 +418,28 @@ impl Shared {
                 number: *count,
                 lane: label,
                 session: declarer,
-                base,
+                base: Some(base),
                 name: name.to_owned(),
                 text: text.into(),
             });
             *count += 1;
+            if declared.len() > COMPACT_PAST && caught_up {
+                // One source of what is in force replaces them all: lanes
+                // declaring in turn, each replacing what the other did,
+                // had the list grow without end (55 MB after 600 runs),
+                // and a lane's first query replay every source.
+                declared.clear();
+                declared.push(Declared {
+                    number: *count,
+                    lane: declarer,
+                    session: declarer,
+                    base: None,
+                    name: "declarations in force".to_owned(),
+                    text: session.in_force().into(),
+                });
+                *count += 1;
+                self.lane_of(declarer).seen.store(*count, Ordering::SeqCst);
+            }
         }
         let boards = session.games_on_boards();
         *locked(&self.games) = session
@@ -417,6 +451,11 @@ impl Shared {
                 parameters,
             })
             .collect();
+    }
+
+    /// How many sources a lane's first computation would replay.
+    pub fn replayed(&self) -> usize {
+        locked(&self.declared).0.len()
     }
 
     /// The games declared, with their numbers of parameters.
