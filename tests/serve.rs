@@ -1221,6 +1221,17 @@ async fn a_position_with_a_slip_is_answered_with_its_errors() {
             "{path}: {body}"
         );
     }
+    // A slip in `to` points into `to`, and says so (it had no label).
+    for (to, at) in [("*1 + Nope", "*1 + ".len()), ("*1 +", "*1 +".len())] {
+        let request = json!({ "position": "*3", "to": to });
+        let (status, body) = post(&shared, "/api/play", request).await;
+        assert_eq!(status, StatusCode::OK, "{to}: {body}");
+        let error = &body["errors"][0];
+        assert_eq!(error["field"], "to", "{to}: {body}");
+        assert!(error["help"].as_str().is_some(), "{to}: {body}");
+        let offset = error["labels"][0]["span"]["offset"].as_u64();
+        assert_eq!(offset, Some(at as u64), "{to}: {body}");
+    }
     let (status, body) = post(&shared, "/api/play", json!({ "position": "*3" })).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert!(

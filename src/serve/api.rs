@@ -429,8 +429,15 @@ pub async fn play(
                     // Compared as the parts the search makes of each, so
                     // that a move is found whether its position is sent on
                     // the board as written or not.
-                    let wanted = session.parse_position(&name, &to).map_err(failed)?;
-                    let wanted = session.parts(&wanted).map_err(failed)?;
+                    // Its errors point into it, and say so.
+                    let in_to = |mut error: Json| {
+                        error["field"] = json!("to");
+                        error
+                    };
+                    let (sent_to, wanted) = Sent::position(session, &name, &to).map_err(in_to)?;
+                    let wanted = session
+                        .parts(&wanted)
+                        .map_err(|report| in_to(sent_to.error(&report)))?;
                     let sum = session.parts(&position).map_err(failed)?;
                     let change = Change::between(&sum, &wanted);
                     Some(moves
