@@ -394,7 +394,16 @@ async fn cancel_run(
     shared: &Arc<Shared>,
     running: tokio::task::JoinHandle<(StatusCode, Value)>,
 ) -> Value {
-    let (_, body) = post(shared, "/api/cancel", json!({})).await;
+    cancel_run_in(shared, json!({}), running).await
+}
+
+/// [`cancel_run`], the cancel's body saying which lanes.
+async fn cancel_run_in(
+    shared: &Arc<Shared>,
+    lanes: Value,
+    running: tokio::task::JoinHandle<(StatusCode, Value)>,
+) -> Value {
+    let (_, body) = post(shared, "/api/cancel", lanes).await;
     assert_eq!(body["cancelled"], true);
     let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
         .await
@@ -981,13 +990,7 @@ async fn a_long_run_leaves_the_other_lanes_answering() {
         body["error"].as_str().unwrap().contains("editor, board"),
         "{body}"
     );
-    let (_, body) = post(&shared, "/api/cancel", json!({ "lane": "editor" })).await;
-    assert_eq!(body["cancelled"], true);
-    let (status, body) = tokio::time::timeout(Duration::from_secs(20), running)
-        .await
-        .expect("the run stops once cancelled")
-        .unwrap();
-    assert_eq!(status, StatusCode::OK);
+    let body = cancel_run_in(&shared, json!({ "lane": "editor" }), running).await;
     assert_eq!(body["errors"][0]["code"], "sprague::eval::interrupted");
 }
 
