@@ -876,3 +876,30 @@ fn a_heap_counting_a_neighbourhood_splits_as_the_whole_region_says() {
     // Not a class of zeros, which would agree whatever the splitting did.
     assert!(nonzero > 500, "{nonzero}");
 }
+
+/// `subsets(s, k)` lists the subsets of at most k elements: for every k
+/// from -3 to 4 and every s ⊆ {1, 2, 3}, as many as the binomial sums
+/// say, none for a negative k (it listed the empty set, as for k = 0: a
+/// move more, and `move G(s - t) for t in subsets(s, -1)` a loop).
+#[test]
+fn subsets_of_at_most_k_elements_are_none_for_a_negative_k() {
+    let choose = |n: i64, r: i64| -> i64 { (0..r).fold(1, |c, i| c * (n - i) / (i + 1)) };
+    for k in -3..=4i64 {
+        for bits in 0..8u32 {
+            let set: Vec<String> = (1..=3)
+                .filter(|e| bits & (1 << (e - 1)) != 0)
+                .map(|e: i64| e.to_string())
+                .collect();
+            let n = set.len() as i64;
+            let expected: i64 = (0..=k.min(n)).map(|r| choose(n, r)).sum();
+            let values = grundy_values(&format!(
+                "grundy *len([1 for t in subsets({{{}}}, {k})])",
+                set.join(", ")
+            ));
+            assert_eq!(values, [expected as u64], "k = {k}, s = {set:?}");
+        }
+    }
+    let looped =
+        grundy_values("game SB(s) { move SB(s - t) for t in subsets(s, -1) }\ngrundy SB({1, 2})");
+    assert_eq!(looped, [0]);
+}

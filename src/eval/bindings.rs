@@ -302,8 +302,13 @@ where
                 other => return Err(super::value::wrong_type("a set", &other, set.span)),
             };
             let elements: Vec<i64> = set.iter().collect();
+            // At most k elements: none for a negative k, not even the
+            // empty set.
             let largest = match size {
-                Some(size) => usize::try_from(eval(size, env)?.max(0)).unwrap_or(usize::MAX),
+                Some(size) => match eval(size, env)? {
+                    k if k < 0 => return Ok(()),
+                    k => usize::try_from(k).unwrap_or(usize::MAX),
+                },
                 None => elements.len(),
             }
             .min(elements.len());
