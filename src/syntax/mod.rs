@@ -67,11 +67,11 @@ fn too_deep(text: &str) -> Option<usize> {
     while let Some((position, c)) = chars.next() {
         match c {
             '#' => while chars.next_if(|&(_, c)| c != '\n').is_some() {},
-            '(' | '{' => {
+            '(' | '{' | '[' => {
                 depth += 1;
                 prefixes = 0;
             }
-            ')' | '}' => depth = depth.saturating_sub(1),
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
             '-' => prefixes += 1,
             'n' if is_not_keyword(text, position) => {
                 prefixes += 1;

@@ -198,6 +198,11 @@ fn nesting_past_the_limit_is_an_error_not_a_stack_overflow() {
     let too_deep = |text: String| matches!(parse(&text, 0), Err(ParseError::TooDeep { .. }));
     let parens = |depth| format!("grundy *({}1{})", "(".repeat(depth), ")".repeat(depth));
     assert!(too_deep(parens(MAX_NESTING)));
+    // Lists too: 400,000 brackets overflowed the stack.
+    for depth in [MAX_NESTING, 400_000] {
+        let lists = format!("grundy *(len({}1{}))", "[".repeat(depth), "]".repeat(depth));
+        assert!(too_deep(lists));
+    }
     assert!(too_deep(format!(
         "grundy *({}1)",
         "- ".repeat(MAX_NESTING + 1)
