@@ -61,6 +61,24 @@ macro_rules! say {
     }};
 }
 
+/// Prints to standard error, like `eprint!`; when standard error has been
+/// closed (`sprague run f.game 2>&1 | head`), what is left is dropped
+/// instead of panicking, and the run ends with its own exit code.
+macro_rules! tell {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+/// [`tell!`], with a newline, like `eprintln!`.
+macro_rules! telln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 pub mod analysis;
 pub mod cli;
 pub mod engine;

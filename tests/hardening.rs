@@ -885,3 +885,35 @@ fn a_let_reading_a_later_let_is_refused_not_read_as_zero() {
     let output = sprague(&["run", "-"], "let y = 2\nlet x = y * 10 + 7\ngrundy *x");
     assert_eq!(stdout(&output), "grundy *27 = 27\n");
 }
+
+/// Standard error closed early (`sprague run f.game 2>&1 | head -c 10`):
+/// the run ends with its own exit code, 1 for errors, where the first
+/// report written after the close panicked (exit 101).
+#[test]
+fn a_closed_standard_error_is_no_panic() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let source: String = (0..3000).map(|i| format!("grundy Nope{i}(1)\n")).collect();
+    for args in [&["run", "-"][..], &["run", "--json", "-"], &["repl"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let feeding = {
+            let source = source.clone();
+            std::thread::spawn(move || {
+                let _ = stdin.write_all(source.as_bytes());
+            })
+        };
+        let mut first = [0u8; 10];
+        child.stderr.take().unwrap().read_exact(&mut first).unwrap();
+        // The pipe is closed here, with the reports unread.
+        let status = child.wait().unwrap();
+        feeding.join().unwrap();
+        assert_eq!(status.code(), Some(1), "{args:?}");
+    }
+}

@@ -87,7 +87,7 @@ pub fn run(
         };
         let mut session = Session::new(DEFAULT_MAX_STATES);
         if let Err(report) = session.declare(&path.display().to_string(), &text, &mut |_| {}) {
-            eprint!("{}", output::error(&report, style));
+            tell!("{}", output::error(&report, style));
             return ExitCode::from(1);
         }
         sessions.push(session);
@@ -118,7 +118,7 @@ pub fn run(
                     Ok(answer) => print(&answer, shown),
                     Err(report) => {
                         failed = true;
-                        eprint!("{}", output::error(&report, style));
+                        tell!("{}", output::error(&report, style));
                     }
                 }
             }

@@ -389,7 +389,7 @@ pub fn main() -> ExitCode {
         // The stack is address space reserved: a limit on address space
         // below it (`ulimit -v`, `prlimit --as`) refuses it at once.
         Err(error) => {
-            eprintln!(
+            telln!(
                 "sprague: could not reserve the {} MB of address space the evaluator's stack \
                  takes ({error})\n  help: raise the limit on address space (`ulimit -v`, \
                  `prlimit --as`) to 2 GB or more; the stack is reserved, not used",
@@ -399,7 +399,7 @@ pub fn main() -> ExitCode {
         }
     };
     thread.join().unwrap_or_else(|_| {
-        eprintln!("sprague: the evaluator panicked");
+        telln!("sprague: the evaluator panicked");
         ExitCode::FAILURE
     })
 }
@@ -417,7 +417,7 @@ fn usage_error(error: clap::Error) -> ExitCode {
     let code = error.exit_code();
     let _ = error.print();
     if let Some(hint) = hint {
-        eprintln!("\nhint: {hint}");
+        telln!("\nhint: {hint}");
     }
     ExitCode::from(u8::try_from(code).unwrap_or(USAGE_ERROR))
 }
@@ -586,7 +586,7 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
             ),
             Err(report) => {
                 failed = true;
-                eprint!("{}", output::error(&report, style));
+                tell!("{}", output::error(&report, style));
             }
         }
     }
@@ -597,8 +597,8 @@ fn run_files(files: &[PathBuf], json: bool, mut session: Session, tables: &Table
 /// JSON, `{"note": "…"}`, so that every line there is JSON (as errors are).
 fn note(json: bool, text: &str) {
     match json {
-        true => eprintln!("{}", serde_json::json!({ "note": text })),
-        false => eprintln!("{text}"),
+        true => telln!("{}", serde_json::json!({ "note": text })),
+        false => telln!("{text}"),
     }
 }
 
@@ -632,7 +632,7 @@ fn declared(
     let sources = read_all(&[file.to_path_buf()]).map_err(|failure| failure.exit_with(style))?;
     let (name, text) = &sources[0];
     if let Err(report) = session.declare(name, text, &mut |_| {}) {
-        eprint!("{}", output::error(&report, style));
+        tell!("{}", output::error(&report, style));
         return Err(exit_code(true));
     }
     Ok(session)
@@ -656,7 +656,7 @@ fn certify(
     let certificate = match certified {
         Ok(certificate) => certificate,
         Err(report) => {
-            eprint!("{}", output::error(&report, style));
+            tell!("{}", output::error(&report, style));
             return exit_code(true);
         }
     };
@@ -671,7 +671,7 @@ fn certify(
         }
         Some(path) => {
             if let Err(error) = write_certificate(path, &certificate) {
-                eprintln!("sprague: cannot write {}: {error}", path.display());
+                telln!("sprague: cannot write {}: {error}", path.display());
                 return ExitCode::from(2);
             }
             say!(
@@ -712,7 +712,7 @@ fn verify(file: &std::path::Path, path: &std::path::Path, session: Session) -> E
         Ok(certificate) => certificate,
         Err(error) => {
             let report = Report::new(crate::session::certificate::Refused::Unreadable(error));
-            eprint!("{}", output::error(&report, style));
+            tell!("{}", output::error(&report, style));
             return exit_code(true);
         }
     };
@@ -729,7 +729,7 @@ fn verify(file: &std::path::Path, path: &std::path::Path, session: Session) -> E
             ExitCode::SUCCESS
         }
         Err(report) => {
-            eprint!("{}", output::error(&report, style));
+            tell!("{}", output::error(&report, style));
             exit_code(true)
         }
     }
@@ -767,7 +767,7 @@ fn print_events(
                 Event::Play(_) => unreachable!("a non-interactive session refuses `play`"),
                 Event::Error(report) => {
                     failed = true;
-                    eprint!("{}", output::error(&report, error_style(json)));
+                    tell!("{}", output::error(&report, error_style(json)));
                 }
             }
         });
@@ -815,7 +815,7 @@ fn check_files(files: &[PathBuf]) -> ExitCode {
             Ok(queries) => say!("{name}: ok, {}", summary(&session, &name, queries.len())),
             Err(report) => {
                 code = code.max(INPUT_ERROR);
-                eprint!("{}", output::error(&report, error_style(false)));
+                tell!("{}", output::error(&report, error_style(false)));
             }
         }
     }
@@ -864,13 +864,13 @@ fn refused_table(report: &Report, style: ErrorStyle) -> ExitCode {
             print_fatal(report, style)
         }
         _ => {
-            eprint!("{}", output::error(report, style));
+            tell!("{}", output::error(report, style));
             exit_code(true)
         }
     }
 }
 
 fn print_fatal(report: &Report, style: ErrorStyle) -> ExitCode {
-    eprint!("{}", output::error(report, style));
+    tell!("{}", output::error(report, style));
     ExitCode::from(USAGE_ERROR)
 }

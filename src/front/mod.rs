@@ -53,12 +53,12 @@ pub(crate) struct ReadFailure {
 impl ReadFailure {
     /// Prints the report and gives the exit code it calls for.
     pub(crate) fn exit(&self) -> ExitCode {
-        eprint!("{}", output::error(&self.report, error_style(false)));
+        tell!("{}", output::error(&self.report, error_style(false)));
         ExitCode::from(self.code)
     }
 
     pub(crate) fn exit_with(&self, style: ErrorStyle) -> ExitCode {
-        eprint!("{}", output::error(&self.report, style));
+        tell!("{}", output::error(&self.report, style));
         ExitCode::from(self.code)
     }
 }

@@ -34,7 +34,7 @@ static SAVING: AtomicBool = AtomicBool::new(false);
 pub fn hear_ctrl_c() {
     let _ = ctrlc::set_handler(|| {
         if SAVING.load(Ordering::SeqCst) {
-            eprintln!("saving the values found first: the run ends when they are written");
+            telln!("saving the values found first: the run ends when they are written");
         } else if COMPUTING.load(Ordering::SeqCst) {
             INTERRUPTED.store(true, Ordering::SeqCst);
         } else {

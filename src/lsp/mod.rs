@@ -89,7 +89,7 @@ pub fn run() -> ExitCode {
             let _ = reading.send(Input::Closed);
         });
     if let Err(error) = reader {
-        eprintln!("sprague lsp: cannot read standard input: {error}");
+        telln!("sprague lsp: cannot read standard input: {error}");
         return ExitCode::FAILURE;
     }
     let mut server = Server::new(inputs);
@@ -110,7 +110,7 @@ fn serve(server: &mut Server, received: &Receiver<Input>) -> bool {
             Input::Closed => return false,
             Input::Finished(job, outcome) => server.finished(job, outcome),
             Input::Incoming(Incoming::Malformed(malformed)) => {
-                eprintln!("sprague lsp: {}", malformed.message);
+                telln!("sprague lsp: {}", malformed.message);
                 send_json(&malformed.response());
                 Vec::new()
             }

@@ -98,7 +98,7 @@ pub fn start(work: Work, budget: Duration, done: impl FnOnce(Outcome) + Send + '
         .name("sprague-lsp-job".into())
         .spawn(move || done(supervise(&work, budget, &watched)));
     if let Err(error) = spawned {
-        eprintln!("sprague lsp: cannot start a thread to evaluate: {error}");
+        telln!("sprague lsp: cannot start a thread to evaluate: {error}");
     }
     Job { cancelled }
 }
@@ -175,7 +175,7 @@ pub fn evaluate() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let Ok(work) = serde_json::from_slice::<Work>(&input) else {
-        eprintln!("sprague lsp --evaluate: its input is not work");
+        telln!("sprague lsp --evaluate: its input is not work");
         return ExitCode::FAILURE;
     };
     let budget = std::env::var("SPRAGUE_LSP_BUDGET_MS")

@@ -89,7 +89,7 @@ pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
         true => match input::Terminal::new(names.clone()) {
             Ok(reader) => Box::new(reader),
             Err(error) => {
-                eprintln!("sprague: cannot start the line editor: {error}");
+                telln!("sprague: cannot start the line editor: {error}");
                 return ExitCode::from(2);
             }
         },
@@ -166,7 +166,7 @@ impl Repl {
             }
         };
         if self.time {
-            eprintln!("time: {}", readable(started.elapsed()));
+            telln!("time: {}", readable(started.elapsed()));
         }
         go_on
     }
@@ -203,7 +203,7 @@ impl Repl {
 
     fn report(&mut self, report: &Report) {
         self.failed = true;
-        eprint!("{}", output::error(report, self.style));
+        tell!("{}", output::error(report, self.style));
     }
 
     /// A `:` command; `false` when it asks to leave.
@@ -318,11 +318,11 @@ fn print_event(
             let mut stdout = std::io::stdout().lock();
             let _ = writeln!(stdout, "{text}");
         }
-        Event::Note(note) => eprintln!("{note}"),
+        Event::Note(note) => telln!("{note}"),
         Event::Play(request) => plays.push(request),
         Event::Error(report) => {
             *failed = true;
-            eprint!("{}", output::error(&report, style));
+            tell!("{}", output::error(&report, style));
         }
     }
 }

@@ -788,7 +788,7 @@ pub fn serve(options: Options) -> std::process::ExitCode {
     let runtime = match runtime {
         Ok(runtime) => runtime,
         Err(error) => {
-            eprintln!("sprague serve: cannot start: {error}");
+            telln!("sprague serve: cannot start: {error}");
             return std::process::ExitCode::FAILURE;
         }
     };
@@ -798,14 +798,14 @@ pub fn serve(options: Options) -> std::process::ExitCode {
 async fn serve_async(options: Options) -> std::process::ExitCode {
     let ip = options.host.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     if !ip.is_loopback() {
-        eprintln!(
+        telln!(
             "warning: serving on {ip}: anyone who can reach this address can run code in the session"
         );
     }
     let listener = match tokio::net::TcpListener::bind((ip, options.port)).await {
         Ok(listener) => listener,
         Err(error) => {
-            eprintln!(
+            telln!(
                 "sprague serve: cannot listen on {ip}:{}: {error}",
                 options.port
             );
@@ -818,7 +818,7 @@ async fn serve_async(options: Options) -> std::process::ExitCode {
     let shared = Shared::new(addr, options.session);
     for (name, text) in options.sources {
         for error in shared.load(name, text).await {
-            eprint!("{error}");
+            tell!("{error}");
         }
     }
     let url = match addr.ip() {
@@ -830,7 +830,7 @@ async fn serve_async(options: Options) -> std::process::ExitCode {
     if options.open
         && let Err(error) = open::that_detached(&url)
     {
-        eprintln!("sprague serve: cannot open a browser: {error}");
+        telln!("sprague serve: cannot open a browser: {error}");
     }
     let stopped = async {
         let _ = tokio::signal::ctrl_c().await;
