@@ -1224,6 +1224,11 @@ async fn a_position_with_a_slip_is_answered_with_its_errors() {
             "{path}: {body}"
         );
     }
+    // A `to` that is no move away is about `to` too.
+    let request = json!({ "position": "*3", "to": "*4" });
+    let (_, body) = post(&shared, "/api/play", request).await;
+    assert_eq!(body["errors"][0]["code"], "sprague::play::no_such_move");
+    assert_eq!(body["errors"][0]["field"], "to", "{body}");
     // A slip in `to` points into `to`, and says so (it had no label).
     for (to, at) in [("*1 + Nope", "*1 + ".len()), ("*1 +", "*1 +".len())] {
         let request = json!({ "position": "*3", "to": to });
@@ -1417,4 +1422,46 @@ async fn lanes_declaring_in_turn_leave_a_short_list_to_replay() {
         assert_eq!(value(&body, 0), 61 % 7, "{lane}: {body}");
         assert_eq!(value(&body, 1), 6, "{lane}: {body}");
     }
+}
+
+/// One lane declares over and over while another declares and reads back
+/// its own: the second never reads an older value of its own declaration.
+/// (The declarations in force were gathered by the first lane while the
+/// second had declared but not yet kept its source: replayed, the gathered
+/// source undid the newer value; found in 425–985 rounds.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lane_never_reads_an_older_value_of_its_own_declaration() {
+    let shared = shared();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let other = {
+        let (shared, stop) = (shared.clone(), stop.clone());
+        tokio::spawn(async move {
+            let mut i = 0;
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                let source = format!("let own_a = {i}\ngrundy *own_a");
+                post(
+                    &shared,
+                    "/api/run",
+                    json!({ "source": source, "lane": "editor" }),
+                )
+                .await;
+                i += 1;
+            }
+        })
+    };
+    for i in 0..4000 {
+        let source = format!("let own_b = {i}\ngrundy *own_b");
+        let (_, body) = post(
+            &shared,
+            "/api/run",
+            json!({ "source": source, "lane": "board" }),
+        )
+        .await;
+        assert_eq!(body["answers"][0]["value"], i, "{body}");
+        let request = json!({ "source": "grundy *own_b", "lane": "board" });
+        let (_, body) = post(&shared, "/api/run", request).await;
+        assert_eq!(body["answers"][0]["value"], i, "round {i}: {body}");
+    }
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    other.await.unwrap();
 }

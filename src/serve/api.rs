@@ -444,10 +444,10 @@ pub async fn play(
                         .iter()
                         .find(|choice| change.is(&sum, choice))
                         .ok_or_else(|| {
-                            no_such_move(
+                            in_to(no_such_move(
                                 format!("{to} is not one move away"),
                                 "`to` is the whole position a move leaves, every part of the sum included; `/api/moves` lists them",
-                            )
+                            ))
                         })?)
                 }
             };

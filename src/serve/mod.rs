@@ -404,8 +404,16 @@ impl Shared {
         }
         {
             let (declared, count) = &mut *locked(&self.declared);
-            // Caught up: the session holds every source the others kept.
-            let caught_up = self.lane_of(declarer).seen.load(Ordering::SeqCst) == *count;
+            // Caught up: the session holds every source the others kept;
+            // and no other lane has caught up without having declared yet
+            // (its source would come after the gathered one, which holds
+            // what it replaces: replayed there, it would undo it).
+            let caught_up = self.lane_of(declarer).seen.load(Ordering::SeqCst) == *count
+                && self
+                    .lanes
+                    .iter()
+                    .filter(|lane| lane.name != declarer)
+                    .all(|lane| locked(&lane.running).is_none());
             while declared.last().is_some_and(|last| {
                 last.session == declarer
                     && last
