@@ -875,6 +875,9 @@ fn a_let_reading_a_later_let_is_refused_not_read_as_zero() {
         "let p = *k\nlet k = 3\ngrundy p",
         "let n = max(k, 1)\nlet k = 3\ngrundy *n",
         "let r = Grid(k, 2)\nlet k = 3\ngame Cram(s) { move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b }\ngrundy Cram(r)",
+        // A graph family below: its board was built empty.
+        "let n = len(nodes(F(3)))\ngraph F(n) { nodes 0..n  edge i -- i + 1 for i in 0..n - 1 }\ngrundy *n",
+        "graph F(n) { nodes 0..n + k  edge i -- i + 1 for i in 0..n - 1 }\nlet k = 1\ngrundy *len(nodes(F(2)))",
     ] {
         let output = fails_with(source, "let_before_declaration");
         assert!(stdout(&output).is_empty(), "{source}: {}", stdout(&output));

@@ -157,3 +157,30 @@ fn a_let_redeclared_reads_the_lets_declared_after_it() {
     );
     assert!(String::from_utf8_lossy(&output.stderr).contains("let_before_declaration"));
 }
+
+/// A redeclaration keeps the other declarations in their order where that
+/// order checks: a set built over a variable named like a `let` below it,
+/// or a family whose parameter is, is not taken to use that `let` (each
+/// redeclaration was refused, or the family built empty, `*0`).
+#[test]
+fn a_redeclaration_leaves_variables_named_like_lets_alone() {
+    let output = sprague(
+        &["repl"],
+        "let S = {x * 2 for x in 0..3}\nlet x = len(S)\nlet z = 1\nlet z = 2\ngrundy *x + *z\n\
+         graph F(n) { nodes 0..n  edge i -- i + 1 for i in 0..n - 1 }\nlet n = len(nodes(F(4)))\n\
+         let z = 5\ngrundy *n + *z\n",
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    let answers: Vec<&str> = out
+        .lines()
+        .filter(|line| line.starts_with("grundy"))
+        .collect();
+    // 3 ^ 2 = 1, 4 ^ 5 = 1.
+    assert_eq!(
+        answers,
+        ["grundy *3 + *2 = 1", "grundy *4 + *5 = 1"],
+        "{out}"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("sprague::"), "{stderr}");
+}

@@ -223,6 +223,7 @@ impl Lowerer {
             span: decl.span,
             built: Default::default(),
         }));
+        self.unlowered_families.insert(id.0);
         DeclarationKind::Family(id)
     }
 
@@ -259,6 +260,7 @@ impl Lowerer {
             })
             .collect();
         self.in_family = false;
+        self.unlowered_families.remove(&id.0);
         let declared = &self.program.families[id.0 as usize];
         self.program.families[id.0 as usize] = std::sync::Arc::new(Family {
             name: declared.name.clone(),

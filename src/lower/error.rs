@@ -144,7 +144,7 @@ pub enum CheckError {
         #[label("declared here")]
         declared: SourceSpan,
         #[help]
-        help: &'static str,
+        help: String,
     },
 
     #[error("this sum has {components} components, more than the {limit} a sum may have")]

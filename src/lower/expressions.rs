@@ -369,6 +369,11 @@ impl Lowerer {
             });
             return ExprKind::Const(0);
         }
+        if self.unlowered_families.contains(&id.0) {
+            // Its rules are not lowered yet: built now, it would be empty.
+            self.used_before_declaration(function, declared.span);
+            return ExprKind::Const(0);
+        }
         ExprKind::Family(family, args)
     }
 

@@ -211,6 +211,7 @@ struct Lowerer {
     /// and values (constants) by their own numbers.
     unlowered_lets: HashSet<u32>,
     unlowered_constants: HashSet<u32>,
+    unlowered_families: HashSet<u32>,
     /// The name of the `let` being lowered.
     lowering: Option<String>,
     /// The most slots a scope has used since this was last reset.
@@ -227,6 +228,7 @@ impl Lowerer {
             errors: Vec::new(),
             unlowered_lets: HashSet::new(),
             unlowered_constants: HashSet::new(),
+            unlowered_families: HashSet::new(),
             lowering: None,
             max_slots: 0,
             in_family: false,

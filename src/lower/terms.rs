@@ -302,12 +302,18 @@ impl Lowerer {
         }
     }
 
-    /// A `let` that reads a `let` not lowered yet: one declared below it,
-    /// or itself.
+    /// A use of a `let` or a graph family not lowered yet: one declared
+    /// below, or the `let` being lowered itself (read then, it would be
+    /// taken as 0, or an empty board).
     pub(super) fn used_before_declaration(&mut self, name: &ast::Ident, declared: SourceSpan) {
         let help = match self.lowering.as_deref() == Some(name.name.as_str()) {
-            true => "a `let` cannot use its own value: name another `let`, declared above it",
-            false => "move this `let` below the `let` it uses",
+            true => {
+                "a `let` cannot use its own value: name another `let`, declared above it".to_owned()
+            }
+            false => format!(
+                "declare `{}` above what uses it (two declarations cannot use each other)",
+                name.name
+            ),
         };
         self.errors.push(CheckError::LetBeforeDeclaration {
             name: name.name.clone(),

@@ -179,9 +179,9 @@ impl Session {
         texts.join("\n")
     }
 
-    /// Every declaration in force, as written, in the order they were
-    /// first made (an order in which they can be declared again, as one
-    /// source: a `let` uses only the `let`s above it).
+    /// Every declaration in force, as written, in an order in which they
+    /// can be declared again, as one source: each after the `let`s and
+    /// graph families it uses.
     pub fn in_force(&self) -> String {
         let texts: Vec<&str> = self
             .declarations
@@ -466,21 +466,37 @@ impl Session {
                 None => declarations.push(Arc::new(statement)),
             }
         }
-        // Named before the declarations are put in an order to lower.
         let names: Vec<String> = replaced
             .iter()
             .filter_map(|&index| {
                 lower::declared_name(&declarations[index]).map(|name| name.name.clone())
             })
             .collect();
-        let declarations = uses_first(declarations);
-        let statements: Vec<&ast::Statement> = declarations
-            .iter()
-            .map(|statement| statement.as_ref())
-            .chain(&queries)
-            .collect();
-        let (program, lowered) = lower::lower(&Program::default(), &statements)
-            .map_err(|errors| self.check_report(errors))?;
+        let lowered = |declarations: &[Arc<ast::Statement>]| {
+            let statements: Vec<&ast::Statement> = declarations
+                .iter()
+                .map(|statement| statement.as_ref())
+                .chain(&queries)
+                .collect();
+            lower::lower(&Program::default(), &statements)
+        };
+        // In their order, each replacement in the place of the declaration
+        // it replaces; failing that (a `let k = m + 1` replacing a `k`
+        // declared before the `m` it reads), each after what it names.
+        // The names a declaration holds may be its own variables, so that
+        // the second order may be wrong where the first is right; but an
+        // order that checks is right, since nothing is read before it is
+        // lowered.
+        let (declarations, (program, lowered)) = match lowered(&declarations) {
+            Ok(done) => (declarations, done),
+            Err(errors) => {
+                let reordered = uses_first(declarations.clone());
+                match lowered(&reordered) {
+                    Ok(done) => (reordered, done),
+                    Err(_) => return Err(self.check_report(errors)),
+                }
+            }
+        };
         let kinds_kept = names.iter().all(|name| {
             let kind =
                 |program: &Program| program.names.get(name).map(|declaration| declaration.kind);
