@@ -29,6 +29,10 @@ const FILE_GAP: usize = 3;
 const LONG_LINE: usize = 160;
 /// How much of a long line is kept on each side of what is pointed at.
 const KEPT_AROUND: usize = 60;
+/// The most of a long line shown around labels at once: miette draws a
+/// label no further than 65,535 columns into its snippet (past that, it
+/// panics).
+const LONGEST_SHOWN: usize = 60_000;
 
 impl SourceFile {
     /// The line (from 0) holding byte `at`.
@@ -201,6 +205,12 @@ impl SourceCode for Sources {
         let (first_start, first_end) = file.line_bounds(first);
         let (_, last_end) = file.line_bounds(last);
         let long = first_end - first_start > LONG_LINE;
+        if long && end - start > LONGEST_SHOWN {
+            // Two labels far apart on one long line: shown apart (miette
+            // asks for the span joining them first). A label this long
+            // alone is named, not drawn.
+            return Err(MietteError::OutOfBounds);
+        }
         let cut_to = file.boundary_after((end + KEPT_AROUND).min(last_end));
         let bottom = (last + context_lines_after).min(file.line_starts.len() - 1);
         let window = match (context_lines_before, long) {

@@ -920,3 +920,21 @@ fn a_closed_standard_error_is_no_panic() {
         assert_eq!(status.code(), Some(1), "{args:?}");
     }
 }
+
+/// Two labels of one report on one line, 70,000 columns apart: each is
+/// drawn in a snippet of its own (drawn as one, miette panicked past
+/// 65,535 columns).
+#[test]
+fn labels_far_apart_on_one_line_are_drawn_apart() {
+    for source in [
+        format!("let a = b + 1{}let b = 1 grundy *a", " ".repeat(70_000)),
+        format!("let b = 1{}let c = b(3) grundy c", " ".repeat(70_000)),
+    ] {
+        let output = sprague(&["run", "-"], &source);
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        let report = stderr(&output);
+        assert!(!report.contains("panicked"), "{report}");
+        assert!(report.contains("here"), "{report}");
+        assert_eq!(report.matches("╭─[").count(), 2, "{report}");
+    }
+}
