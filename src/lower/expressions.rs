@@ -243,7 +243,8 @@ impl Lowerer {
                     if self.unlowered_constants.contains(&id.0) =>
                 {
                     self.used_before_declaration(var, declared);
-                    (ExprKind::Const(0), Type::Int)
+                    // Of no type: reported once, not again as mistyped.
+                    (ExprKind::Const(0), Type::Any)
                 }
                 Some((DeclarationKind::Constant(id), _)) => {
                     let value = self.program.constant(id).value.clone();
