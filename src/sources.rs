@@ -205,14 +205,29 @@ impl SourceCode for Sources {
         let (first_start, first_end) = file.line_bounds(first);
         let (_, last_end) = file.line_bounds(last);
         let long = first_end - first_start > LONG_LINE;
-        if long && end - start > LONGEST_SHOWN {
-            // Two labels far apart on one long line: shown apart (miette
-            // asks for the span joining them first). A label this long
-            // alone is named, not drawn.
+        // As wide as miette draws it: a tab is four columns.
+        let tabs = file.text.as_bytes()[start..end]
+            .iter()
+            .filter(|&&byte| byte == b'\t')
+            .count();
+        if end - start + 3 * tabs > LONGEST_SHOWN {
+            // Two labels far apart (on one long line, or one far into the
+            // next): shown apart (miette asks for the span joining them
+            // first). A label this long alone is named, not drawn.
             return Err(MietteError::OutOfBounds);
         }
         let cut_to = file.boundary_after((end + KEPT_AROUND).min(last_end));
-        let bottom = (last + context_lines_after).min(file.line_starts.len() - 1);
+        // Context lines stop before a long one: shown, it would be shown
+        // whole, and a label on it drawn as far in as it lies.
+        let short = |line: usize| {
+            let (start, end) = file.line_bounds(line);
+            end - start <= LONG_LINE
+        };
+        let lines = file.line_starts.len();
+        let bottom = (last + 1..(last + 1 + context_lines_after).min(lines))
+            .take_while(|&line| short(line))
+            .last()
+            .unwrap_or(last);
         let window = match (context_lines_before, long) {
             // As miette's own sources do: with no lines before, the text
             // starts at the span (that is how a label's column is found).
@@ -224,7 +239,11 @@ impl SourceCode for Sources {
                 file.boundary_before(from)..cut_to
             }
             (before, false) => {
-                let top = first.saturating_sub(before);
+                let top = (first.saturating_sub(before)..first)
+                    .rev()
+                    .take_while(|&line| short(line))
+                    .last()
+                    .unwrap_or(first);
                 file.line_bounds(top).0..file.line_bounds(bottom).1
             }
         };

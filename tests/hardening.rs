@@ -929,6 +929,10 @@ fn labels_far_apart_on_one_line_are_drawn_apart() {
     for source in [
         format!("let a = b + 1{}let b = 1 grundy *a", " ".repeat(70_000)),
         format!("let b = 1{}let c = b(3) grundy c", " ".repeat(70_000)),
+        // The second far into the next line, or past tabs.
+        format!("let a = b + 1\n{}let b = 1\ngrundy *a", " ".repeat(70_000)),
+        format!("let a = b + 1{}let b = 1\ngrundy *a", "\t".repeat(20_000)),
+        format!("game G = *1\n{}game G = *2", " ".repeat(70_000)),
     ] {
         let output = sprague(&["run", "-"], &source);
         assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));

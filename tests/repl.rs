@@ -184,3 +184,35 @@ fn a_redeclaration_leaves_variables_named_like_lets_alone() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("sprague::"), "{stderr}");
 }
+
+/// A graph family redeclared: the games that build its boards, directly
+/// or through a `let`, are valued again (a family called `F(n)` was not
+/// seen as used, and their old values were kept: `G(10)` stayed 2).
+#[test]
+fn a_family_redeclared_revalues_the_games_that_use_it() {
+    let output = sprague(
+        &["repl"],
+        "graph F(n) { nodes 0..n }\nlet K = len(nodes(F(3)))\n\
+         game G(n) { move G(n - k) for k in 1..=K if k <= n }\n\
+         game H(n) { move H(n - k) for k in 1..=len(nodes(F(2))) if k <= n }\n\
+         grundy G(10)\ngrundy H(10)\n\
+         graph F(n) { nodes 0..n + 1 }\ngrundy *K\ngrundy G(10)\ngrundy H(10)\n",
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    let answers: Vec<&str> = out
+        .lines()
+        .filter(|line| line.starts_with("grundy"))
+        .collect();
+    // Subtraction of 1..=k: n mod (k + 1).
+    assert_eq!(
+        answers,
+        [
+            "grundy G(10) = 2",
+            "grundy H(10) = 1",
+            "grundy *4 = 4",
+            "grundy G(10) = 0",
+            "grundy H(10) = 2"
+        ],
+        "{out}"
+    );
+}

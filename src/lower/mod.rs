@@ -91,7 +91,8 @@ pub fn references(statement: &ast::Statement) -> Vec<&str> {
         Reference::Var(name)
         | Reference::Name(name)
         | Reference::Game(name)
-        | Reference::Graph(name) => names.push(name),
+        | Reference::Graph(name)
+        | Reference::Call(name) => names.push(name),
     };
     match statement {
         ast::Statement::Game(decl) => match &decl.body {

@@ -488,6 +488,9 @@ pub enum Reference<'a> {
     Game(&'a str),
     /// The graph of a node, `G.a` or `G.(e)`.
     Graph(&'a str),
+    /// What a call in an expression calls: a graph family, `F(n)`, or a
+    /// function built in, `len(s)`.
+    Call(&'a str),
 }
 
 /// Calls `f` with every name a sum reads, in the order written: the
@@ -557,9 +560,11 @@ pub fn visit_expr<'a>(expr: &'a Expr, f: &mut dyn FnMut(Reference<'a>)) {
         ExprKind::Int(_) | ExprKind::Bool(_) => {}
         ExprKind::Var(var) => f(Reference::Var(&var.name)),
         ExprKind::Node { graph, .. } => f(Reference::Graph(&graph.name)),
-        ExprKind::Call { args, .. } | ExprKind::Elements { elements: args, .. } => {
+        ExprKind::Call { function, args } => {
+            f(Reference::Call(&function.name));
             args.iter().for_each(|arg| visit_expr(arg, f))
         }
+        ExprKind::Elements { elements: args, .. } => args.iter().for_each(|arg| visit_expr(arg, f)),
         ExprKind::Unary(_, operand) => visit_expr(operand, f),
         ExprKind::Binary(_, left, right) | ExprKind::Index(left, right) => {
             visit_expr(left, f);
