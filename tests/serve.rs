@@ -1465,3 +1465,44 @@ async fn a_lane_never_reads_an_older_value_of_its_own_declaration() {
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
     other.await.unwrap();
 }
+
+/// Two lanes declaring the same name at once, round after round: every
+/// lane then reads the same value (the one declared later in the list the
+/// lanes replay). A lane skipped its own source though the other's came
+/// before it in the list, and kept the other's value (found within 300
+/// rounds).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lanes_declaring_one_name_at_once_agree_on_its_value() {
+    let shared = shared();
+    let read = |lane: &'static str| {
+        let shared = shared.clone();
+        async move {
+            let request = json!({ "source": "grundy *x", "lane": lane });
+            let (_, body) = post(&shared, "/api/run", request).await;
+            body["answers"][0]["value"].clone()
+        }
+    };
+    for round in 0..1000 {
+        let declare = |lane: &'static str, value: i64| {
+            let shared = shared.clone();
+            tokio::spawn(async move {
+                let request = json!({ "source": format!("let x = {value}"), "lane": lane });
+                post(&shared, "/api/run", request).await
+            })
+        };
+        let (a, b) = (
+            declare("editor", 10 * round),
+            declare("board", 10 * round + 1),
+        );
+        a.await.unwrap();
+        b.await.unwrap();
+        let mut values = Vec::new();
+        for lane in ["editor", "board", "sequence", "graph", "check"] {
+            values.push(read(lane).await);
+        }
+        assert!(
+            values.windows(2).all(|pair| pair[0] == pair[1]),
+            "round {round}: {values:?}"
+        );
+    }
+}

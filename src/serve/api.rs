@@ -176,7 +176,7 @@ pub async fn run(
             };
             let declared = session.declare(&name, source, &mut sink);
             if declared.is_ok() {
-                declaring.declared((lane, lane), (sent.base, began), &name, session);
+                declaring.declared(lane, (sent.base, began), &name, session);
             }
             if let Ok(queries) = declared.map_err(|report| {
                 sink(Event::Error(report));

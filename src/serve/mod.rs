@@ -120,12 +120,10 @@ pub struct Epoch(usize);
 struct Declared {
     /// Its place among every source declared (those let go of counted).
     number: usize,
-    /// The lane it was declared in (which has it already), or `files`.
-    lane: &'static str,
-    /// The session it was declared in, and where it starts there: none
-    /// for the declarations in force that a compaction gathered (see
-    /// [`COMPACT_PAST`]).
-    session: &'static str,
+    /// The lane session that declared it (see [`LaneSession::id`]).
+    maker: usize,
+    /// Where it starts in that session: none for the declarations in
+    /// force that a compaction gathered (see [`COMPACT_PAST`]).
     base: Option<usize>,
     name: String,
     text: Arc<str>,
@@ -148,6 +146,8 @@ struct Lane {
     /// How many declared sources its session had seen when it last caught
     /// up (its [`LaneSession::seen`], read where the session is not).
     seen: AtomicUsize,
+    /// Its session's [`LaneSession::id`].
+    session: AtomicUsize,
     state: Mutex<Option<LaneSession>>,
     jobs: Mutex<Vec<Arc<AtomicBool>>>,
     /// The computation running, if any: when it started and how far the
@@ -183,7 +183,12 @@ struct LaneSession {
     session: Session,
     /// How many declared sources it has seen (by their numbers).
     seen: usize,
+    /// Which session of its lane it is (a reset makes a new one).
+    id: usize,
 }
+
+/// How many lane sessions have been made, to number each.
+static SESSIONS: AtomicUsize = AtomicUsize::new(0);
 
 /// What every request shares: the lanes, and the sources they replay.
 pub struct Shared {
@@ -244,6 +249,7 @@ impl Shared {
             .map(|&name| Lane {
                 name,
                 seen: AtomicUsize::new(0),
+                session: AtomicUsize::new(usize::MAX),
                 state: Mutex::new(None),
                 jobs: Mutex::new(Vec::new()),
                 running: Mutex::new(None),
@@ -289,7 +295,9 @@ impl Shared {
             let state = state.get_or_insert_with(|| LaneSession {
                 session: shared.fresh_session(),
                 seen: 0,
+                id: SESSIONS.fetch_add(1, Ordering::SeqCst),
             });
+            lane.session.store(state.id, Ordering::SeqCst);
             let first = state.session.tally();
             *locked(&lane.running) = Some(Running {
                 started: Instant::now(),
@@ -372,9 +380,18 @@ impl Shared {
     fn catch_up(&self, lane: &'static str, state: &mut LaneSession) {
         let missed: Vec<(String, Arc<str>)> = {
             let (declared, count) = &*locked(&self.declared);
+            // A session has what it declared itself, unless another's
+            // source came before it in the list (two lanes declaring at
+            // once): replayed in the list's order, the two end as in every
+            // other lane.
+            let mut others_first = false;
             let missed = declared
                 .iter()
-                .filter(|source| source.number >= state.seen && source.lane != lane)
+                .filter(|source| source.number >= state.seen)
+                .filter(|source| {
+                    others_first |= source.maker != state.id;
+                    others_first
+                })
                 .map(|source| (source.name.clone(), source.text.clone()))
                 .collect();
             state.seen = *count;
@@ -387,13 +404,12 @@ impl Shared {
     }
 
     /// Keeps the declarations in force that a source read at `base` of
-    /// the session of lane `declarer` made, for the other lanes to replay
-    /// (as from lane `label`: `files` for the served files), and the games
-    /// the session now knows. The sources kept last whose declarations it
+    /// the session of lane `declarer` made, for the other lanes to replay,
+    /// and the games the session now knows. The sources kept last whose declarations it
     /// replaced go: replaying the new one does what they did.
     fn declared(
         &self,
-        (declarer, label): (&'static str, &'static str),
+        declarer: &'static str,
         (base, began): (usize, Epoch),
         name: &str,
         session: &Session,
@@ -404,6 +420,7 @@ impl Shared {
         }
         {
             let (declared, count) = &mut *locked(&self.declared);
+            let maker = self.lane_of(declarer).session.load(Ordering::SeqCst);
             // Caught up: the session holds every source the others kept;
             // and no other lane has caught up without having declared yet
             // (its source would come after the gathered one, which holds
@@ -415,7 +432,7 @@ impl Shared {
                     .filter(|lane| lane.name != declarer)
                     .all(|lane| locked(&lane.running).is_none());
             while declared.last().is_some_and(|last| {
-                last.session == declarer
+                last.maker == maker
                     && last
                         .base
                         .is_some_and(|base| session.made_in(base).is_empty())
@@ -424,8 +441,7 @@ impl Shared {
             }
             declared.push(Declared {
                 number: *count,
-                lane: label,
-                session: declarer,
+                maker,
                 base: Some(base),
                 name: name.to_owned(),
                 text: text.into(),
@@ -439,8 +455,7 @@ impl Shared {
                 declared.clear();
                 declared.push(Declared {
                     number: *count,
-                    lane: declarer,
-                    session: declarer,
+                    maker,
                     base: None,
                     name: "declarations in force".to_owned(),
                     text: session.in_force().into(),
@@ -508,7 +523,7 @@ impl Shared {
                 let base = session.next_offset();
                 match session.declare(&name, &text, &mut |_| {}) {
                     Ok(_) => {
-                        shared.declared((LANES[0], "files"), (base, began), &name, session);
+                        shared.declared(LANES[0], (base, began), &name, session);
                         Vec::new()
                     }
                     Err(report) => vec![crate::output::error(
