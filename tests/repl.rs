@@ -22,6 +22,21 @@ fn transcript(name: &str) {
     }
 }
 
+/// The lines of `grundy` answers the REPL prints for `input`, and what it
+/// writes to standard error.
+fn repl_answers(input: &str) -> (Vec<String>, String) {
+    let output = sprague(&["repl"], input);
+    let answers = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter(|line| line.starts_with("grundy"))
+        .map(str::to_owned)
+        .collect();
+    (
+        answers,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn declarations_multi_line_blocks_and_redeclaration() {
     transcript("declarations");
@@ -113,18 +128,11 @@ fn a_large_graph_redeclared_is_valued_by_its_new_edges() {
          graph G {{\n{star}}}\ngrundy NK(G)\n\
          graph G {{\n{path}}}\ngrundy NK(G)\n"
     );
-    let output = sprague(&["repl"], &input);
-    let printed = String::from_utf8_lossy(&output.stdout);
-    let answers: Vec<&str> = printed
-        .lines()
-        .filter(|line| line.starts_with("grundy"))
-        .collect();
+    let (answers, notes) = repl_answers(&input);
     assert_eq!(
         answers,
-        ["grundy NK(G) = 4", "grundy NK(G) = 1", "grundy NK(G) = 4"],
-        "{printed}"
+        ["grundy NK(G) = 4", "grundy NK(G) = 1", "grundy NK(G) = 4"]
     );
-    let notes = String::from_utf8_lossy(&output.stderr);
     assert!(!notes.contains("forgot 0 "), "{notes}");
 }
 
@@ -135,16 +143,10 @@ fn a_large_graph_redeclared_is_valued_by_its_new_edges() {
 /// old ones stay.
 #[test]
 fn a_let_redeclared_reads_the_lets_declared_after_it() {
-    let output = sprague(
-        &["repl"],
+    let (answers, stderr) = repl_answers(
         "let k = 3\nlet j = k * 10\nlet m = 2\nlet k = m + 5\ngrundy *k\ngrundy *j\n\
          let x = 1\nlet y = x + 1\nlet x = y + 10\ngrundy *x\ngrundy *y\n",
     );
-    let out = String::from_utf8_lossy(&output.stdout);
-    let answers: Vec<&str> = out
-        .lines()
-        .filter(|line| line.starts_with("grundy"))
-        .collect();
     assert_eq!(
         answers,
         [
@@ -153,9 +155,9 @@ fn a_let_redeclared_reads_the_lets_declared_after_it() {
             "grundy *1 = 1",
             "grundy *2 = 2"
         ],
-        "{out}"
+        "{stderr}"
     );
-    assert!(String::from_utf8_lossy(&output.stderr).contains("let_before_declaration"));
+    assert!(stderr.contains("let_before_declaration"), "{stderr}");
 }
 
 /// A redeclaration keeps the other declarations in their order where that
@@ -164,24 +166,17 @@ fn a_let_redeclared_reads_the_lets_declared_after_it() {
 /// redeclaration was refused, or the family built empty, `*0`).
 #[test]
 fn a_redeclaration_leaves_variables_named_like_lets_alone() {
-    let output = sprague(
-        &["repl"],
+    let (answers, stderr) = repl_answers(
         "let S = {x * 2 for x in 0..3}\nlet x = len(S)\nlet z = 1\nlet z = 2\ngrundy *x + *z\n\
          graph F(n) { nodes 0..n  edge i -- i + 1 for i in 0..n - 1 }\nlet n = len(nodes(F(4)))\n\
          let z = 5\ngrundy *n + *z\n",
     );
-    let out = String::from_utf8_lossy(&output.stdout);
-    let answers: Vec<&str> = out
-        .lines()
-        .filter(|line| line.starts_with("grundy"))
-        .collect();
     // 3 ^ 2 = 1, 4 ^ 5 = 1.
     assert_eq!(
         answers,
         ["grundy *3 + *2 = 1", "grundy *4 + *5 = 1"],
-        "{out}"
+        "{stderr}"
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("sprague::"), "{stderr}");
 }
 
@@ -190,19 +185,13 @@ fn a_redeclaration_leaves_variables_named_like_lets_alone() {
 /// seen as used, and their old values were kept: `G(10)` stayed 2).
 #[test]
 fn a_family_redeclared_revalues_the_games_that_use_it() {
-    let output = sprague(
-        &["repl"],
+    let (answers, stderr) = repl_answers(
         "graph F(n) { nodes 0..n }\nlet K = len(nodes(F(3)))\n\
          game G(n) { move G(n - k) for k in 1..=K if k <= n }\n\
          game H(n) { move H(n - k) for k in 1..=len(nodes(F(2))) if k <= n }\n\
          grundy G(10)\ngrundy H(10)\n\
          graph F(n) { nodes 0..n + 1 }\ngrundy *K\ngrundy G(10)\ngrundy H(10)\n",
     );
-    let out = String::from_utf8_lossy(&output.stdout);
-    let answers: Vec<&str> = out
-        .lines()
-        .filter(|line| line.starts_with("grundy"))
-        .collect();
     // Subtraction of 1..=k: n mod (k + 1).
     assert_eq!(
         answers,
@@ -213,6 +202,6 @@ fn a_family_redeclared_revalues_the_games_that_use_it() {
             "grundy G(10) = 0",
             "grundy H(10) = 2"
         ],
-        "{out}"
+        "{stderr}"
     );
 }

@@ -1309,33 +1309,45 @@ fn running_the_same_source_again_keeps_no_copy_of_it() {
     );
 }
 
+/// Runs `source` in `lane`, which must answer it without an error.
+async fn run_cleanly(shared: &Arc<Shared>, source: &str, lane: &str) -> Value {
+    let request = json!({ "source": source, "lane": lane });
+    let (status, body) = post(shared, "/api/run", request).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["errors"], json!([]), "{body}");
+    body
+}
+
 /// The lanes replay what the editor declared, as it now stands: a game
 /// replaced by the next run, a game depending on one replaced later, and a
 /// lane that saw the first version before the second came.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_lane_replays_the_declarations_as_they_now_stand() {
     let shared = shared();
-    let run = |source: &str, lane: &str| {
-        let request = json!({ "source": source, "lane": lane });
-        let shared = shared.clone();
-        async move {
-            let (status, body) = post(&shared, "/api/run", request).await;
-            assert_eq!(status, StatusCode::OK, "{body}");
-            assert_eq!(body["errors"], json!([]), "{body}");
-            body
-        }
-    };
     let value = |body: &Value| body["answers"][0]["value"].clone();
     // subtraction {1}: n mod 2; {1, 2}: n mod 3; {1, 2, 3}: n mod 4.
-    run("game A = subtraction {1}\ngrundy A(5)", "editor").await;
-    assert_eq!(value(&run("grundy A(5)", "graph").await), 1);
-    run("game A = subtraction {1, 2}\ngrundy A(5)", "editor").await;
-    run("game B(n) = A(n)", "editor").await;
-    run("game A = subtraction {1, 2, 3}\ngrundy A(5)", "editor").await;
+    run_cleanly(&shared, "game A = subtraction {1}\ngrundy A(5)", "editor").await;
+    assert_eq!(
+        value(&run_cleanly(&shared, "grundy A(5)", "graph").await),
+        1
+    );
+    run_cleanly(
+        &shared,
+        "game A = subtraction {1, 2}\ngrundy A(5)",
+        "editor",
+    )
+    .await;
+    run_cleanly(&shared, "game B(n) = A(n)", "editor").await;
+    run_cleanly(
+        &shared,
+        "game A = subtraction {1, 2, 3}\ngrundy A(5)",
+        "editor",
+    )
+    .await;
     // The sequence lane replays everything at once, the graph's lane what
     // came after what it saw.
     for lane in ["sequence", "graph", "check"] {
-        let body = run("grundy A(6)\ngrundy B(7)", lane).await;
+        let body = run_cleanly(&shared, "grundy A(6)\ngrundy B(7)", lane).await;
         assert_eq!(value(&body), 2, "{lane}: {body}");
         assert_eq!(body["answers"][1]["value"], 3, "{lane}: {body}");
     }
@@ -1389,14 +1401,8 @@ async fn a_reset_during_a_declaration_leaves_no_lane_knowing_it() {
 async fn lanes_declaring_in_turn_leave_a_short_list_to_replay() {
     let shared = shared();
     let run = |source: String, lane: &'static str| {
-        let request = json!({ "source": source, "lane": lane });
         let shared = shared.clone();
-        async move {
-            let (status, body) = post(&shared, "/api/run", request).await;
-            assert_eq!(status, StatusCode::OK, "{body}");
-            assert_eq!(body["errors"], json!([]), "{body}");
-            body
-        }
+        async move { run_cleanly(&shared, &source, lane).await }
     };
     let value = |body: &Value, at: usize| body["answers"][at]["value"].clone();
     run("let base = 1".to_owned(), "editor").await;
