@@ -137,3 +137,47 @@ fn divisors_as_a_domain() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("too_many_rows"));
 }
+
+#[test]
+fn a_let_of_a_built_in_function_is_its_value() {
+    // Written alone, `abs(-3)` parses as a game would; it is the integer.
+    assert_eq!(
+        grundy_values(
+            "let S = abs(-3)
+             let M = max(2, 7, 5)
+             let L = min(M, 4)
+             let Q = isqrt(50)
+             let C = popcount(13)
+             let P = nim_mul(2, 3)
+             let I = nim_inv(2)
+             grundy *S
+             grundy *M
+             grundy *L
+             grundy *Q
+             grundy *C
+             grundy *P
+             grundy *I"
+        ),
+        // In the field of four nimbers 2 ⊗ 3 = 1, so 2⁻¹ = 3.
+        [3, 7, 4, 7, 3, 1, 3]
+    );
+}
+
+#[test]
+fn a_built_in_function_or_domain_used_as_a_game_says_what_it_is() {
+    for (source, help) in [
+        ("grundy abs(-3)", "`*abs(…)` is a heap of its value"),
+        ("grundy max(1, 2) + *1", "built-in function of integers"),
+        (
+            "let D = divisors(12)\ngrundy *len(D)",
+            "`{x for x in divisors(…)}` is the set of its values",
+        ),
+    ] {
+        let output = sprague(&["run", "-"], source);
+        assert_eq!(output.status.code(), Some(1), "{source}");
+        let report = String::from_utf8_lossy(&output.stderr);
+        let words = report.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(report.contains("unknown_game"), "{source}: {report}");
+        assert!(words.contains(help), "{source}: {report}");
+    }
+}

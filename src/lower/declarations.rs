@@ -1,7 +1,7 @@
 //! Declarations lowered: games and their rules, graphs, `let` names and
 //! values, and queries.
 
-use super::expressions::{builtin, in_nimbers};
+use super::expressions::{INTEGER_FUNCTIONS, builtin, builtin_as_game, in_nimbers};
 use super::*;
 
 impl Lowerer {
@@ -86,7 +86,9 @@ impl Lowerer {
         match term {
             ast::Term::Game { name, .. } => match self.program.names.get(&name.name) {
                 Some(declared) => matches!(declared.kind, DeclarationKind::Family(_)),
-                None => builtin(&name.name).is_some(),
+                None => {
+                    builtin(&name.name).is_some() || INTEGER_FUNCTIONS.contains(&name.name.as_str())
+                }
             },
             ast::Term::Name(name) => matches!(
                 self.program
@@ -543,8 +545,10 @@ impl Lowerer {
     /// A game named alone, as `period` and `diff` name them.
     pub(super) fn any_game(&mut self, name: &ast::Ident) -> Option<GameId> {
         let Some(declaration) = self.program.names.get(&name.name).copied() else {
-            let help = self
-                .suggest(&name.name, |kind| matches!(kind, DeclarationKind::Game(_)))
+            let help = builtin_as_game(&name.name)
+                .or_else(|| {
+                    self.suggest(&name.name, |kind| matches!(kind, DeclarationKind::Game(_)))
+                })
                 .unwrap_or_else(|| format!("declare it with `game {}(…) {{ move … }}`", name.name));
             self.errors.push(CheckError::UnknownGame {
                 name: name.name.clone(),

@@ -488,6 +488,29 @@ pub(super) const BUILTINS: &str = "`min(a, b, …)`, `max(a, b, …)`, `abs(a)`,
 pub(super) const COLLECTION_BUILTINS: &str = "`len(x)`, `sum(l)`, `sort(l)`, `replace(l, i, v)`, `nodes(r)`, `neighbours(r, v)`, `closed(r, v)`, `grounded(r, g)`, `Grid(r, c)`, `Path(n)`, `Cycle(n)`, `Edges(G)`";
 
 /// A built-in function of sets, lists and boards, and its arity.
+/// The built-in functions of integers (see [`Lowerer::integer_call`]).
+pub(super) const INTEGER_FUNCTIONS: &[&str] = &[
+    "min", "max", "abs", "isqrt", "popcount", "nim_inv", "nim_mul",
+];
+
+/// The built-in domains a variable ranges over, which are no values.
+const DOMAINS: &[&str] = &["divisors", "subsets", "under"];
+
+/// What to write for a built-in function or domain used as a game
+/// (`grundy abs(-3)`), if `name` is one.
+pub(super) fn builtin_as_game(name: &str) -> Option<String> {
+    if INTEGER_FUNCTIONS.contains(&name) {
+        return Some(format!(
+            "`{name}` is a built-in function of integers: `*{name}(…)` is a heap of its value"
+        ));
+    }
+    DOMAINS.contains(&name).then(|| {
+        format!(
+            "`{name}(…)` is a domain a variable ranges over: `{{x for x in {name}(…)}}` is the set of its values"
+        )
+    })
+}
+
 pub(super) fn builtin(name: &str) -> Option<(Builtin, usize)> {
     Builtin::ALL
         .iter()
