@@ -824,6 +824,19 @@ fn a_flat_sum_of_many_terms_is_not_too_deep() {
     // Nesting is still bounded.
     let nested = format!("grundy *({}1{})", "(".repeat(20_000), ")".repeat(20_000));
     capped_fails_with(&[], &nested, "too_deep");
+    // A chain past its limit is named as one, its label on the term where
+    // it is reached (not on the whole line, too wide to draw).
+    let ones = vec!["1"; 30_000].join(" + ");
+    let output = run_capped(&["run", "-"], &format!("grundy *({ones})"));
+    assert_eq!(output.status.code(), Some(1));
+    let report = stderr(&output);
+    assert!(report.contains("sprague::parse::too_long"), "{report:.600}");
+    assert!(report.contains("more than 20000 terms"), "{report:.600}");
+    assert!(
+        report.contains("the chain reaches its limit here"),
+        "{report:.600}"
+    );
+    assert!(!report.contains("Failed to read"), "{report:.600}");
 }
 
 #[test]

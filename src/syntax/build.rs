@@ -681,7 +681,15 @@ pub(super) fn nest(kind: ExprKind, span: SourceSpan) -> Built<Expr> {
     {
         let depth = (lhs.depth + 1).max(rhs.depth + NESTING);
         return match depth > MAX_NESTING * NESTING {
-            true => Err(ParseError::TooDeep { span }),
+            // A chain too long, at its term past the limit; a term nested
+            // too deeply, at its start.
+            true if rhs.depth + NESTING < depth => Err(ParseError::TooLong {
+                span: rhs.span,
+                most: MAX_NESTING * NESTING,
+            }),
+            true => Err(ParseError::TooDeep {
+                span: start_of(span),
+            }),
             false => Ok(Expr { kind, span, depth }),
         };
     }
@@ -699,9 +707,17 @@ pub(super) fn nest(kind: ExprKind, span: SourceSpan) -> Built<Expr> {
     };
     let depth = operands + NESTING;
     match depth > MAX_NESTING * NESTING {
-        true => Err(ParseError::TooDeep { span }),
+        true => Err(ParseError::TooDeep {
+            span: start_of(span),
+        }),
         false => Ok(Expr { kind, span, depth }),
     }
+}
+
+/// The first character of a span: where an expression too deep begins, as
+/// a label to point at (the whole may be tens of thousands of columns).
+fn start_of(span: SourceSpan) -> SourceSpan {
+    (span.offset(), span.len().min(1)).into()
 }
 
 pub(super) fn binary_op(rule: Rule) -> BinaryOp {

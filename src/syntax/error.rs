@@ -70,6 +70,17 @@ pub enum ParseError {
         #[label("nesting reaches its limit here")]
         span: SourceSpan,
     },
+
+    #[error("a chain of `+` and `-` of more than {most} terms is too long to parse")]
+    #[diagnostic(
+        code(sprague::parse::too_long),
+        help("split it with `let` declarations: `let a = …` for its first terms, then `a + …`")
+    )]
+    TooLong {
+        #[label("the chain reaches its limit here")]
+        span: SourceSpan,
+        most: usize,
+    },
 }
 
 impl ParseError {

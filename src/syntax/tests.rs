@@ -219,15 +219,20 @@ fn nesting_past_the_limit_is_an_error_not_a_stack_overflow() {
         .stack_size(256 << 20)
         .spawn(move || {
             let chain = |terms: usize| format!("grundy *({}1)", "1 - ".repeat(terms - 1));
+            let too_long = |text: String| match parse(&text, 0) {
+                Err(ParseError::TooLong { span, .. }) => Some(span.len()),
+                _ => None,
+            };
             (
-                too_deep(chain(MAX_NESTING + 1)),
-                too_deep(chain(2 * MAX_NESTING + 1)),
+                too_long(chain(MAX_NESTING + 1)),
+                too_long(chain(2 * MAX_NESTING + 1)),
             )
         })
         .unwrap()
         .join()
         .unwrap();
-    assert_eq!(chains, (false, true));
+    // Refused at the one term past the limit.
+    assert_eq!(chains, (None, Some(1)));
     // Other operators nest to the left, one level per operator.
     assert!(too_deep(format!(
         "grundy *({}1)",
