@@ -598,6 +598,37 @@ fn the_server_answers_within_a_4_gb_address_space() {
     assert_eq!(body["answers"][0]["value"], 6, "{body}");
 }
 
+/// Concurrent requests to a server under a 4 GB address space, in every
+/// lane at once, are each answered: past the threads whose stacks fit,
+/// a request waits for one to end (each reserving a gigabyte, the third
+/// or fourth thread found no room, and most requests were answered 503).
+#[test]
+fn concurrent_requests_within_a_4_gb_address_space_wait_their_turn() {
+    let server = Server::start(4_000_000_000, &[]);
+    let lanes = ["editor", "board", "sequence", "graph", "check"];
+    let source = "game Cram(s) splits up to symmetry { move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b }\ngrundy Cram(Grid(4, 7))";
+    let answers: Vec<(u16, String)> = std::thread::scope(|scope| {
+        let asked: Vec<_> = (0..20)
+            .map(|i| {
+                let (server, lane) = (&server, lanes[i % lanes.len()]);
+                scope.spawn(move || {
+                    server.post("/api/run", &json!({ "source": source, "lane": lane }))
+                })
+            })
+            .collect();
+        asked
+            .into_iter()
+            .map(|asked| asked.join().unwrap())
+            .collect()
+    });
+    for (status, body) in answers {
+        assert_eq!(status, 200, "{body}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        // Cram on 4 × 7: 3, as igsolve (Beling and Rogalski) finds it.
+        assert_eq!(body["answers"][0]["value"], 3, "{body}");
+    }
+}
+
 /// A chain past the default state limit, posted to a server under a 4 GB
 /// address space, is answered with the limit's error, and the server goes
 /// on answering: the positions waiting down the chain once took the

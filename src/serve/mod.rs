@@ -211,6 +211,10 @@ pub struct Shared {
     /// The `Host` values the server answers to.
     hosts: Vec<String>,
     timeouts: Timeouts,
+    /// How many threads that evaluate run: where one cannot be made (its
+    /// stack finds no room in a limited address space), the request waits
+    /// for one of them to end.
+    evaluating: Arc<AtomicUsize>,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -265,6 +269,7 @@ impl Shared {
             resets: AtomicUsize::new(0),
             hosts,
             timeouts,
+            evaluating: Arc::new(AtomicUsize::new(0)),
         })
     }
 
@@ -354,18 +359,55 @@ impl Shared {
             drop(state);
             let _ = answer.send(result.map_err(|_| Unanswered::Failed));
         };
-        let spawned = std::thread::Builder::new()
-            .name(format!("sprague-{lane}"))
-            .stack_size(crate::front::STACK_SIZE)
-            .spawn(job);
-        let outcome = match spawned {
-            Ok(_) => answered.await.unwrap_or(Err(Unanswered::Cancelled)),
+        let outcome = match self.spawn(lane, job, &token).await {
+            Ok(()) => answered.await.unwrap_or(Err(Unanswered::Cancelled)),
             Err(error) => Err(Unanswered::NoThread(error.to_string())),
         };
         // Ended: nothing left to cancel.
         guard.0 = None;
         locked(&self.lane_of(lane).jobs).retain(|job| !Arc::ptr_eq(job, &token));
         outcome
+    }
+
+    /// Starts a thread that evaluates, with the large stack deep nesting
+    /// needs. Where the stack finds no room (under `prlimit --as`, each
+    /// such thread reserving a gigabyte), it is tried again each time one
+    /// of the others ends, so that concurrent requests wait their turn; it
+    /// fails only when none runs, or the request is cancelled meanwhile.
+    async fn spawn(
+        &self,
+        lane: &'static str,
+        job: impl FnOnce() + Send + 'static,
+        token: &AtomicBool,
+    ) -> std::io::Result<()> {
+        /// Counts a thread that evaluates while it runs, panic or not.
+        struct Running(Arc<AtomicUsize>);
+        impl Drop for Running {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        let job = Arc::new(Mutex::new(Some(job)));
+        loop {
+            let (taken, evaluating) = (job.clone(), self.evaluating.clone());
+            evaluating.fetch_add(1, Ordering::SeqCst);
+            let running = Running(evaluating);
+            let spawned = std::thread::Builder::new()
+                .name(format!("sprague-{lane}"))
+                .stack_size(crate::front::STACK_SIZE)
+                .spawn(move || {
+                    let _running = running;
+                    if let Some(job) = locked(&taken).take() {
+                        job();
+                    }
+                });
+            match spawned {
+                Ok(_) => return Ok(()),
+                Err(error) if self.evaluating.load(Ordering::SeqCst) == 0 => return Err(error),
+                Err(_) if token.load(Ordering::SeqCst) => return Ok(()),
+                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+            }
+        }
     }
 
     /// A new session within the command line's limits, writing no files.
