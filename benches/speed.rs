@@ -718,12 +718,14 @@ struct BoardByHand<W> {
 }
 
 /// The value of a whole rows × cols board of Node Kayles (`node_kayles`)
-/// or Cram, solved by hand in one word of 64 bits, or of 128 past 64 cells.
+/// or Cram, solved by hand in one word of 64 bits, or of 128 past 64 cells
+/// (or a row of 64).
 fn by_hand(rows: usize, cols: usize, node_kayles: bool) -> u64 {
-    match rows * cols {
-        ..=64 => BoardByHand::<u64>::new(rows, cols, node_kayles).whole(),
-        65..=128 => BoardByHand::<u128>::new(rows, cols, node_kayles).whole(),
-        cells => panic!("a board of {cells} cells is past the hand-written solver's 128"),
+    // A row as wide as the word would be shifted by the whole word.
+    match (rows * cols, cols) {
+        (..=64, ..64) => BoardByHand::<u64>::new(rows, cols, node_kayles).whole(),
+        (..=128, ..128) => BoardByHand::<u128>::new(rows, cols, node_kayles).whole(),
+        (cells, _) => panic!("a board of {cells} cells is past the hand-written solver's 128"),
     }
 }
 

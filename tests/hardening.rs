@@ -831,12 +831,20 @@ fn a_flat_sum_of_many_terms_is_not_too_deep() {
     assert_eq!(output.status.code(), Some(1));
     let report = stderr(&output);
     assert!(report.contains("sprague::parse::too_long"), "{report:.600}");
-    assert!(report.contains("more than 20000 terms"), "{report:.600}");
+    assert!(report.contains("it stops at term 19999"), "{report:.600}");
     assert!(
         report.contains("the chain reaches its limit here"),
         "{report:.600}"
     );
     assert!(!report.contains("Failed to read"), "{report:.600}");
+    // A short sum on a term nested deeply is nesting, not a long chain.
+    let deep = format!("grundy *({}1 + 1 + 1)", "- ".repeat(9_998));
+    let output = run_capped(&["run", "-"], &deep);
+    assert!(
+        stderr(&output).contains("sprague::parse::too_deep"),
+        "{:.600}",
+        stderr(&output)
+    );
 }
 
 #[test]

@@ -164,10 +164,32 @@ fn a_let_of_a_built_in_function_is_its_value() {
 }
 
 #[test]
+fn a_game_named_like_a_built_in_function_is_called_wherever_it_is_declared() {
+    // abs(n) moves to abs(n - 1): a chain, 0 and 1 in turn; abs(3) = 1.
+    let game = "game abs(n) { move abs(n - 1) if n > 0 }";
+    assert_eq!(
+        grundy_values(&format!("{game}\nlet X = abs(3)\ngrundy X")),
+        [1]
+    );
+    assert_eq!(
+        grundy_values(&format!("let X = abs(3)\ngrundy X\n{game}")),
+        [1]
+    );
+}
+
+#[test]
 fn a_built_in_function_or_domain_used_as_a_game_says_what_it_is() {
     for (source, help) in [
         ("grundy abs(-3)", "`*abs(…)` is a heap of its value"),
-        ("grundy max(1, 2) + *1", "built-in function of integers"),
+        (
+            "grundy max(1, 2) + *1",
+            "built-in function of integers, not a game",
+        ),
+        // A game of a name like it is the likelier meaning.
+        (
+            "game Max(n) { move Max(n - 1) if n > 0 }\ngrundy max(3)",
+            "did you mean `Max`?",
+        ),
         (
             "let D = divisors(12)\ngrundy *len(D)",
             "`{x for x in divisors(…)}` is the set of its values",

@@ -11,6 +11,14 @@ impl Lowerer {
         &mut self,
         statements: &[&ast::Statement],
     ) -> Vec<Option<DeclarationKind>> {
+        // A game may be declared below a `let` that names it.
+        let games: HashSet<&str> = statements
+            .iter()
+            .filter_map(|statement| match statement {
+                ast::Statement::Game(decl) => Some(decl.name.name.as_str()),
+                _ => None,
+            })
+            .collect();
         statements
             .iter()
             .map(|statement| {
@@ -18,7 +26,7 @@ impl Lowerer {
                     ast::Statement::Game(decl) => (&decl.name, self.declare_game(decl)),
                     ast::Statement::Graph(decl) => (&decl.name, self.declare_graph(decl)),
                     ast::Statement::Family(decl) => (&decl.name, self.declare_family(decl)),
-                    ast::Statement::Let(decl) => match self.is_value(decl) {
+                    ast::Statement::Let(decl) => match self.is_value(decl, &games) {
                         true => (&decl.name, self.declare_constant(decl)),
                         false => (&decl.name, self.declare_let(decl)),
                     },
@@ -73,9 +81,11 @@ impl Lowerer {
     }
 
     /// Whether a `let` names a value rather than a position: an expression
-    /// that is no position, or a call of a built-in function (`Grid(3, 4)`)
-    /// or a name of a value (`let T = K`), which parse as positions.
-    pub(super) fn is_value(&self, decl: &ast::LetDecl) -> bool {
+    /// that is no position, or a call of a built-in function (`Grid(3, 4)`,
+    /// `abs(-3)`) or a name of a value (`let T = K`), which parse as
+    /// positions. A game of the built-in's name, declared anywhere among
+    /// `games`, is called instead.
+    pub(super) fn is_value(&self, decl: &ast::LetDecl, games: &HashSet<&str>) -> bool {
         let sum = match &decl.value {
             ast::LetValue::Value(_) => return true,
             ast::LetValue::Position(sum) => sum,
@@ -87,7 +97,9 @@ impl Lowerer {
             ast::Term::Game { name, .. } => match self.program.names.get(&name.name) {
                 Some(declared) => matches!(declared.kind, DeclarationKind::Family(_)),
                 None => {
-                    builtin(&name.name).is_some() || INTEGER_FUNCTIONS.contains(&name.name.as_str())
+                    let name = name.name.as_str();
+                    (builtin(name).is_some() || INTEGER_FUNCTIONS.contains(&name))
+                        && !games.contains(name)
                 }
             },
             ast::Term::Name(name) => matches!(
@@ -545,10 +557,9 @@ impl Lowerer {
     /// A game named alone, as `period` and `diff` name them.
     pub(super) fn any_game(&mut self, name: &ast::Ident) -> Option<GameId> {
         let Some(declaration) = self.program.names.get(&name.name).copied() else {
-            let help = builtin_as_game(&name.name)
-                .or_else(|| {
-                    self.suggest(&name.name, |kind| matches!(kind, DeclarationKind::Game(_)))
-                })
+            let help = self
+                .suggest(&name.name, |kind| matches!(kind, DeclarationKind::Game(_)))
+                .or_else(|| builtin_as_game(&name.name))
                 .unwrap_or_else(|| format!("declare it with `game {}(…) {{ move … }}`", name.name));
             self.errors.push(CheckError::UnknownGame {
                 name: name.name.clone(),

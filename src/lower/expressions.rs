@@ -501,12 +501,12 @@ const DOMAINS: &[&str] = &["divisors", "subsets", "under"];
 pub(super) fn builtin_as_game(name: &str) -> Option<String> {
     if INTEGER_FUNCTIONS.contains(&name) {
         return Some(format!(
-            "`{name}` is a built-in function of integers: `*{name}(…)` is a heap of its value"
+            "`{name}` is a built-in function of integers, not a game: `*{name}(…)` is a heap of its value"
         ));
     }
     DOMAINS.contains(&name).then(|| {
         format!(
-            "`{name}(…)` is a domain a variable ranges over: `{{x for x in {name}(…)}}` is the set of its values"
+            "`{name}(…)` is a domain a variable ranges over, not a game: `{{x for x in {name}(…)}}` is the set of its values"
         )
     })
 }

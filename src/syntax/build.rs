@@ -680,18 +680,28 @@ pub(super) fn nest(kind: ExprKind, span: SourceSpan) -> Built<Expr> {
         && matches!(&lhs.kind, ExprKind::Binary(inner, ..) if is_sum(inner))
     {
         let depth = (lhs.depth + 1).max(rhs.depth + NESTING);
-        return match depth > MAX_NESTING * NESTING {
-            // A chain too long, at its term past the limit; a term nested
-            // too deeply, at its start.
-            true if rhs.depth + NESTING < depth => Err(ParseError::TooLong {
+        if depth <= MAX_NESTING * NESTING {
+            return Ok(Expr { kind, span, depth });
+        }
+        // A chain too long, at its term past the limit (the left spine is
+        // walked once, here); a term nested too deeply, at its start.
+        let mut terms = 2;
+        let mut spine = lhs;
+        while let ExprKind::Binary(op, lhs, _) = &spine.kind
+            && is_sum(op)
+        {
+            terms += 1;
+            spine = lhs;
+        }
+        return Err(match terms > MAX_NESTING {
+            true => ParseError::TooLong {
                 span: rhs.span,
-                most: MAX_NESTING * NESTING,
-            }),
-            true => Err(ParseError::TooDeep {
+                terms,
+            },
+            false => ParseError::TooDeep {
                 span: start_of(span),
-            }),
-            false => Ok(Expr { kind, span, depth }),
-        };
+            },
+        });
     }
     let operands = match &kind {
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Var(_) | ExprKind::Node { .. } => 0,

@@ -71,7 +71,9 @@ pub enum ParseError {
         span: SourceSpan,
     },
 
-    #[error("a chain of `+` and `-` of more than {most} terms is too long to parse")]
+    #[error(
+        "a chain of `+` and `-` this long is past what the parser takes: it stops at term {terms}"
+    )]
     #[diagnostic(
         code(sprague::parse::too_long),
         help("split it with `let` declarations: `let a = …` for its first terms, then `a + …`")
@@ -79,7 +81,7 @@ pub enum ParseError {
     TooLong {
         #[label("the chain reaches its limit here")]
         span: SourceSpan,
-        most: usize,
+        terms: usize,
     },
 }
 
