@@ -486,6 +486,10 @@ async fn a_dropped_request_stops_its_computation() {
         .expect("the session is free again");
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["answers"][0]["value"], 7);
+    // The dropped request left its lane's list: nothing is left to cancel
+    // (its flag stayed there, and every cancel after said one was).
+    let (_, body) = post(&shared, "/api/cancel", json!({})).await;
+    assert_eq!(body["cancelled"], false);
 }
 
 /// A `sprague serve` process on a free port, with its address space
@@ -627,6 +631,76 @@ fn concurrent_requests_within_a_4_gb_address_space_wait_their_turn() {
         // Cram on 4 × 7: 3, as igsolve (Beling and Rogalski) finds it.
         assert_eq!(body["answers"][0]["value"], 3, "{body}");
     }
+}
+
+/// Many quick requests at once to a server with room for one or two
+/// evaluating threads: each is answered, none refused in the moment a
+/// thread that ended has not yet freed its stack (about one in seven
+/// was, under 2 GB).
+#[test]
+fn quick_requests_where_one_thread_fits_are_each_answered() {
+    let server = Server::start(2_000_000_000, &[]);
+    let lanes = ["editor", "board", "sequence", "graph", "check"];
+    let answers: Vec<(u16, String)> = std::thread::scope(|scope| {
+        let asked: Vec<_> = (0..200)
+            .map(|i| {
+                let (server, lane) = (&server, lanes[i % lanes.len()]);
+                scope.spawn(move || {
+                    server.post(
+                        "/api/run",
+                        &json!({ "source": format!("grundy *{i}"), "lane": lane }),
+                    )
+                })
+            })
+            .collect();
+        asked
+            .into_iter()
+            .map(|asked| asked.join().unwrap())
+            .collect()
+    });
+    for (i, (status, body)) in answers.into_iter().enumerate() {
+        assert_eq!(status, 200, "{body}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(body["answers"][0]["value"], i, "{body}");
+    }
+}
+
+/// Under a 4 GB address space, a long computation in one lane with another
+/// request waiting behind it there leaves the other lanes answering: the
+/// request waiting for its lane holds no thread (before, it held one, and a
+/// third lane's request waited for the long computation to end).
+#[test]
+fn a_request_waiting_for_its_lane_holds_no_thread() {
+    let server = Server::start(4_000_000_000, &[]);
+    let long = "game Up(n) { move Up(n + 1) for k in 1..=30 if n < 100000000 }\ngrundy Up(0)";
+    std::thread::scope(|scope| {
+        let running = scope.spawn(|| server.post("/api/run", &json!({ "source": long })));
+        std::thread::sleep(Duration::from_millis(500));
+        let waiting = scope.spawn(|| server.post("/api/run", &json!({ "source": "grundy *5" })));
+        std::thread::sleep(Duration::from_millis(300));
+        let started = std::time::Instant::now();
+        let (status, body) = server.post(
+            "/api/run",
+            &json!({ "source": "grundy *1 + *2", "lane": "board" }),
+        );
+        let took = started.elapsed();
+        assert_eq!(status, 200, "{body}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(body["answers"][0]["value"], 3, "{body}");
+        let (status, body) = server.post("/api/cancel", &json!({ "lane": "editor" }));
+        assert_eq!(status, 200, "{body}");
+        assert!(
+            took < Duration::from_secs(10),
+            "the board lane waited {took:?}"
+        );
+        // The long computation is stopped, the one waiting behind it never
+        // started.
+        let (status, body) = running.join().unwrap();
+        assert_eq!(status, 200, "{body}");
+        assert!(body.contains("sprague::eval::interrupted"), "{body}");
+        let (status, body) = waiting.join().unwrap();
+        assert_eq!((status, body.as_str()), (503, r#"{"error":"cancelled"}"#));
+    });
 }
 
 /// A chain past the default state limit, posted to a server under a 4 GB

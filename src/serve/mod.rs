@@ -149,6 +149,10 @@ struct Lane {
     /// Its session's [`LaneSession::id`].
     session: AtomicUsize,
     state: Mutex<Option<LaneSession>>,
+    /// The turn of a computation of the lane: held while its thread runs,
+    /// so that the computations waiting for the lane hold no thread (and
+    /// no gigabyte of stack) meanwhile.
+    turn: tokio::sync::Mutex<()>,
     jobs: Mutex<Vec<Arc<AtomicBool>>>,
     /// The computation running, if any: when it started and how far the
     /// engine has gone.
@@ -255,6 +259,7 @@ impl Shared {
                 seen: AtomicUsize::new(0),
                 session: AtomicUsize::new(usize::MAX),
                 state: Mutex::new(None),
+                turn: tokio::sync::Mutex::new(()),
                 jobs: Mutex::new(Vec::new()),
                 running: Mutex::new(None),
             })
@@ -345,8 +350,8 @@ impl Shared {
         + 'static,
     ) -> Result<T, Unanswered> {
         let token = Arc::new(AtomicBool::new(false));
-        locked(&self.lane_of(lane).jobs).push(token.clone());
-        let mut guard = CancelOnDrop(Some(token.clone()));
+        let mut listed = Listed::new(&self.lane_of(lane).jobs, token.clone());
+        let _turn = self.lane_of(lane).turn.lock().await;
         let shared = self.clone();
         let (answer, answered) = tokio::sync::oneshot::channel();
         let job_token = token.clone();
@@ -364,8 +369,7 @@ impl Shared {
             Err(error) => Err(Unanswered::NoThread(error.to_string())),
         };
         // Ended: nothing left to cancel.
-        guard.0 = None;
-        locked(&self.lane_of(lane).jobs).retain(|job| !Arc::ptr_eq(job, &token));
+        listed.ended = true;
         outcome
     }
 
@@ -373,7 +377,9 @@ impl Shared {
     /// needs. Where the stack finds no room (under `prlimit --as`, each
     /// such thread reserving a gigabyte), it is tried again each time one
     /// of the others ends, so that concurrent requests wait their turn; it
-    /// fails only when none runs, or the request is cancelled meanwhile.
+    /// fails only when none runs (after a few tries, as a thread that ended
+    /// may not have freed its stack yet). Cancelled meanwhile, it starts
+    /// nothing, and the request is answered as cancelled.
     async fn spawn(
         &self,
         lane: &'static str,
@@ -381,32 +387,43 @@ impl Shared {
         token: &AtomicBool,
     ) -> std::io::Result<()> {
         /// Counts a thread that evaluates while it runs, panic or not.
-        struct Running(Arc<AtomicUsize>);
-        impl Drop for Running {
+        struct Evaluating(Arc<AtomicUsize>);
+        impl Drop for Evaluating {
             fn drop(&mut self) {
                 self.0.fetch_sub(1, Ordering::SeqCst);
             }
         }
+        // A thread counted out is still ending, its stack not yet freed:
+        // with none counted, a few more tries before the failure stands.
+        const TRIES_WITH_NONE: usize = 5;
         let job = Arc::new(Mutex::new(Some(job)));
+        let mut tries_with_none = 0;
         loop {
             let (taken, evaluating) = (job.clone(), self.evaluating.clone());
             evaluating.fetch_add(1, Ordering::SeqCst);
-            let running = Running(evaluating);
+            let counted = Evaluating(evaluating);
             let spawned = std::thread::Builder::new()
                 .name(format!("sprague-{lane}"))
                 .stack_size(crate::front::STACK_SIZE)
                 .spawn(move || {
-                    let _running = running;
+                    let _counted = counted;
                     if let Some(job) = locked(&taken).take() {
                         job();
                     }
                 });
-            match spawned {
+            let error = match spawned {
                 Ok(_) => return Ok(()),
-                Err(error) if self.evaluating.load(Ordering::SeqCst) == 0 => return Err(error),
+                // Cancelled while it waited: answered as cancelled.
                 Err(_) if token.load(Ordering::SeqCst) => return Ok(()),
-                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+                Err(error) => error,
+            };
+            if self.evaluating.load(Ordering::SeqCst) == 0 {
+                tries_with_none += 1;
+                if tries_with_none > TRIES_WITH_NONE {
+                    return Err(error);
+                }
             }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
     }
 
@@ -668,15 +685,32 @@ fn release_memory() {
     }
 }
 
-/// Sets a computation's cancel flag when the request waiting for it is
-/// dropped before it ends.
-struct CancelOnDrop(Option<Arc<AtomicBool>>);
+/// A computation in its lane's list of jobs, which `/api/cancel` cancels:
+/// it leaves the list when the request waiting for it ends or is dropped,
+/// its cancel flag set if it had not ended (a closed connection).
+struct Listed<'a> {
+    jobs: &'a Mutex<Vec<Arc<AtomicBool>>>,
+    token: Arc<AtomicBool>,
+    ended: bool,
+}
 
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        if let Some(token) = self.0.take() {
-            token.store(true, Ordering::SeqCst);
+impl<'a> Listed<'a> {
+    fn new(jobs: &'a Mutex<Vec<Arc<AtomicBool>>>, token: Arc<AtomicBool>) -> Self {
+        locked(jobs).push(token.clone());
+        Listed {
+            jobs,
+            token,
+            ended: false,
         }
+    }
+}
+
+impl Drop for Listed<'_> {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.token.store(true, Ordering::SeqCst);
+        }
+        locked(self.jobs).retain(|job| !Arc::ptr_eq(job, &self.token));
     }
 }
 
