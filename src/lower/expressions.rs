@@ -487,7 +487,6 @@ pub(super) const BUILTINS: &str = "`min(a, b, …)`, `max(a, b, …)`, `abs(a)`,
 
 pub(super) const COLLECTION_BUILTINS: &str = "`len(x)`, `sum(l)`, `sort(l)`, `replace(l, i, v)`, `nodes(r)`, `neighbours(r, v)`, `closed(r, v)`, `grounded(r, g)`, `Grid(r, c)`, `Path(n)`, `Cycle(n)`, `Edges(G)`";
 
-/// A built-in function of sets, lists and boards, and its arity.
 /// The built-in functions of integers (see [`Lowerer::integer_call`]).
 pub(super) const INTEGER_FUNCTIONS: &[&str] = &[
     "min", "max", "abs", "isqrt", "popcount", "nim_inv", "nim_mul",
@@ -511,6 +510,7 @@ pub(super) fn builtin_as_game(name: &str) -> Option<String> {
     })
 }
 
+/// A built-in function of sets, lists and boards, and its arity.
 pub(super) fn builtin(name: &str) -> Option<(Builtin, usize)> {
     Builtin::ALL
         .iter()
