@@ -602,6 +602,28 @@ fn the_server_answers_within_a_4_gb_address_space() {
     assert_eq!(body["answers"][0]["value"], 6, "{body}");
 }
 
+/// `count` sources posted at once to `/api/run`, by `source(i)`, in the
+/// lanes in turn; the status and body of each answer, in order.
+fn posted_at_once(
+    server: &Server,
+    count: usize,
+    source: impl Fn(usize) -> String + Sync,
+) -> Vec<(u16, String)> {
+    let lanes = ["editor", "board", "sequence", "graph", "check"];
+    std::thread::scope(|scope| {
+        let asked: Vec<_> = (0..count)
+            .map(|i| {
+                let body = json!({ "source": source(i), "lane": lanes[i % lanes.len()] });
+                scope.spawn(move || server.post("/api/run", &body))
+            })
+            .collect();
+        asked
+            .into_iter()
+            .map(|asked| asked.join().unwrap())
+            .collect()
+    })
+}
+
 /// Concurrent requests to a server under a 4 GB address space, in every
 /// lane at once, are each answered: past the threads whose stacks fit,
 /// a request waits for one to end (each reserving a gigabyte, the third
@@ -609,23 +631,8 @@ fn the_server_answers_within_a_4_gb_address_space() {
 #[test]
 fn concurrent_requests_within_a_4_gb_address_space_wait_their_turn() {
     let server = Server::start(4_000_000_000, &[]);
-    let lanes = ["editor", "board", "sequence", "graph", "check"];
     let source = "game Cram(s) splits up to symmetry { move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b }\ngrundy Cram(Grid(4, 7))";
-    let answers: Vec<(u16, String)> = std::thread::scope(|scope| {
-        let asked: Vec<_> = (0..20)
-            .map(|i| {
-                let (server, lane) = (&server, lanes[i % lanes.len()]);
-                scope.spawn(move || {
-                    server.post("/api/run", &json!({ "source": source, "lane": lane }))
-                })
-            })
-            .collect();
-        asked
-            .into_iter()
-            .map(|asked| asked.join().unwrap())
-            .collect()
-    });
-    for (status, body) in answers {
+    for (status, body) in posted_at_once(&server, 20, |_| source.to_owned()) {
         assert_eq!(status, 200, "{body}");
         let body: Value = serde_json::from_str(&body).unwrap();
         // Cram on 4 × 7: 3, as igsolve (Beling and Rogalski) finds it.
@@ -640,24 +647,7 @@ fn concurrent_requests_within_a_4_gb_address_space_wait_their_turn() {
 #[test]
 fn quick_requests_where_one_thread_fits_are_each_answered() {
     let server = Server::start(2_000_000_000, &[]);
-    let lanes = ["editor", "board", "sequence", "graph", "check"];
-    let answers: Vec<(u16, String)> = std::thread::scope(|scope| {
-        let asked: Vec<_> = (0..200)
-            .map(|i| {
-                let (server, lane) = (&server, lanes[i % lanes.len()]);
-                scope.spawn(move || {
-                    server.post(
-                        "/api/run",
-                        &json!({ "source": format!("grundy *{i}"), "lane": lane }),
-                    )
-                })
-            })
-            .collect();
-        asked
-            .into_iter()
-            .map(|asked| asked.join().unwrap())
-            .collect()
-    });
+    let answers = posted_at_once(&server, 200, |i| format!("grundy *{i}"));
     for (i, (status, body)) in answers.into_iter().enumerate() {
         assert_eq!(status, 200, "{body}");
         let body: Value = serde_json::from_str(&body).unwrap();
