@@ -47,6 +47,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     pub fn set_max_table(&mut self, bytes: usize) {
         self.max_table = bytes;
         self.ruled_out.bound(bytes / RULED_OUT_SHARE);
+        self.endgames
+            .bound((bytes / RULED_OUT_SHARE).min(ENDGAME_BYTES));
     }
 
     /// The most bytes the table of packed values may hold.

@@ -18,6 +18,7 @@
 
 mod boxes;
 mod dense;
+mod endgames;
 mod error;
 mod forgetting;
 mod lines;
@@ -48,6 +49,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use dense::Dense;
 pub use dense::{Address, Cell, CellSlice, Grid};
+pub use endgames::Endgame;
+use endgames::Endgames;
 pub use error::{Bound, EngineError, Stopped, Unknown};
 use lines::Lines;
 pub use loopy::{Gamma, Outcome};
@@ -84,6 +87,12 @@ pub const DEFAULT_MAX_TABLE: usize = 1 << 30;
 /// table of values (one sixteenth).
 const RULED_OUT_SHARE: usize = 16;
 
+/// The most bytes the endgame tables of an engine may take (see
+/// `engine/endgames.rs`): the tables of every box of up to 16 cells of
+/// about seven games. A bound on the table (`--max-table`) bounds them to
+/// the share the values ruled out may take, if that is less.
+const ENDGAME_BYTES: usize = 4 << 20;
+
 /// The default bound on options one search may examine: a second or so of
 /// swept rules, a minute of rules folded option by option.
 pub const DEFAULT_MAX_WORK: u64 = 1_000_000_000;
@@ -116,7 +125,7 @@ pub struct Tally {
     /// since the engine began (see `engine/forgetting.rs`).
     pub forgotten: u64,
     /// The bytes the table of values by packed key holds, with the values
-    /// ruled out beside it.
+    /// ruled out and the endgame tables beside it.
     pub table_bytes: usize,
     /// Facts the pruned search read that another thread of it found (a
     /// value, or values ruled out), since the engine began (see
@@ -205,6 +214,7 @@ pub struct Engine<P> {
     dense: Dense,
     packed: PackedValues,
     lines: Lines,
+    endgames: Endgames,
     /// The most moves a play from each position can last.
     /// The longest plays asked for so far: most positions are never
     /// asked, and keep no room for one.
@@ -306,6 +316,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             dense: Dense::new(max_states),
             packed: PackedValues::default(),
             lines: Lines::new(max_states),
+            endgames: Endgames::within(ENDGAME_BYTES),
             longest: Default::default(),
             max_states,
             work: 0,
@@ -412,7 +423,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             testing: self.testing,
             mirrored: self.mirrored,
             forgotten: self.forgotten,
-            table_bytes: self.packed.bytes() + self.ruled_out_bytes(),
+            table_bytes: self.packed.bytes() + self.ruled_out_bytes() + self.endgames.bytes(),
             shared: self.shared_read,
         }
     }
@@ -448,6 +459,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .collect();
         self.dense.forget(&gone);
         self.lines.clear();
+        self.endgames.clear();
         let gone: Vec<Packed> = self
             .packed
             .keys()
@@ -758,6 +770,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 self.dense.roll_back();
                 self.packed.roll_back();
                 self.lines.clear();
+                self.endgames.clear();
                 self.ruled_out.clear();
                 // Memory run out is given back, for the queries to come.
                 if let EngineError::OutOfMemory { .. } = error {
@@ -1053,6 +1066,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             dense: &self.dense,
             packed: &self.packed,
             lines: &mut self.lines,
+            endgames: &mut self.endgames,
             missing: &mut self.missing,
             deferred: &mut self.deferred,
             work: 0,

@@ -194,6 +194,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         self.packed.keep();
         self.dense.keep();
         self.lines.clear();
+        self.endgames.clear();
         self.states() - before
     }
 

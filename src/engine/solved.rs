@@ -25,6 +25,7 @@ pub struct Solved<'a, P> {
     pub(super) dense: &'a Dense,
     pub(super) packed: &'a PackedValues,
     pub(super) lines: &'a mut Lines,
+    pub(super) endgames: &'a mut Endgames,
     pub(super) missing: &'a mut Vec<P>,
     pub(super) deferred: &'a mut Vec<Deferred>,
     /// The options examined (see [`Solved::examined`]).
@@ -134,6 +135,21 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
         self.missing.truncate(from);
         let kept = self.deferred.iter().rposition(|option| option.end <= from);
         self.deferred.truncate(kept.map_or(0, |last| last + 1));
+    }
+
+    /// A small part's value by its endgame address (see `endgames.rs`), if
+    /// it was noted there.
+    #[inline(always)]
+    pub fn endgame(&self, at: Endgame) -> Option<Grundy> {
+        self.endgames.get(at)
+    }
+
+    /// Notes a small part's value at its endgame address, once it is found
+    /// by the part's own key: the next lookup of the same cells reads it
+    /// there.
+    #[inline]
+    pub fn note_endgame(&mut self, at: Endgame, value: Grundy) {
+        self.endgames.note(at, value);
     }
 
     /// A dense table, to read many parts along a line.

@@ -4,6 +4,7 @@
 use super::options::{evaluate_args, heap_size};
 use super::rules::{Partial, Shape, pack, partial};
 use super::*;
+use crate::engine::Endgame;
 
 impl<'p> Interpreter<'p> {
     /// Evaluates the terms of a sum under `env`, passing each component on.
@@ -139,6 +140,10 @@ impl<'p> Interpreter<'p> {
         Ok((value, known))
     }
 
+    /// The most cells of a box whose regions are read from an endgame
+    /// table (see [`Endgame`]): a table of 65,536 bytes.
+    const ENDGAME_CELLS: u32 = 16;
+
     /// The value of a game's position whose one argument is a small set or
     /// region, given by its bits: each part (the whole, for a game that
     /// does not split) found by its packed key, as [`Rules::packed`] gives
@@ -155,7 +160,10 @@ impl<'p> Interpreter<'p> {
             let set = || position(Value::Set(Set::from_bits(bits.bits)));
             return partial(solved.packed(pack(game, Shape::Set, bits.bits), set));
         };
-        let mut part_value = |part: Region| match (Shape::of(&part.board), part.nodes.bits()) {
+        let part_value = |part: Region, solved: &mut Solved<'_, Component>| match (
+            Shape::of(&part.board),
+            part.nodes.bits(),
+        ) {
             (Some(shape), Some(bits)) => {
                 solved.packed(pack(game, shape, bits), || position(Value::Region(part)))
             }
@@ -166,12 +174,31 @@ impl<'p> Interpreter<'p> {
                 board: board.clone(),
                 nodes: Set::from_bits(bits.bits),
             };
-            return partial(part_value(region));
+            return partial(part_value(region, solved));
         };
         let (mut value, mut known) = (0, true);
-        board.parts(bits.bits, splits.symmetric, |part| match part_value(part) {
-            Some(part) => value ^= part,
-            None => known = false,
+        board.parts_boxed(bits.bits, splits.symmetric, |part| {
+            // A small part is read from its box's endgame table, where its
+            // value was noted once found under the part's own key.
+            let endgame = part.boxed(Self::ENDGAME_CELLS).map(|boxed| Endgame {
+                group: game.0,
+                table: (boxed.rows * (Self::ENDGAME_CELLS + 1) + boxed.cols) as u16,
+                bits: (boxed.rows * boxed.cols) as u8,
+                index: boxed.cells as u32,
+            });
+            if let Some(part) = endgame.and_then(|at| solved.endgame(at)) {
+                value ^= part;
+                return;
+            }
+            match part_value(part.region(), solved) {
+                Some(part) => {
+                    value ^= part;
+                    if let Some(at) = endgame {
+                        solved.note_endgame(at, part);
+                    }
+                }
+                None => known = false,
+            }
         });
         (value, known)
     }

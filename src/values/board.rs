@@ -545,7 +545,15 @@ impl Region {
 impl Board {
     /// [`Region::parts`] for the nodes `bits` of a board of at most 128
     /// nodes: bit operations only.
-    pub fn parts(&self, bits: u128, symmetric: bool, each: impl FnMut(Region)) {
+    pub fn parts(&self, bits: u128, symmetric: bool, mut each: impl FnMut(Region)) {
+        self.parts_boxed(bits, symmetric, |part| each(part.region()));
+    }
+
+    /// [`Board::parts`], each part as it is found: a part of a grid moved
+    /// to its bounding box but not yet to the least of its images, which
+    /// [`Part::region`] finds, so that a part of a small box can be looked
+    /// up by its cells as they lie (see [`Part::boxed`]).
+    pub fn parts_boxed(&self, bits: u128, symmetric: bool, each: impl FnMut(Part)) {
         debug_assert!(self.size() <= 128);
         match self.size() {
             0..=64 => self.parts_in::<u64>(bits, symmetric, each),
@@ -553,17 +561,17 @@ impl Board {
         }
     }
 
-    /// [`Board::parts`], with the nodes in a `W`.
+    /// [`Board::parts_boxed`], with the nodes in a `W`.
     #[inline(always)]
-    fn parts_in<W: Word>(&self, bits: u128, symmetric: bool, mut each: impl FnMut(Region)) {
+    fn parts_in<W: Word>(&self, bits: u128, symmetric: bool, mut each: impl FnMut(Part)) {
         let rows = match *self {
             Board::Grid { cols, .. } => Some(Rows::of(cols)),
             _ => None,
         };
         let mut shaped = |part: W| {
             each(match rows {
-                Some(rows) => grid_part(part, rows, symmetric),
-                _ => self.shaped(Set::from_bits(part.wide()), symmetric),
+                Some(rows) => Part::Boxed(grid_box(part, rows, symmetric)),
+                _ => Part::Region(self.shaped(Set::from_bits(part.wide()), symmetric)),
             })
         };
         // One loop for each kind of board, so that the spreading in the
@@ -859,12 +867,87 @@ fn split_from_frontier<W: Word>(mut rest: W, spreader: &Spreader<'_, W>, each: &
     }
 }
 
-/// A connected part of a grid of `cols` columns, given by its bits: moved to
-/// the grid of its bounding box, and with `symmetric` to the least of its
-/// eight images. Bit operations on the board's own word only, nothing
-/// allocated.
+/// A connected part of a board, as [`Board::parts_boxed`] finds it.
+#[derive(Debug, Clone)]
+pub enum Part {
+    /// A part of a grid, in its bounding box.
+    Boxed(Boxed),
+    /// A part of another board, as [`Region::parts`] gives it.
+    Region(Region),
+}
+
+/// A part of a grid moved to the grid of its bounding box, its cells row
+/// by row (`cols` bits a row), and whether it is to be moved on to the
+/// least of its images.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Boxed {
+    pub rows: u32,
+    pub cols: u32,
+    pub cells: u128,
+    symmetric: bool,
+}
+
+impl Part {
+    /// The part's box and cells as they lie, if the box has at most `most`
+    /// cells: the same cells of the same box are the same position, so
+    /// they index a table of the box's regions with no image to find.
+    #[inline(always)]
+    pub fn boxed(&self, most: u32) -> Option<Boxed> {
+        match self {
+            Part::Boxed(boxed) if boxed.rows * boxed.cols <= most => Some(*boxed),
+            _ => None,
+        }
+    }
+
+    /// The part as one position, as [`Region::parts`] gives it.
+    #[inline(always)]
+    pub fn region(self) -> Region {
+        match self {
+            Part::Boxed(boxed) => boxed.region(),
+            Part::Region(region) => region,
+        }
+    }
+}
+
+impl Boxed {
+    /// The part on the grid of its box, moved to the least of its eight
+    /// images where it is symmetric.
+    #[inline(always)]
+    fn region(self) -> Region {
+        let Boxed {
+            rows: height,
+            cols: width,
+            cells,
+            symmetric,
+        } = self;
+        let (rows, cols, nodes) = match symmetric {
+            true if height <= 8 && width <= 8 => {
+                let row_mask = (1u64 << width) - 1;
+                let cells = (0..height).fold(0, |eights, r| {
+                    eights | ((cells >> (r * width)) as u64 & row_mask) << (8 * r)
+                });
+                let (rows, cols, nodes) = least_small_image(cells, height, width);
+                (rows, cols, u128::from(nodes))
+            }
+            true if height * width <= 64 => {
+                let (rows, cols, nodes) = least_image(cells as u64, height, width);
+                (rows, cols, u128::from(nodes))
+            }
+            true => least_image(cells, height, width),
+            false => (height, width, cells),
+        };
+        Region {
+            board: Board::Grid { rows, cols },
+            nodes: Set::from_bits(nodes),
+        }
+    }
+}
+
+/// A connected part of a grid of `cols` columns, given by its bits, moved
+/// to the grid of its bounding box. Bit operations on the board's own word
+/// only, nothing allocated.
 #[inline(always)]
-fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
+fn grid_box<W: Word>(part: W, rows: Rows, symmetric: bool) -> Boxed {
     let cols = rows.cols;
     let top = rows.of_node(part.trailing_zeros());
     let bottom = rows.of_node(W::BITS - 1 - part.leading_zeros());
@@ -884,18 +967,6 @@ fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
     let columns = folded & row_mask;
     let left = columns.trailing_zeros();
     let width = W::BITS - columns.leading_zeros() - left;
-    if symmetric && height <= 8 && width <= 8 {
-        let cells = (0..height).fold(0, |cells, r| {
-            // Moved to the left edge before it is narrowed: a row of a
-            // board wider than 64 nodes may reach past bit 64.
-            cells | ((((part >> (r * cols)) & row_mask) >> left).wide() as u64) << (8 * r)
-        });
-        let (rows, cols, nodes) = least_small_image(cells, height, width);
-        return Region {
-            board: Board::Grid { rows, cols },
-            nodes: Set::from_bits(u128::from(nodes)),
-        };
-    }
     // Packed in the board's own word: the part has no more nodes.
     let packed = match width == cols {
         true => part,
@@ -903,13 +974,11 @@ fn grid_part<W: Word>(part: W, rows: Rows, symmetric: bool) -> Region {
             packed | ((part >> (r * cols)) & row_mask) >> left << (r * width)
         }),
     };
-    let (rows, cols, nodes) = match symmetric {
-        true => least_image(packed, height, width),
-        false => (height, width, packed),
-    };
-    Region {
-        board: Board::Grid { rows, cols },
-        nodes: Set::from_bits(nodes.wide()),
+    Boxed {
+        rows: height,
+        cols: width,
+        cells: packed.wide(),
+        symmetric,
     }
 }
 
@@ -1276,8 +1345,8 @@ mod tests {
                             part |= 1 << ((v / width + dr) * cols + v % width + dc);
                         }
                         let found = match rows * cols {
-                            0..=64 => grid_part(part as u64, Rows::of(cols), true),
-                            _ => grid_part(part, Rows::of(cols), true),
+                            0..=64 => grid_box(part as u64, Rows::of(cols), true).region(),
+                            _ => grid_box(part, Rows::of(cols), true).region(),
                         };
                         assert_eq!(
                             found, expected,
@@ -1464,6 +1533,42 @@ mod tests {
             seen == set
         };
         (1..1u32 << size).filter(|&set| connected(set)).count()
+    }
+
+    /// Every region of small grids: a part found with its box holds the
+    /// cells of the part moved to the box's corner, as a plain walk finds
+    /// them, and its region is the part [`Board::parts`] gives.
+    #[test]
+    fn a_part_in_its_box_holds_its_cells_as_they_lie() {
+        for (rows, cols) in [(3, 4), (4, 3), (2, 6), (1, 9), (4, 4)] {
+            let board = Board::Grid { rows, cols };
+            for bits in 0u128..1 << (rows * cols) {
+                let mut boxed = Vec::new();
+                board.parts_boxed(bits, true, |part| {
+                    let Some(found) = part.boxed(16) else {
+                        panic!("a part of a {rows} × {cols} grid fits a box of 16 cells");
+                    };
+                    boxed.push((found, part.region()));
+                });
+                // Moved to the corner, the parts in their boxes are those a
+                // walk finds, and moved on to their least images too.
+                let (mut cornered, mut least): (Vec<Region>, Vec<Region>) = boxed
+                    .into_iter()
+                    .map(|(found, region)| {
+                        let board = Board::Grid {
+                            rows: found.rows,
+                            cols: found.cols,
+                        };
+                        let nodes = Set::from_bits(found.cells);
+                        (Region { board, nodes }, region)
+                    })
+                    .unzip();
+                cornered.sort();
+                least.sort();
+                assert_eq!(cornered, parts_by_search(&board, bits, false), "{bits:b}");
+                assert_eq!(least, parts_by_search(&board, bits, true), "{bits:b}");
+            }
+        }
     }
 
     #[test]
