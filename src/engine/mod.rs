@@ -12,7 +12,8 @@
 //! Around it: the mex ([`Mex`]), what a rule's fold sees ([`Solved`]), the
 //! questions asked of rules ([`Rules`]), sums and their moves (`moves.rs`),
 //! boxes solved on threads (`boxes.rs`, `wavefront.rs`), dense tables and
-//! lines (`dense.rs`, `lines.rs`), loopy and misère play (`loopy.rs`,
+//! lines (`dense.rs`, `lines.rs`), the endgame tables of small parts
+//! (`endgames.rs`), loopy and misère play (`loopy.rs`,
 //! `misere.rs`), its values taken out and put back (`snapshot.rs`), and
 //! why a search stopped ([`EngineError`]).
 
