@@ -134,6 +134,33 @@ fn a_move_to_a_mirrored_region_wins_at_once() {
     assert!(tally.mirrored > 0, "{tally:?}");
 }
 
+/// The mirror strategy proves a loss only where play ends. Taking away
+/// the neighbours of a node leaves an isolated node as it is, a move back
+/// to the same position: a game with such a part is a draw, and so is a
+/// pair of them (each player can pass forever), not 0. Every move on the
+/// 3 × 3 ring leaves an isolated node (a corner's neighbours leave the
+/// corner, an edge cell's leave the two corners beside it), so it is a
+/// draw, though its half turn fixes no node: the search answered 0 and
+/// "the player to move loses", proved by the mirror strategy.
+#[test]
+fn a_game_of_endless_play_is_not_proved_zero_by_the_mirror_strategy() {
+    let source = "game L(s) splits up to symmetry {
+  move L(s - neighbours(s, a)) for a in s
+}
+grundy L(Grid(3, 3) - {4})
+wins? L(Grid(3, 3) - {4})
+";
+    for method in ["search", "memo", "auto"] {
+        let output = common::sprague(&["run", "--method", method, "-"], source);
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            "grundy L(Grid(3, 3) - {4}) = ∞\n\
+             wins? L(Grid(3, 3) - {4}) = draw: neither player can force a win\n",
+            "{method}"
+        );
+    }
+}
+
 /// Boards the mirror strategy cannot prove keep their values (README's
 /// table: 5 × 6 is 2 and 4 × 9 is 1, by the search): on each, a domino
 /// across the centre is its own image under every involution that fixes

@@ -40,6 +40,23 @@ pub enum SetForm {
 }
 
 impl SetForm {
+    /// Whether the form's nodes are always nodes of the position.
+    fn within_position(&self) -> bool {
+        match self {
+            SetForm::Position => true,
+            SetForm::Around {
+                region,
+                closed: false,
+                ..
+            } => region.within_position(),
+            SetForm::Binary(SetOp::Difference, lhs, _) => lhs.within_position(),
+            SetForm::Binary(SetOp::Intersection, lhs, rhs) => {
+                lhs.within_position() || rhs.within_position()
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the form is a region when the position is one: a set
     /// combined with a region is a region when the region comes first,
     /// as the interpreter has it (`evaluate::combine`).
@@ -175,6 +192,42 @@ pub struct NodeRule {
 }
 
 impl NodeRule {
+    /// Whether every option of the rule has fewer nodes than its position:
+    /// its target is one position of `game`, the position's set less a set
+    /// that holds a node bound in the position (`s - {a, b}`, `s -
+    /// closed(s, v)`). A game whose rules all shrink has no endless play,
+    /// so a pair of equal parts has value 0 (`s - neighbours(s, a)` may
+    /// leave the position as it is: a draw, whose pair is no 0).
+    pub fn shrinks(&self, game: GameId) -> bool {
+        let [term] = self.target.as_slice() else {
+            return false;
+        };
+        let SetForm::Binary(SetOp::Difference, kept, removed) = &term.form else {
+            return false;
+        };
+        term.game == game && matches!(**kept, SetForm::Position) && self.holds_a_node(removed)
+    }
+
+    /// Whether `form` holds a node bound in the position, whatever the
+    /// assignment.
+    fn holds_a_node(&self, form: &SetForm) -> bool {
+        let in_position = |node: u8| {
+            self.bindings
+                .get(usize::from(node))
+                .is_some_and(|binding| binding.domain.within_position())
+        };
+        match form {
+            SetForm::Nodes(nodes) => nodes.iter().any(|&node| in_position(node)),
+            SetForm::Around {
+                node, closed: true, ..
+            } => in_position(*node),
+            SetForm::Binary(SetOp::Union, lhs, rhs) => {
+                self.holds_a_node(lhs) || self.holds_a_node(rhs)
+            }
+            _ => false,
+        }
+    }
+
     /// The compiled form of a rule of a game of one parameter, if it has
     /// one: every binding runs over the elements of a form with no `while`,
     /// the guard is a conjunction of comparisons of bound nodes with each
@@ -290,6 +343,48 @@ mod tests {
         ];
         for game in games {
             assert_eq!(compiled(game), [true], "{game}");
+        }
+    }
+
+    /// Whether each rule of the first game `source` declares takes a node
+    /// away at every move, as compiled.
+    fn shrinks(source: &str) -> Vec<bool> {
+        let program = crate::lower::lowered(source);
+        let Moves::Rules(rules) = &program.games[0].moves else {
+            panic!("a game of rules")
+        };
+        let game = crate::program::GameId(0);
+        let shrinks = |rule: &crate::program::Rule| rule.nodes.as_ref().map(|r| r.shrinks(game));
+        rules
+            .iter()
+            .map(|rule| shrinks(rule) == Some(true))
+            .collect()
+    }
+
+    #[test]
+    fn a_rule_shrinks_when_it_takes_away_a_node_of_the_position() {
+        let shrinking = [
+            "game NK(s) splits { move NK(s - closed(s, v)) for v in s }",
+            "game Cram(s) splits { move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b }",
+            // A node of the position's neighbours, taken with others.
+            "game P(s) { move P(s - ({b} | neighbours(s, a))) for a in s, b in neighbours(s, a) }",
+            "game Q(s) { move Q(s - {b}) for a in s, b in neighbours(s, a) - {a} }",
+        ];
+        for game in shrinking {
+            assert_eq!(shrinks(game), [true], "{game}");
+        }
+        let not = [
+            // The neighbours alone may be none: the position again.
+            "game L(s) splits { move L(s - neighbours(s, a)) for a in s }",
+            // A node of a neighbourhood of the whole board, not the position.
+            "game M(s) { move M(s - {b}) for a in s, b in neighbours(Grid(3, 3), a) }",
+            // Two terms, a set not taken from the position, another game.
+            "game N(s) { move N(s - {a}) + N(s - {a}) for a in s }",
+            "game O(s) { move O(s | {a}) for a in s }",
+            "game R(s) { move S(s - {a}) for a in s }\ngame S(s) { move S(s - {a}) for a in s }",
+        ];
+        for game in not {
+            assert_eq!(shrinks(game), [false], "{game}");
         }
     }
 
