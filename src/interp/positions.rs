@@ -6,6 +6,13 @@ use super::rules::{Partial, Shape, pack, partial};
 use super::*;
 use crate::engine::Endgame;
 
+/// Every box of at most `ENDGAME_CELLS` cells has an endgame table of its
+/// own in its game's group (`rows × (cells + 1) + cols`).
+const _: () = {
+    let cells = Interpreter::ENDGAME_CELLS;
+    assert!(cells * (cells + 1) + cells < Endgame::TABLES as u32);
+};
+
 impl<'p> Interpreter<'p> {
     /// Evaluates the terms of a sum under `env`, passing each component on.
     pub fn position(

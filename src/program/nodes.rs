@@ -321,16 +321,26 @@ fn comparison(conjunct: &Expr, bound: &[usize]) -> Option<(usize, (Order, Other)
 
 #[cfg(test)]
 mod tests {
+    use super::NodeRule;
     use crate::program::Moves;
 
-    /// Whether each rule of the first game `source` declares is compiled
-    /// to bit operations.
-    fn compiled(source: &str) -> Vec<bool> {
+    /// `holds` of each rule of the first game `source` declares, as
+    /// compiled to bit operations (`None` where it is not).
+    fn each_rule(source: &str, holds: impl Fn(Option<&NodeRule>) -> bool) -> Vec<bool> {
         let program = crate::lower::lowered(source);
         let Moves::Rules(rules) = &program.games[0].moves else {
             panic!("a game of rules")
         };
-        rules.iter().map(|rule| rule.nodes.is_some()).collect()
+        rules
+            .iter()
+            .map(|rule| holds(rule.nodes.as_ref()))
+            .collect()
+    }
+
+    /// Whether each rule of the first game `source` declares is compiled
+    /// to bit operations.
+    fn compiled(source: &str) -> Vec<bool> {
+        each_rule(source, |rule| rule.is_some())
     }
 
     #[test]
@@ -349,16 +359,8 @@ mod tests {
     /// Whether each rule of the first game `source` declares takes a node
     /// away at every move, as compiled.
     fn shrinks(source: &str) -> Vec<bool> {
-        let program = crate::lower::lowered(source);
-        let Moves::Rules(rules) = &program.games[0].moves else {
-            panic!("a game of rules")
-        };
         let game = crate::program::GameId(0);
-        let shrinks = |rule: &crate::program::Rule| rule.nodes.as_ref().map(|r| r.shrinks(game));
-        rules
-            .iter()
-            .map(|rule| shrinks(rule) == Some(true))
-            .collect()
+        each_rule(source, |rule| rule.is_some_and(|rule| rule.shrinks(game)))
     }
 
     #[test]
