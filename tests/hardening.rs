@@ -463,6 +463,25 @@ fn a_loopy_game_with_many_moves_meets_its_work_limit() {
 }
 
 #[test]
+fn a_loopy_game_whose_sums_grow_meets_its_memory_bound() {
+    // Each move of P(n) adds a copy of P(2), which moves back to itself
+    // plus P(1): the loopy solver's positions are ever longer sums, whose
+    // bytes grow faster than their count. Before the bound on their bytes
+    // the default limit on moves let them fill 13 GB (and abort under a
+    // 4 GB address space); now `--max-table` stops them, with its name.
+    let source = "game P(n) { move P(n - 1) + P(2) if n > 0 }\ngrundy P(3)";
+    let (code, peak_kb) =
+        common::sprague_with_peak_memory(&["run", "--max-table", "16MB", "-"], source);
+    assert_eq!(code, Some(1));
+    assert!(peak_kb < 150_000, "peak memory {peak_kb} kB");
+    let output = sprague(&["run", "--max-table", "16MB", "-"], source);
+    let report = stderr(&output);
+    assert!(report.contains("loopy_too_large"), "{report}");
+    assert!(report.contains("more than 16 MB"), "{report}");
+    assert!(report.contains("--max-table"), "{report}");
+}
+
+#[test]
 fn moves_under_misere_play_name_the_misere_value() {
     let output = sprague(&["run", "-"], "moves misere *2 + *1");
     // Misère values: *1 alone is 0 (its mover must take the last token),

@@ -62,6 +62,9 @@ pub enum EngineError<P, E> {
     },
     /// Labelling a loopy game would look at more moves than the limit.
     TooManyMoves { limit: usize, expanding: P },
+    /// Labelling a loopy game would hold more bytes than the limit (that
+    /// of the tables): its positions are sums that grow as play goes on.
+    LoopyTooLarge { bytes: usize, expanding: P },
     /// A search examined more options than the work limit allows.
     /// `solved` counts the positions solved: of a table or box of `of`
     /// positions when the work was filling one, else of the whole engine.

@@ -156,6 +156,15 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         graph.node((vec![root.clone()], 0));
         let (mut next, mut moves) = (0, 0usize);
         while next < graph.nodes.len() {
+            // The nodes grow as their sums grow: bounded by their bytes too,
+            // as the tables are, so that memory stops the labelling with an
+            // error rather than the allocator aborting.
+            if graph.bytes > self.max_table {
+                return Err(EngineError::LoopyTooLarge {
+                    bytes: self.max_table,
+                    expanding: root.clone(),
+                });
+            }
             // The moves listed bound the work as the nodes bound the memory.
             if moves > self.max_states {
                 return Err(EngineError::TooManyMoves {
@@ -206,6 +215,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             followers.sort_unstable();
             followers.dedup();
             moves += followers.len();
+            graph.bytes += followers.len() * EDGE_BYTES;
             graph.followers.push(followers);
             next += 1;
         }
@@ -226,6 +236,28 @@ struct Graph<P> {
     nodes: Vec<Node<P>>,
     ids: HashMap<Node<P>, u32>,
     followers: Vec<Vec<u32>>,
+    /// What the graph and its labelling take, about: see `node_bytes`.
+    bytes: usize,
+}
+
+/// The bytes a move takes: its follower, and its predecessor while labelling.
+const EDGE_BYTES: usize = 2 * std::mem::size_of::<u32>();
+
+/// The bytes a node of the labelling takes besides its sum: a list of
+/// followers and one of predecessors, the label, the count of distinct
+/// values and the stamps of `Graph::labels`, and the hash map's slot.
+const NODE_BYTES: usize = 2 * std::mem::size_of::<Vec<u32>>()
+    + std::mem::size_of::<Option<Grundy>>() * 2
+    + std::mem::size_of::<Grundy>() * 3
+    + std::mem::size_of::<usize>() * 2
+    + std::mem::size_of::<u32>()
+    + 8;
+
+/// The bytes a node takes: its sum, kept twice (in order and as the key
+/// of its id), and the rest of `NODE_BYTES`. What a position holds behind
+/// pointers is shared with the positions it came from, and not counted.
+fn node_bytes<P>(node: &Node<P>) -> usize {
+    2 * (std::mem::size_of::<Node<P>>() + node.0.len() * std::mem::size_of::<P>()) + NODE_BYTES
 }
 
 impl<P> Default for Graph<P> {
@@ -234,6 +266,7 @@ impl<P> Default for Graph<P> {
             nodes: Vec::new(),
             ids: HashMap::default(),
             followers: Vec::new(),
+            bytes: 0,
         }
     }
 }
@@ -246,6 +279,7 @@ impl<P: Clone + Eq + Hash> Graph<P> {
             return id;
         }
         let id = self.nodes.len() as u32;
+        self.bytes += node_bytes(&node);
         self.ids.insert(node.clone(), id);
         self.nodes.push(node);
         id

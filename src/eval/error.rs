@@ -471,6 +471,21 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error("more than {size} to hold the loopy positions {position} reaches")]
+    #[diagnostic(
+        code(sprague::eval::loopy_too_large),
+        help(
+            "its positions are sums that grow as play goes on; `--max-table SIZE` bounds the memory they take as well as the tables': raise it if the machine has the room, or ask about a smaller position"
+        )
+    )]
+    LoopyTooLarge {
+        /// The bound, as `--max-table` reads it: `512 MB`.
+        size: String,
+        position: String,
+        #[label("valuing this needs more memory")]
+        span: SourceSpan,
+    },
+
     #[error(
         "stopped after examining {} options, past the limit of {}, while expanding {position} ({})",
         grouped(*.examined), grouped(*.limit), progress(*.solved, *.of)
@@ -629,6 +644,7 @@ impl EvalError {
             | EvalError::AliasCycle { .. }
             | EvalError::AliasTooDeep { .. }
             | EvalError::TooManyMoves { .. }
+            | EvalError::LoopyTooLarge { .. }
             | EvalError::TooManyStates { .. }
             | EvalError::OutOfMemory { .. }
             | EvalError::TooMuchWork { .. }

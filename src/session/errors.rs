@@ -73,6 +73,11 @@ pub(super) fn engine_error(
                 span,
             }
         }
+        EngineError::LoopyTooLarge { bytes, expanding } => EvalError::LoopyTooLarge {
+            size: table_size(bytes),
+            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
+            span,
+        },
         EngineError::TooManyMoves { limit, expanding } => EvalError::TooManyMoves {
             limit,
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
@@ -162,6 +167,14 @@ fn kept_or_not(found: Option<u64>, raise: String) -> String {
     }
 }
 
+/// A bound in bytes as `--max-table` reads it: `512 KB`, `1024 MB`.
+fn table_size(bytes: usize) -> String {
+    match bytes {
+        bytes if bytes < 1 << 20 => format!("{} KB", bytes >> 10),
+        bytes => format!("{} MB", bytes >> 20),
+    }
+}
+
 /// The help of a search stopped at the work limit after it forgot
 /// `forgotten` values to stay `within` a bound: what it still holds is
 /// kept, and the work may have gone into finding the others again.
@@ -171,8 +184,7 @@ fn forgot(forgotten: u64, within: Bound, raise: String) -> String {
             "--max-states",
             format!("{} positions", underscored(limit as u64)),
         ),
-        Bound::Table(bytes) if bytes < 1 << 20 => ("--max-table", format!("{} KB", bytes >> 10)),
-        Bound::Table(bytes) => ("--max-table", format!("{} MB", bytes >> 20)),
+        Bound::Table(bytes) => ("--max-table", table_size(bytes)),
     };
     format!(
         "the values it still holds are kept: asking again (or `--save`, then `--resume`) goes on from them; but the search forgot {} {} to stay within `{flag}` ({bound}), and may have spent the work finding them again: a larger `{flag}` lets it keep them; else {raise}",
