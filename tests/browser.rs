@@ -102,6 +102,29 @@ async fn connect(port: u16, profile: &std::path::Path) -> Client {
 const PHONE: u32 = 500;
 
 async fn connect_at(port: u16, profile: &std::path::Path, (width, height): (u32, u32)) -> Client {
+    let started = Instant::now();
+    for attempt in 0.. {
+        // A browser that failed to start may leave its profile locked: each
+        // attempt starts one with a profile of its own.
+        let profile = profile.join(format!("attempt-{attempt}"));
+        match try_connect(port, &profile, (width, height)).await {
+            Ok(client) => return client,
+            // chromedriver takes a moment to listen, and a browser started
+            // on a busy machine may not answer it in time.
+            Err(_) if started.elapsed() < Duration::from_secs(90) => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(error) => panic!("cannot start a browser session: {error}"),
+        }
+    }
+    unreachable!("the attempts go on until one connects or the time is up")
+}
+
+async fn try_connect(
+    port: u16,
+    profile: &std::path::Path,
+    (width, height): (u32, u32),
+) -> Result<Client, fantoccini::error::NewSessionError> {
     let mut capabilities = serde_json::Map::new();
     let mut options = json!({
         "args": [
@@ -120,21 +143,10 @@ async fn connect_at(port: u16, profile: &std::path::Path, (width, height): (u32,
         });
     }
     capabilities.insert("goog:chromeOptions".to_string(), options);
-    let started = Instant::now();
-    loop {
-        let client = ClientBuilder::new(HttpConnector::new())
-            .capabilities(capabilities.clone())
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await;
-        match client {
-            Ok(client) => return client,
-            // chromedriver takes a moment to listen.
-            Err(_) if started.elapsed() < Duration::from_secs(20) => {
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            Err(error) => panic!("cannot start a browser session: {error}"),
-        }
-    }
+    ClientBuilder::new(HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
 }
 
 /// chromedriver's command for the browser's log: what the page's console
