@@ -163,6 +163,12 @@ impl<'p> Interpreter<'p> {
         solved: &mut Solved<'_, Component>,
     ) -> Partial {
         let position = |value: Value| Component::Game(game, smallvec::smallvec![value]);
+        let mut bits = bits;
+        if let Some(board) = &bits.board
+            && self.program.game(game).takes_edges
+        {
+            bits.bits &= !board.spare_nodes(bits.bits);
+        }
         let Some(board) = bits.board else {
             let set = || position(Value::Set(Set::from_bits(bits.bits)));
             return partial(solved.packed(pack(game, Shape::Set, bits.bits), set));

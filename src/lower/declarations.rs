@@ -75,6 +75,7 @@ impl Lowerer {
             splits,
             coins: None,
             solves_as_box: false,
+            takes_edges: false,
             span: decl.span,
         });
         DeclarationKind::Game(id)
@@ -407,6 +408,10 @@ impl Lowerer {
         let slots = self.max_slots;
         let game = &mut self.program.games[id.0 as usize];
         game.solves_as_box = solves_as_box(&rules, id, game.params.len());
+        game.takes_edges = matches!(rules.as_slice(), [rule] if rule
+            .nodes
+            .as_ref()
+            .is_some_and(|compiled| compiled.takes_an_edge(id)));
         game.moves = Moves::Rules(rules);
         game.slots = slots;
     }

@@ -93,6 +93,10 @@ pub struct Game {
     /// Whether its table can be solved as a box, in address order (see
     /// `affine::solves_as_box`).
     pub solves_as_box: bool,
+    /// Whether its one rule takes the two ends of an edge of its position
+    /// (see `NodeRule::takes_an_edge`): nodes no play needs are dropped
+    /// from its regions before they are looked up.
+    pub takes_edges: bool,
     pub span: SourceSpan,
 }
 

@@ -208,6 +208,42 @@ impl NodeRule {
         term.game == game && matches!(**kept, SetForm::Position) && self.holds_a_node(removed)
     }
 
+    /// Whether the rule's options are the position less the two ends of
+    /// one of its edges, one option an edge: `G(s - {a, b}) for a in s, b
+    /// in neighbours(s, a)`, with or without a guard that orders `a` and
+    /// `b` (Cram and Arc Kayles on a board). In such a game a node with
+    /// no neighbour is never played, and of two leaves on one node either
+    /// may go: see `Board::spare_nodes`.
+    pub fn takes_an_edge(&self, game: GameId) -> bool {
+        let [first, second] = self.bindings.as_slice() else {
+            return false;
+        };
+        let [term] = self.target.as_slice() else {
+            return false;
+        };
+        let ends = match &term.form {
+            SetForm::Binary(SetOp::Difference, kept, ends) if **kept == SetForm::Position => ends,
+            _ => return false,
+        };
+        // Each edge once (`a < b`) or twice (no guard), never none.
+        let orders_edges = match second.orders.as_slice() {
+            [] => true,
+            [(order, Other::Node(0))] => *order != Order::Equal,
+            _ => false,
+        };
+        let around_first = SetForm::Around {
+            region: Box::new(SetForm::Position),
+            node: 0,
+            closed: false,
+        };
+        term.game == game
+            && first.domain == SetForm::Position
+            && first.orders.is_empty()
+            && second.domain == around_first
+            && orders_edges
+            && matches!(&**ends, SetForm::Nodes(nodes) if nodes[..] == [0, 1] || nodes[..] == [1, 0])
+    }
+
     /// Whether `form` holds a node bound in the position, whatever the
     /// assignment.
     fn holds_a_node(&self, form: &SetForm) -> bool {
@@ -388,6 +424,47 @@ mod tests {
         for game in not {
             assert_eq!(shrinks(game), [false], "{game}");
         }
+    }
+
+    #[test]
+    fn a_rule_takes_an_edge_when_its_options_are_the_position_less_an_edges_ends() {
+        let takes_edges = |source: &str| {
+            let game = crate::program::GameId(0);
+            let program = crate::lower::lowered(source);
+            let rules = each_rule(source, |rule| {
+                rule.is_some_and(|rule| rule.takes_an_edge(game))
+            });
+            (rules, program.games[0].takes_edges)
+        };
+        let taking = [
+            "game Cram(s) splits { move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b }",
+            "game A(s) { move A(s - {b, a}) for a in s, b in neighbours(s, a) }",
+            "game B(s) splits up to symmetry { move B(s - {a, b}) for a in s, b in neighbours(s, a) if b != a }",
+            "game C(s) { move C(s - {a, b}) for a in s, b in neighbours(s, a) if b >= a }",
+        ];
+        for game in taking {
+            assert_eq!(takes_edges(game), (vec![true], true), "{game}");
+        }
+        let not = [
+            // One node, a closed neighbourhood, no edge at all.
+            "game NK(s) splits { move NK(s - closed(s, v)) for v in s }",
+            "game D(s) { move D(s - {a}) for a in s, b in neighbours(s, a) }",
+            "game E(s) { move E(s - {a, b}) for a in s, b in neighbours(s, a) if a == b }",
+            // Some edges only, or pairs that are no edges.
+            "game F(s) { move F(s - {a, b}) for a in s, b in neighbours(s, a) if b < 5 }",
+            "game G(s) { move G(s - {a, b}) for a in s, b in s if a < b }",
+            "game H(s) { move H(s - {a, b}) for a in s, b in neighbours(Grid(3, 3), a) }",
+            // More taken, something added, another game.
+            "game I(s) { move I(s - closed(s, a) - {b}) for a in s, b in neighbours(s, a) }",
+            "game J(s) { move J(s - {a, b}) + J(s - {a, b}) for a in s, b in neighbours(s, a) }",
+            "game K(s) { move L(s - {a, b}) for a in s, b in neighbours(s, a) }\ngame L(s) { move L(s - {a}) for a in s }",
+        ];
+        for game in not {
+            assert_eq!(takes_edges(game), (vec![false], false), "{game}");
+        }
+        // The game's flag asks for that one rule and no other.
+        let two = "game M(s) {\n  move M(s - {a, b}) for a in s, b in neighbours(s, a)\n  move M(s - {a}) for a in s\n}";
+        assert_eq!(takes_edges(two), (vec![true, false], false));
     }
 
     #[test]

@@ -309,6 +309,66 @@ impl Board {
         }
     }
 
+    /// The nodes of `bits` (a region of a board of at most 128 nodes) that
+    /// no play of a game whose every move takes the two ends of an edge
+    /// needs (see `NodeRule::takes_an_edge`): the nodes with no neighbour,
+    /// which no move takes, and all leaves but one on each node. Of two
+    /// leaves on one node either may go: a move on the node leaves both
+    /// alone, so the position with both and the position with one have the
+    /// same options, one for one, up to nodes with no neighbour. Dropping
+    /// leaves makes no new pair of them, so one pass is all.
+    pub fn spare_nodes(&self, bits: u128) -> u128 {
+        debug_assert!(self.size() <= 128);
+        match self.size() {
+            0..=64 => self.spare_nodes_in::<u64>(u64::narrow(bits)).wide(),
+            _ => self.spare_nodes_in::<u128>(bits),
+        }
+    }
+
+    fn spare_nodes_in<W: Word>(&self, nodes: W) -> W {
+        let (cols, first, last) = match self.spreader::<W>() {
+            Spreader::Grid { cols, first, last } => (cols, first, last),
+            // A path is a grid of one row, with no rows above or below.
+            Spreader::Path => (W::BITS, W::ZERO, W::ZERO),
+            other => return spare_nodes_one_by_one(nodes, &other),
+        };
+        let shift_down = |bits: W| {
+            if cols < W::BITS {
+                bits << cols
+            } else {
+                W::ZERO
+            }
+        };
+        let shift_up = |bits: W| {
+            if cols < W::BITS {
+                bits >> cols
+            } else {
+                W::ZERO
+            }
+        };
+        // The nodes with a neighbour below, above, to the right, to the left.
+        let below = nodes & shift_up(nodes);
+        let above = nodes & shift_down(nodes);
+        let right = nodes & (nodes & !first) >> 1;
+        let left = nodes & (nodes & !last) << 1;
+        let some = below | above | right | left;
+        let two = (below & (above | right | left)) | (above & (right | left)) | (right & left);
+        let leaves = some & !two;
+        // The node each leaf hangs on, one direction at a time: a leaf
+        // whose node already has one goes.
+        let mut spare = nodes & !some;
+        let mut held = shift_down(leaves & below);
+        let on = shift_up(leaves & above);
+        spare = spare | shift_down(on & held);
+        held = held | on;
+        let on = (leaves & right) << 1;
+        spare = spare | (on & held) >> 1;
+        held = held | on;
+        let on = (leaves & left) >> 1;
+        spare = spare | (on & held) << 1;
+        spare
+    }
+
     /// How to find the nodes next to a set of nodes of a board whose
     /// nodes fit in a `W`.
     fn spreader<W: Word>(&self) -> Spreader<'_, W> {
@@ -833,6 +893,26 @@ impl Region {
     }
 }
 
+/// [`Board::spare_nodes`] for a board whose nodes spread one at a time.
+fn spare_nodes_one_by_one<W: Word>(nodes: W, spreader: &Spreader<'_, W>) -> W {
+    let (mut spare, mut held, mut rest) = (W::ZERO, W::ZERO, nodes);
+    while rest != W::ZERO {
+        let node = rest.lowest();
+        rest = rest & !node;
+        let around = spreader.spread(node) & nodes;
+        if around == W::ZERO {
+            spare = spare | node;
+        } else if around == around.lowest() {
+            // A leaf: it goes if its node holds one already.
+            if held & around != W::ZERO {
+                spare = spare | node;
+            }
+            held = held | around;
+        }
+    }
+    spare
+}
+
 /// Calls `each` with each connected part of the nodes `rest`: a node's part
 /// grown by the nodes next to it until it grows no more.
 #[inline(always)]
@@ -1249,6 +1329,7 @@ impl fmt::Display for Region {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     fn grid(rows: u32, cols: u32, cells: &[i64]) -> Region {
         Region {
@@ -1746,6 +1827,81 @@ mod tests {
                 let mut expected = 0u128;
                 board.neighbours(v, |w| expected |= 1 << w);
                 assert_eq!(board.neighbour_bits(v), expected, "node {v} of {board:?}");
+            }
+        }
+    }
+
+    /// The Grundy value of the nodes `bits` of `board` in the game whose
+    /// move takes the two ends of an edge, by the plain definition.
+    fn edge_game(board: &Board, bits: u128, memo: &mut HashMap<u128, u8>) -> u8 {
+        if let Some(&value) = memo.get(&bits) {
+            return value;
+        }
+        let mut seen = 0u128;
+        let mut rest = bits;
+        while rest != 0 {
+            let a = rest.trailing_zeros();
+            rest &= rest - 1;
+            let mut ends = Vec::new();
+            board.neighbours(a, |b| ends.push(b));
+            for b in ends.into_iter().filter(|&b| bits >> b & 1 == 1) {
+                seen |= 1 << edge_game(board, bits & !(1 << a) & !(1 << b), memo);
+            }
+        }
+        let value = (!seen).trailing_zeros() as u8;
+        memo.insert(bits, value);
+        value
+    }
+
+    #[test]
+    fn spare_nodes_leave_the_value_of_an_edge_game_as_it_was() {
+        let graph = Arc::new(GraphBoard::new(
+            GraphId(0),
+            "G".into(),
+            10,
+            // A star of three leaves (0 on 1, 2, 3), a pendant path, a triangle.
+            vec![
+                (0, 1),
+                (0, 2),
+                (0, 3),
+                (0, 4),
+                (4, 5),
+                (5, 6),
+                (6, 7),
+                (7, 8),
+                (8, 6),
+                (8, 9),
+            ],
+        ));
+        let mut boards = vec![Board::Graph(graph.clone()), Board::Edges(graph)];
+        boards.extend(
+            [(3, 4), (4, 3), (2, 6), (1, 9), (3, 3)].map(|(rows, cols)| Board::Grid { rows, cols }),
+        );
+        boards.extend([Board::Path(10), Board::Cycle(9), Board::Cycle(2)]);
+        for board in boards {
+            let mut memo = HashMap::new();
+            let size = board.size();
+            for bits in 0..1u128 << size {
+                let spare = board.spare_nodes(bits);
+                assert_eq!(spare & !bits, 0, "{bits:b} of {board:?}");
+                let kept = bits & !spare;
+                assert_eq!(
+                    edge_game(&board, kept, &mut memo),
+                    edge_game(&board, bits, &mut memo),
+                    "{bits:b} less {spare:b} of {board:?}"
+                );
+                // Nothing more to drop: no node alone, no two leaves on one.
+                assert_eq!(board.spare_nodes(kept), 0, "{kept:b} of {board:?}");
+                // As many dropped as one node at a time drops.
+                let one_by_one = match size {
+                    0..=64 => spare_nodes_one_by_one(bits as u64, &Spreader::Any(&board)).into(),
+                    _ => spare_nodes_one_by_one(bits, &Spreader::Any(&board)),
+                };
+                assert_eq!(
+                    spare.count_ones(),
+                    one_by_one.count_ones(),
+                    "{bits:b} of {board:?}"
+                );
             }
         }
     }
