@@ -76,6 +76,7 @@ impl Lowerer {
             coins: None,
             solves_as_box: false,
             takes_edges: false,
+            shrinks: false,
             span: decl.span,
         });
         DeclarationKind::Game(id)
@@ -412,6 +413,11 @@ impl Lowerer {
             .nodes
             .as_ref()
             .is_some_and(|compiled| compiled.takes_an_edge(id)));
+        game.shrinks = rules.iter().all(|rule| {
+            rule.nodes
+                .as_ref()
+                .is_some_and(|compiled| compiled.shrinks(id))
+        });
         game.moves = Moves::Rules(rules);
         game.slots = slots;
     }

@@ -97,6 +97,9 @@ pub struct Game {
     /// (see `NodeRule::takes_an_edge`): nodes no play needs are dropped
     /// from its regions before they are looked up.
     pub takes_edges: bool,
+    /// Whether every rule of it is compiled to bit operations and takes a
+    /// node of the position away (see `NodeRule::shrinks`): play ends.
+    pub shrinks: bool,
     pub span: SourceSpan,
 }
 

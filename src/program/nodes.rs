@@ -410,6 +410,7 @@ mod tests {
         ];
         for game in shrinking {
             assert_eq!(shrinks(game), [true], "{game}");
+            assert!(crate::lower::lowered(game).games[0].shrinks, "{game}");
         }
         let not = [
             // The neighbours alone may be none: the position again.
@@ -423,7 +424,13 @@ mod tests {
         ];
         for game in not {
             assert_eq!(shrinks(game), [false], "{game}");
+            assert!(!crate::lower::lowered(game).games[0].shrinks, "{game}");
         }
+        // The game's flag asks it of every rule: one left to the
+        // interpreter (a computed node) may not end.
+        let two = "game V(s) {\n  move V(s - {a}) for a in s\n  move V(s - {a + 1}) for a in s\n}";
+        assert_eq!(shrinks(two), [true, false]);
+        assert!(!crate::lower::lowered(two).games[0].shrinks);
     }
 
     #[test]
