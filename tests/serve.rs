@@ -1222,6 +1222,81 @@ async fn every_kind_of_long_query_is_cancelled_and_its_lane_freed() {
     }
 }
 
+/// A request that waits for its lane is counted in the lane's progress:
+/// the page says so beside the computation running ahead of it, where it
+/// said nothing of it before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_progress_of_a_lane_counts_the_requests_waiting_for_it() {
+    let addr: SocketAddr = HOST.parse().unwrap();
+    let shared = Shared::new(
+        addr,
+        Box::new(|| {
+            let mut session = Session::interactive(DEFAULT_MAX_STATES);
+            session.set_max_work(u64::MAX / 2);
+            session
+        }),
+    );
+    let lane = |shared: &Arc<Shared>| {
+        let shared = shared.clone();
+        async move {
+            let (_, body) = send(&shared, "/api/progress", None, &[("host", HOST)]).await;
+            body["lanes"]["board"].clone()
+        }
+    };
+    assert_eq!(lane(&shared).await["waiting"], 0);
+    let run = |source: &'static str| {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            post(
+                &shared,
+                "/api/run",
+                json!({ "source": source, "lane": "board" }),
+            )
+            .await
+        })
+    };
+    let long = run(BOARD_WORK);
+    // The long query at work first, then a quick one behind it.
+    let working = async {
+        while lane(&shared).await["positions"]
+            .as_u64()
+            .is_none_or(|n| n == 0)
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(60), working)
+        .await
+        .expect("the long query starts");
+    let quick = run("grundy *3 + *4");
+    let waiting = async {
+        loop {
+            let state = lane(&shared).await;
+            if state["busy"] == true && state["waiting"] == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(60), waiting)
+        .await
+        .expect("the quick query is counted waiting");
+    // Cancelled, the long query ends, the quick one is cancelled or runs,
+    // and nothing is left waiting.
+    post(&shared, "/api/cancel", json!({ "lane": "board" })).await;
+    for request in [long, quick] {
+        tokio::time::timeout(Duration::from_secs(60), request)
+            .await
+            .expect("each request is answered")
+            .unwrap();
+    }
+    let state = lane(&shared).await;
+    assert_eq!(
+        (state["busy"].clone(), state["waiting"].clone()),
+        (json!(false), json!(0))
+    );
+}
+
 /// A search of whole sums keeps its sums apart from the positions it
 /// solves, which stay as many while it runs (the four parts' tables, 4 ·
 /// 81 positions and no more): its progress counts the sums it entered, and

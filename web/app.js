@@ -82,7 +82,11 @@ async function watchProgress() {
       // A run declares its games before it answers: the lists follow.
       if (busy.editor) await refreshGames().catch(() => {});
       for (const [lane, state] of Object.entries(progress.lanes || {})) {
-        if (busy[lane] && state.busy) laneStatus(lane, `working… ${state.seconds.toFixed(1)} s, ${progressCounts(state)}`);
+        if (!busy[lane]) continue;
+        const more = state.waiting ? ` (${thousands(state.waiting)} more waiting)` : "";
+        if (state.busy) laneStatus(lane, `working… ${state.seconds.toFixed(1)} s, ${progressCounts(state)}${more}`);
+        // Listed but not running: waiting for a thread another lane holds.
+        else if (state.waiting) laneStatus(lane, "waiting for another computation to end…");
       }
     }
   } finally {

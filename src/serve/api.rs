@@ -346,23 +346,25 @@ pub async fn games(State(shared): State<Arc<Shared>>) -> Response {
 
 /// `GET /api/progress`: each lane's computation running, if any: the
 /// seconds it has run, the positions it has solved, and the sums and
-/// positions its searches went through since it started.
+/// positions its searches went through since it started; and the requests
+/// waiting to run (after it, or for a thread another lane holds).
 pub async fn progress(State(shared): State<Arc<Shared>>) -> Response {
     let lanes: serde_json::Map<String, Json> = shared
         .progress()
         .into_iter()
-        .map(|(lane, running)| {
-            let state = match running {
+        .map(|lane| {
+            let state = match lane.running {
                 Some(progress) => json!({
                     "busy": true,
                     "seconds": progress.time.as_secs_f64(),
                     "positions": progress.positions,
                     "sums": progress.sums,
                     "listed": progress.listed,
+                    "waiting": lane.waiting,
                 }),
-                None => json!({ "busy": false }),
+                None => json!({ "busy": false, "waiting": lane.waiting }),
             };
-            (lane.to_owned(), state)
+            (lane.lane.to_owned(), state)
         })
         .collect();
     Body(json!({ "lanes": lanes })).into_response()

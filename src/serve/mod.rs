@@ -167,6 +167,16 @@ struct Running {
     last: Tally,
 }
 
+/// A lane as `/api/progress` answers: its computation running, if any,
+/// and how many requests wait to run after it, or for a thread to run on
+/// (where the address space has room for the stacks of so many only).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LaneProgress {
+    pub lane: &'static str,
+    pub running: Option<Progress>,
+    pub waiting: usize,
+}
+
 /// How far a lane's computation has gone, as `/api/progress` answers.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Progress {
@@ -551,17 +561,24 @@ impl Shared {
     }
 
     /// Each lane's computation running, and how far it has gone.
-    pub fn progress(&self) -> Vec<(&'static str, Option<Progress>)> {
+    pub fn progress(&self) -> Vec<LaneProgress> {
         self.lanes
             .iter()
             .map(|lane| {
-                let progress = locked(&lane.running).as_ref().map(|running| Progress {
+                let running = locked(&lane.running).as_ref().map(|running| Progress {
                     time: running.started.elapsed(),
                     positions: running.last.states,
                     sums: running.last.sums.saturating_sub(running.first.sums),
                     listed: running.last.searched.saturating_sub(running.first.searched),
                 });
-                (lane.name, progress)
+                // The requests listed are the one running, if any, and those
+                // waiting for the lane or for a thread another lane holds.
+                let listed = locked(&lane.jobs).len();
+                LaneProgress {
+                    lane: lane.name,
+                    waiting: listed.saturating_sub(usize::from(running.is_some())),
+                    running,
+                }
             })
             .collect()
     }
