@@ -895,10 +895,11 @@ fn a_search_stopped_by_the_work_limit_says_what_it_kept() {
             assert_eq!(saved, before, "round {round}");
             return;
         }
-        let found: usize = said
-            .split(" values it found are kept")
-            .next()
-            .and_then(|head| head.rsplit(' ').next())
+        // "the 1 value it found is kept", "the 1_204 values it found are kept".
+        let found: usize = [" value it found is kept", " values it found are kept"]
+            .iter()
+            .find_map(|kept| said.split_once(kept))
+            .and_then(|(head, _)| head.rsplit(' ').next())
             .and_then(|count| count.replace('_', "").parse().ok())
             .unwrap_or_else(|| panic!("round {round}: {said}"));
         assert_eq!(found, saved - before, "round {round}: {said}");
