@@ -479,6 +479,15 @@ fn a_loopy_game_whose_sums_grow_meets_its_memory_bound() {
     assert!(report.contains("loopy_too_large"), "{report}");
     assert!(report.contains("more than 16 MB"), "{report}");
     assert!(report.contains("--max-table"), "{report}");
+    // A list grown at each move: the graph's lists and map are counted at
+    // their capacities, and what the positions hold behind pointers too.
+    // Counted by what they held, this took 3.7 times the bound (235 MB
+    // under 64 MB) and ran past 4 GB within the default one.
+    let source = "game Q(l) {\n  move Q([])\n  move Q(l + [k]) for k in 0..2 if len(l) < 40\n}\ngrundy Q([])";
+    let (code, peak_kb) =
+        common::sprague_with_peak_memory(&["run", "--max-table", "64MB", "-"], source);
+    assert_eq!(code, Some(1));
+    assert!(peak_kb < 2 * 64 * 1024, "peak memory {peak_kb} kB");
 }
 
 #[test]

@@ -63,7 +63,7 @@ pub enum EngineError<P, E> {
     /// Labelling a loopy game would look at more moves than the limit.
     TooManyMoves { limit: usize, expanding: P },
     /// Labelling a loopy game would hold more bytes than the limit (that
-    /// of the tables): its positions are sums that grow as play goes on.
+    /// of the tables).
     LoopyTooLarge { bytes: usize, expanding: P },
     /// A search examined more options than the work limit allows.
     /// `solved` counts the positions solved: of a table or box of `of`

@@ -153,13 +153,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         let mut graph = Graph::default();
-        graph.node((vec![root.clone()], 0));
+        graph.node((vec![root.clone()], 0), |node| held(rules, node));
         let (mut next, mut moves) = (0, 0usize);
         while next < graph.nodes.len() {
             // The nodes grow as their sums grow: bounded by their bytes too,
             // as the tables are, so that memory stops the labelling with an
             // error rather than the allocator aborting.
-            if graph.bytes > self.max_table {
+            if graph.bytes() > self.max_table {
                 return Err(EngineError::LoopyTooLarge {
                     bytes: self.max_table,
                     expanding: root.clone(),
@@ -202,7 +202,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                         }
                     }
                     rest.sort();
-                    followers.push(graph.node((rest, value)));
+                    followers.push(graph.node((rest, value), |node| held(rules, node)));
                 }
             }
             if heap as usize > self.max_states.saturating_sub(graph.nodes.len()) {
@@ -211,11 +211,14 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     expanding: root.clone(),
                 });
             }
-            followers.extend((0..heap).map(|smaller| graph.node((loopy.clone(), smaller))));
+            followers.extend(
+                (0..heap)
+                    .map(|smaller| graph.node((loopy.clone(), smaller), |node| held(rules, node))),
+            );
             followers.sort_unstable();
             followers.dedup();
             moves += followers.len();
-            graph.bytes += followers.len() * EDGE_BYTES;
+            graph.edges += followers.len();
             graph.followers.push(followers);
             next += 1;
         }
@@ -230,34 +233,52 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     }
 }
 
+/// What the components of a node hold behind pointers.
+fn held<R: Rules>(rules: &R, (loopy, _): &Node<R::Position>) -> usize {
+    loopy.iter().map(|part| rules.held_bytes(part)).sum()
+}
+
 /// The nodes reached, each with its followers once listed. A node with no
 /// loopy component is the Nim heap of its value and is not expanded.
 struct Graph<P> {
     nodes: Vec<Node<P>>,
     ids: HashMap<Node<P>, u32>,
     followers: Vec<Vec<u32>>,
-    /// What the graph and its labelling take, about: see `node_bytes`.
-    bytes: usize,
+    /// The moves listed.
+    edges: usize,
+    /// The bytes the nodes' sums hold: each sum's list of components
+    /// (kept twice: in order, and as the key of its id), and what the
+    /// components hold behind pointers (`Rules::held_bytes`).
+    held: usize,
 }
 
 /// The bytes a move takes: its follower, and its predecessor while labelling.
-const EDGE_BYTES: usize = 2 * std::mem::size_of::<u32>();
+const EDGE_BYTES: usize = 2 * size_of::<u32>();
 
-/// The bytes a node of the labelling takes besides its sum: a list of
-/// followers and one of predecessors, the label, the count of distinct
-/// values and the stamps of `Graph::labels`, and the hash map's slot.
-const NODE_BYTES: usize = 2 * std::mem::size_of::<Vec<u32>>()
-    + std::mem::size_of::<Option<Grundy>>() * 2
-    + std::mem::size_of::<Grundy>() * 3
-    + std::mem::size_of::<usize>() * 2
-    + std::mem::size_of::<u32>()
-    + 8;
+/// The bytes labelling takes a node (see `Graph::labels`): its list of
+/// predecessors, its label, its count of distinct values and the last
+/// counted, its stamps and the followers it waits on, its place in a
+/// round's bucket, and its value.
+const LABEL_BYTES: usize = size_of::<Vec<u32>>()
+    + 2 * size_of::<Option<Grundy>>()
+    + 3 * size_of::<Grundy>()
+    + 2 * size_of::<usize>()
+    + size_of::<Gamma>();
 
-/// The bytes a node takes: its sum, kept twice (in order and as the key
-/// of its id), and the rest of `NODE_BYTES`. What a position holds behind
-/// pointers is shared with the positions it came from, and not counted.
-fn node_bytes<P>(node: &Node<P>) -> usize {
-    2 * (std::mem::size_of::<Node<P>>() + node.0.len() * std::mem::size_of::<P>()) + NODE_BYTES
+impl<P> Graph<P> {
+    /// About the bytes the graph takes, and its labelling will: its lists
+    /// and map at their capacities (grown by doubling, they are up to twice
+    /// what they hold), the sums they hold, the moves, and what labelling
+    /// adds for each node.
+    fn bytes(&self) -> usize {
+        let node = size_of::<Node<P>>();
+        self.nodes.capacity() * node
+            + self.ids.capacity() * (node + size_of::<u32>() + 1)
+            + self.followers.capacity() * size_of::<Vec<u32>>()
+            + self.held
+            + self.edges * EDGE_BYTES
+            + self.nodes.len() * LABEL_BYTES
+    }
 }
 
 impl<P> Default for Graph<P> {
@@ -266,7 +287,8 @@ impl<P> Default for Graph<P> {
             nodes: Vec::new(),
             ids: HashMap::default(),
             followers: Vec::new(),
-            bytes: 0,
+            edges: 0,
+            held: 0,
         }
     }
 }
@@ -274,12 +296,12 @@ impl<P> Default for Graph<P> {
 impl<P: Clone + Eq + Hash> Graph<P> {
     /// The id of a node, added (to be expanded in turn) if new. Nim heaps
     /// are added too, and keep no followers.
-    fn node(&mut self, node: Node<P>) -> u32 {
+    fn node(&mut self, node: Node<P>, held: impl Fn(&Node<P>) -> usize) -> u32 {
         if let Some(&id) = self.ids.get(&node) {
             return id;
         }
         let id = self.nodes.len() as u32;
-        self.bytes += node_bytes(&node);
+        self.held += 2 * node.0.capacity() * size_of::<P>() + held(&node);
         self.ids.insert(node.clone(), id);
         self.nodes.push(node);
         id

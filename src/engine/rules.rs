@@ -125,6 +125,13 @@ pub trait Rules {
         false
     }
 
+    /// The bytes a position holds behind pointers (a list's elements, a
+    /// large set's), for the bounds on memory: counted whole, though a
+    /// clone shares them.
+    fn held_bytes(&self, _position: &Self::Position) -> usize {
+        0
+    }
+
     /// How hard a position looks to value, for the pruned search's move
     /// ordering: the nodes of a region, say. Only the order matters.
     fn weight(&self, _position: &Self::Position) -> u64 {

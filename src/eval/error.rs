@@ -475,7 +475,7 @@ pub enum EvalError {
     #[diagnostic(
         code(sprague::eval::loopy_too_large),
         help(
-            "its positions are sums that grow as play goes on; `--max-table SIZE` bounds the memory they take as well as the tables': raise it if the machine has the room, or ask about a smaller position"
+            "`--max-table SIZE` bounds the memory of the graph loopy positions are valued on (every sum of them play reaches) as well as the tables': raise it if the machine has the room, or ask about a smaller position"
         )
     )]
     LoopyTooLarge {

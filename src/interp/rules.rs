@@ -191,6 +191,17 @@ impl Rules for Interpreter<'_> {
         }
     }
 
+    fn held_bytes(&self, position: &Component) -> usize {
+        let Component::Game(_, args) = position else {
+            return 0;
+        };
+        let spilled = match args.spilled() {
+            true => args.capacity() * size_of::<Value>(),
+            false => 0,
+        };
+        spilled + args.iter().map(Value::held_bytes).sum::<usize>()
+    }
+
     /// A packed position's nodes are its key's bits.
     fn packed_weight(&self, key: Packed) -> u64 {
         let (_, _, bits) = unpack(key);

@@ -43,6 +43,24 @@ impl Value {
     pub fn list(values: Vec<i64>) -> Value {
         Value::List(values.into())
     }
+
+    /// The bytes the value holds behind a pointer: a list's or a large
+    /// set's elements with their counts. A region's board is shared by
+    /// all its regions, and not counted.
+    pub fn held_bytes(&self) -> usize {
+        match self {
+            Value::Int(_) => 0,
+            Value::Set(set) => set.held_bytes(),
+            Value::List(elements) => shared_bytes(elements),
+            Value::Region(region) => region.nodes.held_bytes(),
+        }
+    }
+}
+
+/// The bytes of the elements an `Arc` shares, with the two counts it
+/// keeps beside them.
+fn shared_bytes(elements: &Arc<[i64]>) -> usize {
+    2 * size_of::<usize>() + size_of_val::<[i64]>(elements)
 }
 
 /// A value as it is written in the language, so that it parses back.
@@ -74,6 +92,16 @@ pub enum Set {
     /// Any other: the elements in increasing order, one of them outside
     /// `0..128`.
     Large(Arc<[i64]>),
+}
+
+impl Set {
+    /// The bytes the set holds behind a pointer: none for a small one.
+    pub fn held_bytes(&self) -> usize {
+        match self {
+            Set::Small(_) => 0,
+            Set::Large(elements) => shared_bytes(elements),
+        }
+    }
 }
 
 impl Default for Set {
