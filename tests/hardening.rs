@@ -491,6 +491,29 @@ fn a_loopy_game_whose_sums_grow_meets_its_memory_bound() {
 }
 
 #[test]
+fn positions_that_hold_long_lists_meet_the_memory_bound() {
+    // Every list of 0s and 1s up to 40 long: each position the memo keeps
+    // holds its list, and ten million of them (the state limit) took more
+    // than 4 GB, where an allocation failed and aborted the run. What the
+    // positions hold is bounded by `--max-table`, with its name.
+    let source = "game R(l) {\n  move R(l + [k]) for k in 0..2 if len(l) < 40\n}\ngrundy R([])";
+    let args = ["run", "--max-table", "64MB", "-"];
+    let (code, peak_kb) = common::sprague_with_peak_memory(&args, source);
+    assert_eq!(code, Some(1));
+    assert!(peak_kb < 2 * 64 * 1024, "peak memory {peak_kb} kB");
+    let output = sprague(&args, source);
+    let report = stderr(&output);
+    assert!(report.contains("positions_too_large"), "{report}");
+    assert!(report.contains("more than 64 MB"), "{report}");
+    assert!(report.contains("--max-table"), "{report}");
+    // The same game with short lists is solved: 2^11 - 1 positions, each
+    // a chain to the lists of 10, which have no move.
+    let short = source.replace("< 40", "< 10");
+    let output = sprague(&args, &short);
+    assert_eq!(stdout(&output), "grundy R([]) = 0\n", "{}", stderr(&output));
+}
+
+#[test]
 fn moves_under_misere_play_name_the_misere_value() {
     let output = sprague(&["run", "-"], "moves misere *2 + *1");
     // Misère values: *1 alone is 0 (its mover must take the last token),

@@ -62,6 +62,14 @@ pub enum EngineError<P, E> {
     },
     /// Labelling a loopy game would look at more moves than the limit.
     TooManyMoves { limit: usize, expanding: P },
+    /// The positions the memo keeps would hold more bytes behind their
+    /// pointers (long lists, say) than the limit (that of the tables),
+    /// with `solved` positions kept.
+    PositionsTooLarge {
+        bytes: usize,
+        solved: usize,
+        expanding: P,
+    },
     /// Labelling a loopy game would hold more bytes than the limit (that
     /// of the tables).
     LoopyTooLarge { bytes: usize, expanding: P },

@@ -207,10 +207,23 @@ struct Frame {
     best: Option<u64>,
 }
 
+/// Where a search began, to roll back to if it fails (see
+/// [`Engine::settle`]).
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    positions: usize,
+    held: usize,
+}
+
 /// Positions with their memoised values, and the longest plays asked for.
 /// Positions with a dense address are kept by it; the rest are interned.
 pub struct Engine<P> {
     positions: Interned<P>,
+    /// The bytes the interned positions hold behind pointers (see
+    /// [`Rules::held_bytes`]): within `max_table`, so that positions that
+    /// hold long lists stop the memo with an error before memory runs out
+    /// in an allocation that cannot fail gracefully.
+    held: usize,
     values: Vec<Grundy>,
     dense: Dense,
     packed: PackedValues,
@@ -313,6 +326,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     pub fn new(max_states: usize) -> Self {
         Engine {
             positions: Interned::default(),
+            held: 0,
             values: Vec::new(),
             dense: Dense::new(max_states),
             packed: PackedValues::default(),
@@ -444,8 +458,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let mut kept = Interned::with_capacity_and_hasher(self.positions.len(), Default::default());
         let mut values = Vec::new();
         let mut longest = HashMap::default();
+        self.held = 0;
         for (id, position) in std::mem::take(&mut self.positions).into_iter().enumerate() {
             if !depends(&position) {
+                self.held += rules.held_bytes(&position);
                 if let Some(&known) = self.longest.get(&Key::Interned(id)) {
                     longest.insert(Key::Interned(kept.len()), known);
                 }
@@ -721,7 +737,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 return Ok(key);
             }
         }
-        let mark = self.positions.len();
+        let mark = self.mark();
         self.begin_work();
         self.dense.keep();
         self.packed.keep();
@@ -741,9 +757,16 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         solved
     }
 
-    /// Ends a search begun with `mark` positions interned, which failed
-    /// with `error` if it did.
-    fn settle<E>(&mut self, mark: usize, error: Option<&EngineError<P, E>>) {
+    /// Where a search begins: the positions interned, and what they hold.
+    fn mark(&self) -> Mark {
+        Mark {
+            positions: self.positions.len(),
+            held: self.held,
+        }
+    }
+
+    /// Ends a search begun at `mark`, which failed with `error` if it did.
+    fn settle<E>(&mut self, mark: Mark, error: Option<&EngineError<P, E>>) {
         match error {
             // Positions found to reach a cycle stay marked, and those solved
             // on the way keep their values: they are right whatever lies
@@ -762,10 +785,11 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             Some(error) => {
                 // Forget what this search stored, so that a failed query
                 // leaves the engine as it found it (and its room for states).
-                self.positions.truncate(mark);
-                self.values.truncate(mark);
+                self.positions.truncate(mark.positions);
+                self.values.truncate(mark.positions);
+                self.held = mark.held;
                 self.longest.retain(|key, _| match key {
-                    Key::Interned(id) => *id < mark,
+                    Key::Interned(id) => *id < mark.positions,
                     Key::Dense(_) | Key::Packed(_) => true,
                 });
                 self.dense.roll_back();
@@ -888,6 +912,14 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             self.packed.set(packed, QUEUED);
             return Ok(Key::Packed(packed));
         }
+        let held = rules.held_bytes(position);
+        if self.held.saturating_add(held) > self.max_table {
+            return Err(EngineError::PositionsTooLarge {
+                bytes: self.max_table,
+                solved: self.states(),
+                expanding: expanding.clone(),
+            });
+        }
         let most = self
             .max_states
             .saturating_sub(self.dense.len() + self.packed.len());
@@ -897,6 +929,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             return Err(self.out_of_memory());
         }
         self.positions.insert(position.clone());
+        self.held += held;
         self.values.push(UNSOLVED);
         Ok(Key::Interned(self.positions.len() - 1))
     }

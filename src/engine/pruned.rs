@@ -378,7 +378,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         // below 256; else it is valued in full.
         let asked = Values::of(wanted.iter().map(|value| value ^ rest));
         let position = &sum[hardest];
-        let mark = self.positions.len();
+        let mark = self.mark();
         self.begin_work();
         self.dense.keep();
         self.packed.keep();

@@ -471,6 +471,25 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error(
+        "the positions kept would hold more than {size} in their lists and sets, after {} {} solved, while expanding {position}",
+        grouped(*.solved as u64), noun(*.solved as u64, "position was", "positions were")
+    )]
+    #[diagnostic(
+        code(sprague::eval::positions_too_large),
+        help(
+            "`--max-table SIZE` bounds the memory of what positions hold (lists, large sets) as well as the tables': raise it if the machine has the room, set a lower state limit (`--max-states`) to stop sooner, or ask about a smaller position"
+        )
+    )]
+    PositionsTooLarge {
+        /// The bound, as `--max-table` reads it: `512 MB`.
+        size: String,
+        solved: usize,
+        position: String,
+        #[label("solving this needs more memory")]
+        span: SourceSpan,
+    },
+
     #[error("more than {size} to hold the loopy positions {position} reaches")]
     #[diagnostic(
         code(sprague::eval::loopy_too_large),
@@ -645,6 +664,7 @@ impl EvalError {
             | EvalError::AliasTooDeep { .. }
             | EvalError::TooManyMoves { .. }
             | EvalError::LoopyTooLarge { .. }
+            | EvalError::PositionsTooLarge { .. }
             | EvalError::TooManyStates { .. }
             | EvalError::OutOfMemory { .. }
             | EvalError::TooMuchWork { .. }

@@ -73,6 +73,16 @@ pub(super) fn engine_error(
                 span,
             }
         }
+        EngineError::PositionsTooLarge {
+            bytes,
+            solved,
+            expanding,
+        } => EvalError::PositionsTooLarge {
+            size: table_size(bytes),
+            solved,
+            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
+            span,
+        },
         EngineError::LoopyTooLarge { bytes, expanding } => EvalError::LoopyTooLarge {
             size: table_size(bytes),
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
