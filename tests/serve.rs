@@ -1142,6 +1142,25 @@ async fn the_games_list_tells_games_on_boards_from_games_of_integers() {
     }
 }
 
+/// A shared session whose queries no work limit stops: only a cancel.
+fn without_work_limit() -> Arc<Shared> {
+    let addr: SocketAddr = HOST.parse().unwrap();
+    Shared::new(
+        addr,
+        Box::new(|| {
+            let mut session = Session::interactive(DEFAULT_MAX_STATES);
+            session.set_max_work(u64::MAX / 2);
+            session
+        }),
+    )
+}
+
+/// What `/api/progress` says of `lane`.
+async fn lane_progress(shared: Arc<Shared>, lane: &'static str) -> Value {
+    let (_, body) = send(&shared, "/api/progress", None, &[("host", HOST)]).await;
+    body["lanes"][lane].clone()
+}
+
 /// Long queries of each kind the engine watches in its own way: a game of
 /// rules whose positions have thousands of options each (Grundy's game's
 /// period), a code's table whose heaps each examine millions of splits
@@ -1162,23 +1181,8 @@ const LONG_QUERIES: &[(&str, &str)] = &[
 /// keep a failing test from hanging.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_kind_of_long_query_is_cancelled_and_its_lane_freed() {
-    let addr: SocketAddr = HOST.parse().unwrap();
-    let shared = Shared::new(
-        addr,
-        Box::new(|| {
-            let mut session = Session::interactive(DEFAULT_MAX_STATES);
-            // No query here may end by its work limit instead of the cancel.
-            session.set_max_work(u64::MAX / 2);
-            session
-        }),
-    );
-    let busy = |shared: &Arc<Shared>, lane: &'static str| {
-        let shared = shared.clone();
-        async move {
-            let (_, body) = send(&shared, "/api/progress", None, &[("host", HOST)]).await;
-            body["lanes"][lane].clone()
-        }
-    };
+    let shared = without_work_limit();
+    let busy = |shared: &Arc<Shared>, lane: &'static str| lane_progress(shared.clone(), lane);
     for &(lane, source) in LONG_QUERIES {
         let request = json!({ "source": source, "lane": lane });
         let running = {
@@ -1227,22 +1231,8 @@ async fn every_kind_of_long_query_is_cancelled_and_its_lane_freed() {
 /// said nothing of it before.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_progress_of_a_lane_counts_the_requests_waiting_for_it() {
-    let addr: SocketAddr = HOST.parse().unwrap();
-    let shared = Shared::new(
-        addr,
-        Box::new(|| {
-            let mut session = Session::interactive(DEFAULT_MAX_STATES);
-            session.set_max_work(u64::MAX / 2);
-            session
-        }),
-    );
-    let lane = |shared: &Arc<Shared>| {
-        let shared = shared.clone();
-        async move {
-            let (_, body) = send(&shared, "/api/progress", None, &[("host", HOST)]).await;
-            body["lanes"]["board"].clone()
-        }
-    };
+    let shared = without_work_limit();
+    let lane = |shared: &Arc<Shared>| lane_progress(shared.clone(), "board");
     assert_eq!(lane(&shared).await["waiting"], 0);
     let run = |source: &'static str| {
         let shared = shared.clone();
