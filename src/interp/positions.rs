@@ -159,13 +159,13 @@ impl<'p> Interpreter<'p> {
     pub(super) fn bits_value(
         &self,
         game: GameId,
-        bits: crate::eval::value::Bits,
+        mut bits: crate::eval::value::Bits,
         solved: &mut Solved<'_, Component>,
     ) -> Partial {
         let position = |value: Value| Component::Game(game, smallvec::smallvec![value]);
-        let mut bits = bits;
+        let declared = self.program.game(game);
         if let Some(board) = &bits.board
-            && self.program.game(game).takes_edges
+            && declared.takes_edges
         {
             bits.bits &= !board.spare_nodes(bits.bits);
         }
@@ -182,7 +182,7 @@ impl<'p> Interpreter<'p> {
             }
             _ => solved.part(self, &position(Value::Region(part))),
         };
-        let Some(splits) = self.program.game(game).splits else {
+        let Some(splits) = declared.splits else {
             let region = Region {
                 board: board.clone(),
                 nodes: Set::from_bits(bits.bits),

@@ -199,13 +199,25 @@ impl NodeRule {
     /// so a pair of equal parts has value 0 (`s - neighbours(s, a)` may
     /// leave the position as it is: a draw, whose pair is no 0).
     pub fn shrinks(&self, game: GameId) -> bool {
+        self.taken(game)
+            .is_some_and(|removed| self.holds_a_node(removed))
+    }
+
+    /// What the rule takes from the position, where its target is one
+    /// position of `game` on the position's set less a set: `X` of
+    /// `G(s - X)`.
+    fn taken(&self, game: GameId) -> Option<&SetForm> {
         let [term] = self.target.as_slice() else {
-            return false;
+            return None;
         };
-        let SetForm::Binary(SetOp::Difference, kept, removed) = &term.form else {
-            return false;
-        };
-        term.game == game && matches!(**kept, SetForm::Position) && self.holds_a_node(removed)
+        match &term.form {
+            SetForm::Binary(SetOp::Difference, kept, removed)
+                if term.game == game && **kept == SetForm::Position =>
+            {
+                Some(removed)
+            }
+            _ => None,
+        }
     }
 
     /// Whether the rule's options are the position less the two ends of
@@ -215,15 +227,8 @@ impl NodeRule {
     /// no neighbour is never played, and of two leaves on one node either
     /// may go: see `Board::spare_nodes`.
     pub fn takes_an_edge(&self, game: GameId) -> bool {
-        let [first, second] = self.bindings.as_slice() else {
+        let ([first, second], Some(ends)) = (self.bindings.as_slice(), self.taken(game)) else {
             return false;
-        };
-        let [term] = self.target.as_slice() else {
-            return false;
-        };
-        let ends = match &term.form {
-            SetForm::Binary(SetOp::Difference, kept, ends) if **kept == SetForm::Position => ends,
-            _ => return false,
         };
         // Each edge once (`a < b`) or twice (no guard), never none.
         let orders_edges = match second.orders.as_slice() {
@@ -236,12 +241,11 @@ impl NodeRule {
             node: 0,
             closed: false,
         };
-        term.game == game
-            && first.domain == SetForm::Position
+        first.domain == SetForm::Position
             && first.orders.is_empty()
             && second.domain == around_first
             && orders_edges
-            && matches!(&**ends, SetForm::Nodes(nodes) if nodes[..] == [0, 1] || nodes[..] == [1, 0])
+            && matches!(ends, SetForm::Nodes(nodes) if nodes[..] == [0, 1] || nodes[..] == [1, 0])
     }
 
     /// Whether `form` holds a node bound in the position, whatever the

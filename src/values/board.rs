@@ -313,9 +313,10 @@ impl Board {
     /// no play of a game whose every move takes the two ends of an edge
     /// needs (see `NodeRule::takes_an_edge`): the nodes with no neighbour,
     /// which no move takes, and all leaves but one on each node. Of two
-    /// leaves on one node either may go: a move on the node leaves both
-    /// alone, so the position with both and the position with one have the
-    /// same options, one for one, up to nodes with no neighbour. Dropping
+    /// leaves on one node either may go: a move that takes the node leaves
+    /// both with no neighbour, and any other leaves them as they were, so
+    /// the position with both and the position with one have the same
+    /// options, one for one, up to nodes with no neighbour. Dropping
     /// leaves makes no new pair of them, so one pass is all.
     pub fn spare_nodes(&self, bits: u128) -> u128 {
         debug_assert!(self.size() <= 128);
@@ -1859,7 +1860,7 @@ mod tests {
             GraphId(0),
             "G".into(),
             10,
-            // A star of three leaves (0 on 1, 2, 3), a pendant path, a triangle.
+            // A star (leaves 1, 2 and 3 on 0), a path from it, a triangle.
             vec![
                 (0, 1),
                 (0, 2),
