@@ -122,6 +122,19 @@ impl Interpreter<'_> {
         if rule.needs_board && position.board.is_none() {
             return Ok(false);
         }
+        if rule.edges
+            && let Some(board) = position.board
+        {
+            self.fold_edges(
+                (rule, span),
+                board,
+                position.bits,
+                (budget, count),
+                solved,
+                mex,
+            )?;
+            return Ok(true);
+        }
         let mut place = Place {
             position,
             nodes: [0; MAX_NODES],
@@ -135,6 +148,82 @@ impl Interpreter<'_> {
         };
         self.fold_from(&mut fold, 0, &mut place, solved, mex)?;
         Ok(true)
+    }
+
+    /// [`Interpreter::fold_nodes`] for a rule that takes the two ends of an
+    /// edge (see [`NodeRule::takes_an_edge`]): the edges of the region
+    /// found by bit operations, each once (a rule with no guard that
+    /// orders the ends lists each twice, of the same value), from the
+    /// middle of the region out as the bindings would be, and counted as
+    /// the bindings count their nodes.
+    fn fold_edges(
+        &self,
+        (rule, span): (&NodeRule, SourceSpan),
+        board: &Board,
+        region: u128,
+        (budget, count): (&Budget, &mut Count),
+        solved: &mut Solved<'_, Component>,
+        mex: &mut Mex,
+    ) -> Result<(), EvalError> {
+        let ([first, second], [term]) = (rule.bindings.as_slice(), rule.target.as_slice()) else {
+            unreachable!("a rule that takes an edge binds two nodes for one target")
+        };
+        let mut place = Place {
+            position: Bits {
+                board: Some(board),
+                bits: region,
+            },
+            nodes: [0; MAX_NODES],
+        };
+        let order = middle_out(Some(board));
+        // With no guard that orders the ends, each edge comes twice: once
+        // from each end, the second time left out.
+        let twice = second
+            .orders
+            .iter()
+            .all(|(order, _)| *order == Order::Unequal);
+        // Each node of the region is an assignment of the first binding,
+        // and each of its neighbours one of the second.
+        budget.spend_many(region.count_ones() as usize, first.span)?;
+        let (mut nodes, mut walked, mut done) = (region, 0, 0);
+        while nodes != 0 {
+            let a = match &order {
+                Some(order) => order.first(nodes, &mut walked),
+                None => nodes.trailing_zeros(),
+            };
+            nodes &= !(1 << a);
+            place.nodes[0] = a;
+            let around = board.neighbour_bits(a) & region;
+            budget.spend_many(around.count_ones() as usize, second.span)?;
+            let mut others = second.allowed(around, &place);
+            count.add(others.count_ones() as usize, span)?;
+            if twice {
+                others &= !done;
+                done |= 1 << a;
+            }
+            while others != 0 {
+                let b = match &order {
+                    Some(order) => order.first(others, &mut 0),
+                    None => others.trailing_zeros(),
+                };
+                others &= !(1 << b);
+                let bits = Bits {
+                    board: Some(board).filter(|_| term.region),
+                    bits: region & !(1 << a | 1 << b),
+                };
+                let from = solved.noted();
+                match self.bits_value(term.game, bits, solved) {
+                    (value, true) => {
+                        mex.add(value);
+                        if solved.decided(mex) {
+                            return Ok(());
+                        }
+                    }
+                    (value, false) => solved.defer(value, from),
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Binds the node of binding `depth` to each of its nodes in turn,

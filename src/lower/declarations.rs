@@ -370,7 +370,7 @@ impl Lowerer {
             self.errors.extend(splitting::check(decl, rules));
         }
         self.max_slots = params.vars.len();
-        let rules: Vec<Rule> = rules
+        let mut rules: Vec<Rule> = rules
             .iter()
             .flat_map(|rule| {
                 let mut scope = params.clone();
@@ -406,6 +406,9 @@ impl Lowerer {
                 rules
             })
             .collect();
+        for compiled in rules.iter_mut().filter_map(|rule| rule.nodes.as_mut()) {
+            compiled.edges = compiled.takes_an_edge(id);
+        }
         let slots = self.max_slots;
         let game = &mut self.program.games[id.0 as usize];
         game.solves_as_box = solves_as_box(&rules, id, game.params.len());

@@ -189,6 +189,10 @@ pub struct NodeRule {
     /// neighbours); on a set the rule is left to the interpreter, which
     /// says what is wrong.
     pub needs_board: bool,
+    /// Whether the rule takes the two ends of an edge of its own game's
+    /// position (see [`NodeRule::takes_an_edge`]): folded edge by edge,
+    /// each edge once.
+    pub edges: bool,
 }
 
 impl NodeRule {
@@ -325,6 +329,7 @@ impl NodeRule {
             bindings,
             target,
             needs_board,
+            edges: false,
         })
     }
 }
