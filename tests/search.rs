@@ -563,9 +563,9 @@ fn a_losing_reply_is_by_longest_play_or_by_what_is_left() {
 /// move takes the two ends of an edge, by the plain definition: no parts,
 /// no symmetries, no nodes dropped.
 fn edge_game(
-    mask: u64,
+    mask: u128,
     edges: &[(u32, u32)],
-    memo: &mut std::collections::HashMap<u64, u64>,
+    memo: &mut std::collections::HashMap<u128, u64>,
 ) -> u64 {
     if let Some(&value) = memo.get(&mask) {
         return value;
@@ -580,10 +580,19 @@ fn edge_game(
     value
 }
 
+/// The edges of an r × c grid.
+fn grid_edges(rows: u32, cols: u32) -> Vec<(u32, u32)> {
+    (0..rows * cols)
+        .flat_map(|v| [(v, v + 1), (v, v + cols)])
+        .filter(|&(v, w)| w < rows * cols && (w == v + cols || v % cols != cols - 1))
+        .collect()
+}
+
 /// Every form of a rule that takes an edge's two ends (each edge once by
-/// a guard that orders its ends, or twice), on every region of a grid and
-/// of a graph that is no grid, by search and by the memo, with and
-/// without symmetries: the value the definition gives.
+/// a guard that orders its ends, or twice), by search and by the memo,
+/// with and without symmetries: the value the definition gives, on every
+/// region of a grid, a path, a cycle and a graph that is none of these,
+/// and on sparse regions of a grid of more than 64 cells.
 #[test]
 fn every_rule_that_takes_an_edge_values_every_region_by_the_definition() {
     let forms = [
@@ -594,13 +603,8 @@ fn every_rule_that_takes_an_edge_values_every_region_by_the_definition() {
         "move G(s - {a, b}) for a in s, b in neighbours(s, a) if a != b",
         "move G(s - {a, b}) for a in s, b in neighbours(s, a)",
     ];
-    // A 3 × 4 grid's edges, and a graph of a star (leaves 1, 2 and 3 on
-    // 0), a path from it and a triangle.
-    let grid: Vec<(u32, u32)> = (0..12)
-        .flat_map(|v| [(v, v + 1), (v, v + 4)])
-        .filter(|&(v, w)| w < 12 && (w == v + 4 || v % 4 != 3))
-        .collect();
-    let graph = [
+    // A star (leaves 1, 2 and 3 on 0), a path from it and a triangle.
+    let graph = vec![
         (0, 1),
         (0, 2),
         (0, 3),
@@ -613,12 +617,32 @@ fn every_rule_that_takes_an_edge_values_every_region_by_the_definition() {
         (8, 9),
     ];
     let declared = "graph H {\n  0 -- 1\n  0 -- 2\n  0 -- 3\n  0 -- 4\n  4 -- 5\n  5 -- 6\n  6 -- 7\n  7 -- 8\n  8 -- 6\n  8 -- 9\n}\n";
-    for (board, nodes, edges) in [("Grid(3, 4)", 12, &grid[..]), ("H", 10, &graph[..])] {
+    let path: Vec<(u32, u32)> = (0..9).map(|v| (v, v + 1)).collect();
+    let cycle: Vec<(u32, u32)> = (0..9).map(|v| (v, (v + 1) % 9)).collect();
+    // About a fifth of the cells of 9 × 9, by a fixed xorshift.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let sparse: Vec<u128> = (0..150)
+        .map(|_| {
+            (0..81).fold(0u128, |mask, cell| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                mask | u128::from(state % 5 == 0) << cell
+            })
+        })
+        .collect();
+    let every = |nodes: u32| (0..1u128 << nodes).collect::<Vec<_>>();
+    for (board, nodes, edges, regions) in [
+        ("Grid(3, 4)", 12, grid_edges(3, 4), every(12)),
+        ("H", 10, graph, every(10)),
+        ("Path(10)", 10, path, every(10)),
+        ("Cycle(9)", 9, cycle, every(9)),
+        ("Grid(9, 9)", 81, grid_edges(9, 9), sparse),
+    ] {
         let mut memo = std::collections::HashMap::new();
-        let regions: Vec<u64> = (0..1u64 << nodes).collect();
         let expected: Vec<u64> = regions
             .iter()
-            .map(|&mask| edge_game(mask, edges, &mut memo))
+            .map(|&mask| edge_game(mask, &edges, &mut memo))
             .collect();
         let queries: String = regions
             .iter()
