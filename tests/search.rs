@@ -627,7 +627,7 @@ fn every_rule_that_takes_an_edge_values_every_region_by_the_definition() {
                 state ^= state << 13;
                 state ^= state >> 7;
                 state ^= state << 17;
-                mask | u128::from(state % 5 == 0) << cell
+                mask | u128::from(state.is_multiple_of(5)) << cell
             })
         })
         .collect();
