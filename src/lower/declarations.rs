@@ -415,7 +415,7 @@ impl Lowerer {
         game.takes_edges = matches!(rules.as_slice(), [rule] if rule
             .nodes
             .as_ref()
-            .is_some_and(|compiled| compiled.takes_an_edge(id)));
+            .is_some_and(|compiled| compiled.edges));
         game.shrinks = rules.iter().all(|rule| {
             rule.nodes
                 .as_ref()
