@@ -120,6 +120,32 @@ fn certificates_of_every_kind_of_game_verify() {
     }
 }
 
+/// A region of a game that splits up to symmetry is certified under the
+/// name it was asked by, not the least of its images (which its claim
+/// names), and the certificate verifies. Cram on 3 × 4 less cell 5 is the
+/// mirror image of 3 × 4 less cell 6.
+#[test]
+fn a_region_is_certified_as_it_was_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = "game Cram(s) splits up to symmetry {\n  move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b\n}\n";
+    let asked = "Cram(Grid(3, 4) - {5})";
+    let certificate = certify(dir.path(), games, asked);
+    assert_eq!(certificate["position"], asked);
+    let claimed: Vec<&Json> = certificate["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|claim| &claim["position"])
+        .collect();
+    assert!(
+        claimed.contains(&&Json::from("Cram(Grid(3, 4) - {6})")),
+        "{claimed:?}"
+    );
+    let (ok, text) = verify(dir.path(), games, &certificate);
+    assert!(ok, "{text}");
+    assert!(text.starts_with(&format!("verified: {asked} = ")), "{text}");
+}
+
 #[test]
 fn values_agree_with_the_query() {
     // The certified value is the one `grundy` answers.

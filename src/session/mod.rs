@@ -547,15 +547,28 @@ impl Session {
 
     /// The sum a position typed by the user stands for.
     pub fn parse_position(&mut self, name: &str, text: &str) -> Result<Vec<Component>, Report> {
+        Ok(self.parse_position_as_written(name, text)?.0)
+    }
+
+    /// [`Session::parse_position`], and the position as it was written: a
+    /// game that splits kept whole, its region as typed (not its parts,
+    /// each moved to the least of its images).
+    pub fn parse_position_as_written(
+        &mut self,
+        name: &str,
+        text: &str,
+    ) -> Result<(Vec<Component>, Vec<Component>), Report> {
         let base = self.sources.add(name, text);
         let sum = syntax::parse_position(text, base).map_err(|error| self.report(error))?;
         let terms =
             lower::position(&self.program, &sum).map_err(|errors| self.check_report(errors))?;
-        let mut components = Vec::new();
-        Interpreter::with_memos(&self.program, &self.periods, &self.tables)
+        let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
+        let (mut components, mut written) = (Vec::new(), Vec::new());
+        interp
             .position(&terms, &[], &mut |component| components.push(component))
+            .and_then(|()| interp.written_position(&terms, &[], &mut |part| written.push(part)))
             .map_err(|error| self.report(error))?;
-        Ok(components)
+        Ok((components, written))
     }
 
     /// Every move of a sum, with what it leaves and the value of that.

@@ -11,7 +11,7 @@ impl Session {
     /// its witnesses), and the parts and options are bounded by the
     /// session's `--max-states` and `--max-work`.
     pub fn certify(&mut self, name: &str, text: &str) -> Result<Certificate, Report> {
-        let sum = self.parse_position(name, text)?;
+        let (sum, written) = self.parse_position_as_written(name, text)?;
         let limits = Limits {
             parts: self.engine.max_states(),
             options: self.engine.max_work(),
@@ -153,7 +153,7 @@ impl Session {
         Ok(Certificate {
             format: FORMAT.into(),
             kind: if loopy { "loopy" } else { "acyclic" }.into(),
-            position: show(&sum),
+            position: show(&written),
             value,
             claims,
         })
