@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::sweep::Count;
 use super::{Component, Interpreter};
-use crate::engine::{Mex, Solved};
+use crate::engine::{Grundy, Mex, Solved};
 use crate::eval::value::Bits;
 use crate::eval::{Budget, EvalError};
 use crate::program::{MAX_NODES, NodeBinding, NodeRule, Order, Other, SetForm};
@@ -185,12 +185,10 @@ impl Interpreter<'_> {
         // Each node of the region is an assignment of the first binding,
         // and each of its neighbours one of the second.
         budget.spend_many(region.count_ones() as usize, first.span)?;
+        let target = Some(board).filter(|_| term.region);
         let (mut nodes, mut walked, mut done) = (region, 0, 0);
         while nodes != 0 {
-            let a = match &order {
-                Some(order) => order.first(nodes, &mut walked),
-                None => nodes.trailing_zeros(),
-            };
+            let a = first_node(order.as_deref(), nodes, &mut walked);
             nodes &= !(1 << a);
             place.nodes[0] = a;
             let around = board.neighbour_bits(a) & region;
@@ -202,24 +200,16 @@ impl Interpreter<'_> {
                 done |= 1 << a;
             }
             while others != 0 {
-                let b = match &order {
-                    Some(order) => order.first(others, &mut 0),
-                    None => others.trailing_zeros(),
-                };
+                let b = first_node(order.as_deref(), others, &mut 0);
                 others &= !(1 << b);
                 let bits = Bits {
-                    board: Some(board).filter(|_| term.region),
+                    board: target,
                     bits: region & !(1 << a | 1 << b),
                 };
                 let from = solved.noted();
-                match self.bits_value(term.game, bits, solved) {
-                    (value, true) => {
-                        mex.add(value);
-                        if solved.decided(mex) {
-                            return Ok(());
-                        }
-                    }
-                    (value, false) => solved.defer(value, from),
+                let option = self.bits_value(term.game, bits, solved);
+                if fold_option(option, from, solved, mex) {
+                    return Ok(());
                 }
             }
         }
@@ -251,10 +241,7 @@ impl Interpreter<'_> {
         let order = fold.order.clone();
         let mut walked = 0;
         while nodes != 0 {
-            let node = match &order {
-                Some(order) => order.first(nodes, &mut walked),
-                None => nodes.trailing_zeros(),
-            };
+            let node = first_node(order.as_deref(), nodes, &mut walked);
             nodes &= !(1 << node);
             place.nodes[depth] = node;
             if !last {
@@ -275,17 +262,44 @@ impl Interpreter<'_> {
                 value ^= part;
                 known &= part_known;
             }
-            match known {
-                true => {
-                    mex.add(value);
-                    if solved.decided(mex) {
-                        return Ok(());
-                    }
-                }
-                false => solved.defer(value, from),
+            if fold_option((value, known), from, solved, mex) {
+                return Ok(());
             }
         }
         Ok(())
+    }
+}
+
+/// The first of `nodes` in `order`, walked from `walked` on (see
+/// [`MiddleOut::first`]); the lowest where the board has no such order.
+#[inline(always)]
+fn first_node(order: Option<&MiddleOut>, nodes: u128, walked: &mut usize) -> u32 {
+    match order {
+        Some(order) => order.first(nodes, walked),
+        None => nodes.trailing_zeros(),
+    }
+}
+
+/// Folds an option of value `value` (the XOR of the values of its parts
+/// found, all of them if `known`) into `mex`, or defers it with the parts
+/// noted missing since `from`. Whether the fold is then decided (see
+/// [`Solved::decided`]).
+#[inline(always)]
+fn fold_option(
+    (value, known): (Grundy, bool),
+    from: usize,
+    solved: &mut Solved<'_, Component>,
+    mex: &mut Mex,
+) -> bool {
+    match known {
+        true => {
+            mex.add(value);
+            solved.decided(mex)
+        }
+        false => {
+            solved.defer(value, from);
+            false
+        }
     }
 }
 

@@ -547,7 +547,12 @@ impl Session {
 
     /// The sum a position typed by the user stands for.
     pub fn parse_position(&mut self, name: &str, text: &str) -> Result<Vec<Component>, Report> {
-        Ok(self.parse_position_as_written(name, text)?.0)
+        let terms = self.position_terms(name, text)?;
+        let mut components = Vec::new();
+        Interpreter::with_memos(&self.program, &self.periods, &self.tables)
+            .position(&terms, &[], &mut |component| components.push(component))
+            .map_err(|error| self.report(error))?;
+        Ok(components)
     }
 
     /// [`Session::parse_position`], and the position as it was written: a
@@ -558,10 +563,7 @@ impl Session {
         name: &str,
         text: &str,
     ) -> Result<(Vec<Component>, Vec<Component>), Report> {
-        let base = self.sources.add(name, text);
-        let sum = syntax::parse_position(text, base).map_err(|error| self.report(error))?;
-        let terms =
-            lower::position(&self.program, &sum).map_err(|errors| self.check_report(errors))?;
+        let terms = self.position_terms(name, text)?;
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let (mut components, mut written) = (Vec::new(), Vec::new());
         interp
@@ -569,6 +571,17 @@ impl Session {
             .and_then(|()| interp.written_position(&terms, &[], &mut |part| written.push(part)))
             .map_err(|error| self.report(error))?;
         Ok((components, written))
+    }
+
+    /// The terms of a position typed by the user, parsed and checked.
+    fn position_terms(
+        &mut self,
+        name: &str,
+        text: &str,
+    ) -> Result<Vec<crate::program::Term>, Report> {
+        let base = self.sources.add(name, text);
+        let sum = syntax::parse_position(text, base).map_err(|error| self.report(error))?;
+        lower::position(&self.program, &sum).map_err(|errors| self.check_report(errors))
     }
 
     /// Every move of a sum, with what it leaves and the value of that.
