@@ -392,6 +392,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let mut queue = vec![position.clone()];
         while let Some(next) = queue.pop() {
             for option in self.options(rules, &next)? {
+                // A board of coins has thousands of options, each costly
+                // to list: a stop from outside is heard as they are read.
+                self.watch()?;
                 for part in option {
                     if seen.len() > cap {
                         return Ok(seen.len());

@@ -270,6 +270,22 @@ fn a_watcher_can_interrupt_a_search_and_the_engine_stays_usable() {
     assert_eq!(engine.grundy(&rules, &100_000), Ok(0));
 }
 
+/// Counting what a sum's search would have to hold (`crosscheck`,
+/// `remoteness`) hears a stop as well: on a board of coins it lists every
+/// option of every reachable position before the search begins.
+#[test]
+fn a_watcher_can_interrupt_the_count_of_reachable_positions() {
+    let rules = Subtraction { take: vec![1] };
+    let mut engine = Engine::new(DEFAULT_MAX_STATES);
+    engine.set_watcher(Some(Box::new(|_| false)));
+    assert_eq!(
+        engine.reachable(&rules, &100_000, usize::MAX),
+        Err(EngineError::Interrupted)
+    );
+    engine.set_watcher(None);
+    assert_eq!(engine.reachable(&rules, &100_000, usize::MAX), Ok(100_001));
+}
+
 /// Kayles on rows of pins: knock down one pin or two side by side, which
 /// may split the row in two. `defer` says whether options with a part not
 /// solved yet are deferred (as the default fold does) or skipped outright;
