@@ -22,18 +22,22 @@ pub use error::{CheckError, CheckErrors};
 pub(crate) fn lowered(source: &str) -> Program {
     let parsed = crate::syntax::parse(source, 0).expect("the source parses");
     let statements: Vec<_> = parsed.statements.iter().collect();
-    let (program, _) = lower(&Program::default(), &statements).expect("the source checks");
+    let mut program = Program::default();
+    lower(&mut program, &statements).expect("the source checks");
     program
 }
 
-/// Checks `statements` against the declarations already in `program` and
-/// returns the program extended with their declarations, and their queries
-/// in order.
+/// Checks `statements` against the declarations already in `program`,
+/// extends it with their declarations and returns their queries in order.
+/// On an error the program is left as it was. It is extended in place, not
+/// copied, so that a REPL entry costs what it declares, not what was
+/// declared before it.
 pub fn lower(
-    program: &Program,
+    program: &mut Program,
     statements: &[&ast::Statement],
-) -> Result<(Program, Vec<Query>), CheckErrors> {
-    let mut lowerer = Lowerer::new(program);
+) -> Result<Vec<Query>, CheckErrors> {
+    let mark = program.mark();
+    let mut lowerer = Lowerer::new(std::mem::take(program));
     let declared = lowerer.declare_all(statements);
     for (statement, kind) in statements.iter().zip(&declared) {
         match (statement, kind) {
@@ -61,12 +65,20 @@ pub fn lower(
             _ => None,
         })
         .collect();
-    lowerer.finish().map(|program| (program, queries))
+    let errors = std::mem::take(&mut lowerer.errors);
+    *program = lowerer.program;
+    match errors.is_empty() {
+        true => Ok(queries),
+        false => {
+            program.rewind(mark);
+            Err(CheckErrors { errors })
+        }
+    }
 }
 
 /// Lowers a position with no free variables, such as a move typed in play.
 pub fn position(program: &Program, sum: &ast::Sum) -> Result<Vec<Term>, CheckErrors> {
-    let mut lowerer = Lowerer::new(program);
+    let mut lowerer = Lowerer::new(program.clone());
     let terms = lowerer.sum(sum, &Scope::default());
     lowerer.finish().map(|_| terms)
 }
@@ -223,9 +235,9 @@ struct Lowerer {
 }
 
 impl Lowerer {
-    fn new(program: &Program) -> Self {
+    fn new(program: Program) -> Self {
         Lowerer {
-            program: program.clone(),
+            program,
             errors: Vec::new(),
             unlowered_lets: HashSet::new(),
             unlowered_constants: HashSet::new(),

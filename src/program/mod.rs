@@ -758,7 +758,42 @@ impl Expr {
     }
 }
 
+/// How far a [`Program`] had grown, to take it back there
+/// ([`Program::rewind`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Mark {
+    names: usize,
+    games: usize,
+    graphs: usize,
+    families: usize,
+    lets: usize,
+    constants: usize,
+}
+
 impl Program {
+    /// How far the program has grown. Lowering only adds declarations (and
+    /// completes the ones it added), so rewinding to a mark undoes it.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            names: self.names.len(),
+            games: self.games.len(),
+            graphs: self.graphs.len(),
+            families: self.families.len(),
+            lets: self.lets.len(),
+            constants: self.constants.len(),
+        }
+    }
+
+    /// Drops what was declared since `mark`.
+    pub fn rewind(&mut self, mark: Mark) {
+        self.names.truncate(mark.names);
+        self.games.truncate(mark.games);
+        self.graphs.truncate(mark.graphs);
+        self.families.truncate(mark.families);
+        self.lets.truncate(mark.lets);
+        self.constants.truncate(mark.constants);
+    }
+
     pub fn game(&self, id: GameId) -> &Game {
         &self.games[id.0 as usize]
     }

@@ -18,7 +18,7 @@ use thiserror::Error;
 
 use crate::front::progress::Progress;
 use crate::output::{self, ErrorStyle};
-use crate::session::{Event, PlayRequest, Session};
+use crate::session::{Completed, Event, PlayRequest, Session};
 use input::{Input, Reader};
 
 #[derive(Debug, Error, Diagnostic)]
@@ -69,6 +69,8 @@ struct Repl {
     entries: usize,
     style: ErrorStyle,
     names: Arc<Mutex<Vec<String>>>,
+    /// How far `names` was taken.
+    completed: Completed,
     progress: Progress,
     failed: bool,
 }
@@ -114,6 +116,7 @@ pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
             width: 100,
         },
         names,
+        completed: Completed::default(),
         progress,
         failed: false,
     };
@@ -191,9 +194,10 @@ impl Repl {
         }
     }
 
-    fn refresh_names(&self) {
+    fn refresh_names(&mut self) {
         if let Ok(mut names) = self.names.lock() {
-            *names = self.session.completions();
+            self.session
+                .completions_since(&mut self.completed, &mut names);
         }
     }
 

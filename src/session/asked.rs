@@ -141,9 +141,8 @@ impl Session {
             to: None,
             span,
         });
-        let (program, mut queries) = crate::lower::lower(&self.program, &[&statement])
+        let mut queries = crate::lower::lower(&mut self.program, &[&statement])
             .map_err(|errors| self.check_report(errors))?;
-        self.program = program;
         Ok(queries.remove(0))
     }
 }

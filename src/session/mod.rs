@@ -98,7 +98,12 @@ pub struct Session {
     max_draw: usize,
     /// The declarations in force, in the order they were first made.
     declarations: Vec<Arc<ast::Statement>>,
+    /// Where each name's declaration is in `declarations`.
+    declared_at: rustc_hash::FxHashMap<String, usize>,
     program: Program,
+    /// How many times declarations were replaced (which rebuilds the
+    /// program), for [`Session::completions_since`].
+    redeclared: u64,
     engine: Engine<Component>,
     /// The genera of the sums searched under misère play.
     misere: Misere<Component>,
@@ -122,6 +127,16 @@ pub struct Session {
     saving: saved::Saving,
 }
 
+/// How far the names a completion offers were taken
+/// ([`Session::completions_since`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Completed {
+    names: usize,
+    graphs: usize,
+    redeclared: u64,
+    started: bool,
+}
+
 impl Session {
     pub fn new(max_states: usize) -> Self {
         Session {
@@ -131,7 +146,9 @@ impl Session {
             max_search: DEFAULT_MAX_SEARCH,
             max_draw: DEFAULT_MAX_DRAW,
             declarations: Vec::new(),
+            declared_at: Default::default(),
             program: Program::default(),
+            redeclared: 0,
             engine: Engine::new(max_states),
             misere: Misere::default(),
             max_rows: DEFAULT_MAX_ROWS,
@@ -400,9 +417,9 @@ impl Session {
         };
         if replaced.is_empty() {
             let statements: Vec<&ast::Statement> = source.statements.iter().collect();
-            let (program, queries) = lower::lower(&self.program, &statements)
+            let queries = lower::lower(&mut self.program, &statements)
                 .map_err(|errors| self.check_report(errors))?;
-            self.program = program;
+            let from = self.declarations.len();
             self.declarations.extend(
                 source
                     .statements
@@ -410,9 +427,20 @@ impl Session {
                     .filter(|statement| lower::declared_name(statement).is_some())
                     .map(Arc::new),
             );
+            self.index_declarations(from);
             return Ok(queries);
         }
         self.redeclare(source, &replaced, sink)
+    }
+
+    /// Notes where the declarations from `from` on are, each name at its
+    /// first.
+    fn index_declarations(&mut self, from: usize) {
+        for (index, statement) in self.declarations.iter().enumerate().skip(from) {
+            if let Some(name) = lower::declared_name(statement) {
+                self.declared_at.entry(name.name.clone()).or_insert(index);
+            }
+        }
     }
 
     /// Whether a declaration repeats one in force, word for word.
@@ -431,10 +459,7 @@ impl Session {
             let Some(name) = lower::declared_name(statement) else {
                 continue;
             };
-            let earlier = self
-                .declarations
-                .iter()
-                .position(|old| lower::declared_name(old).is_some_and(|old| old.name == name.name));
+            let earlier = self.declared_at.get(&name.name).copied();
             if let Some(index) = earlier.filter(|index| !replaced.contains(index)) {
                 replaced.push(index);
             }
@@ -478,7 +503,8 @@ impl Session {
                 .map(|statement| statement.as_ref())
                 .chain(&queries)
                 .collect();
-            lower::lower(&Program::default(), &statements)
+            let mut program = Program::default();
+            lower::lower(&mut program, &statements).map(|queries| (program, queries))
         };
         // In their order, each replacement in the place of the declaration
         // it replaces; failing that (a `let k = m + 1` replacing a `k`
@@ -504,7 +530,10 @@ impl Session {
         });
         let affected = dependents(&declarations, &names);
         self.declarations = declarations;
+        self.declared_at.clear();
+        self.index_declarations(0);
         self.program = program;
+        self.redeclared += 1;
         self.periods.clear();
         self.tables.clear();
         self.misere.clear();
@@ -981,22 +1010,44 @@ impl Session {
 
     /// Where the whole declaration of a name in force lies.
     pub fn declaration_span(&self, name: &str) -> Option<SourceSpan> {
-        self.declarations.iter().find_map(|statement| {
-            let declared = lower::declared_name(statement)?;
-            (declared.name == name).then(|| statement.span())
-        })
+        let index = *self.declared_at.get(name)?;
+        Some(self.declarations[index].span())
     }
 
     /// Every name a user may type: declarations, and each graph's nodes as
     /// `Graph.node`.
     pub fn completions(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.program.names.keys().cloned().collect();
-        names.extend(
-            crate::program::Builtin::ALL
-                .iter()
-                .map(|(name, ..)| name.to_string()),
-        );
-        for graph in &self.program.graphs {
+        let mut names = Vec::new();
+        self.completions_since(&mut Completed::default(), &mut names);
+        names
+    }
+
+    /// Adds to `names` the completions declared since `completed`, and
+    /// moves it on; when a declaration was replaced since, `names` is
+    /// made anew. A REPL entry then costs what it declared, not what was
+    /// declared before it (5,000 `let`s pasted at once).
+    pub fn completions_since(&self, completed: &mut Completed, names: &mut Vec<String>) {
+        let now = Completed {
+            names: self.program.names.len(),
+            graphs: self.program.graphs.len(),
+            redeclared: self.redeclared,
+            started: true,
+        };
+        if !completed.started || completed.redeclared != now.redeclared {
+            names.clear();
+            names.extend(
+                crate::program::Builtin::ALL
+                    .iter()
+                    .map(|(name, ..)| name.to_string()),
+            );
+            *completed = Completed {
+                started: true,
+                ..Completed::default()
+            };
+        }
+        let declared = self.program.names.keys();
+        names.extend(declared.skip(completed.names).cloned());
+        for graph in &self.program.graphs[completed.graphs..] {
             names.extend(
                 graph
                     .nodes
@@ -1004,7 +1055,7 @@ impl Session {
                     .map(|node| format!("{}.{node}", graph.name)),
             );
         }
-        names
+        *completed = now;
     }
 
     pub fn report(&self, error: impl Diagnostic + Send + Sync + 'static) -> Report {
@@ -1117,4 +1168,61 @@ fn ids_of(program: &Program, names: &HashSet<String>) -> (HashSet<u32>, HashSet<
         }
     }
     (games, graphs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::DEFAULT_MAX_STATES;
+
+    /// The REPL keeps its completions by what each entry declared: after
+    /// every entry (a failed one, a graph redeclared with other nodes)
+    /// they are the session's whole list.
+    #[test]
+    fn completions_kept_entry_by_entry_are_the_whole_list() {
+        let mut session = Session::interactive(DEFAULT_MAX_STATES);
+        let (mut completed, mut kept) = (Completed::default(), Vec::new());
+        let entries = [
+            "let a = 1",
+            "graph G {\n  x -- y\n}",
+            "let b = 2\nlet c = nope",
+            "game N(n) {\n  move N(n - 1) if n > 0\n}",
+            "graph G {\n  p -- q\n  q -- r\n}",
+            "let d = a + 3",
+            "grundy N(d)",
+        ];
+        for entry in entries {
+            session.run("<entry>", entry, &mut |_| {});
+            session.completions_since(&mut completed, &mut kept);
+            let (mut kept, mut whole) = (kept.clone(), session.completions());
+            kept.sort();
+            whole.sort();
+            assert_eq!(kept, whole, "after {entry:?}");
+        }
+        let has = |name: &str| kept.iter().any(|kept| kept == name);
+        assert!(has("a") && has("d") && has("N") && has("G.p") && has("G.r"));
+        assert!(!has("G.x") && !has("b") && !has("c"), "{kept:?}");
+    }
+
+    /// An entry that fails to check declares nothing, not even its
+    /// declarations that checked: the program is taken back to where it
+    /// was, and what follows is numbered from there.
+    #[test]
+    fn an_entry_that_fails_leaves_the_program_as_it_was() {
+        let mut session = Session::interactive(DEFAULT_MAX_STATES);
+        assert!(session.run("<1>", "let a = 1", &mut |_| {}));
+        let before = session.program.mark();
+        let failed = "game M(n) {\n  move M(n - 1) if n > 0\n}\nlet b = 2\nlet c = nope";
+        assert!(!session.run("<2>", failed, &mut |_| {}));
+        let after = session.program.mark();
+        assert_eq!(format!("{before:?}"), format!("{after:?}"));
+        assert!(!session.run("<3>", "grundy M(b)", &mut |_| {}));
+        let mut answers = Vec::new();
+        // Taking two at a time from 5 + a = 6: three moves, value 1.
+        let fine = "game M(n) {\n  move M(n - 2) if n > 1\n}\ngrundy M(5 + a)";
+        assert!(session.run("<4>", fine, &mut |event| answers.push(event)));
+        assert_eq!(session.program.games.len(), 1);
+        let printed = format!("{answers:?}");
+        assert!(printed.contains("Grundy(1)"), "{printed}");
+    }
 }
