@@ -1014,3 +1014,65 @@ fn labels_far_apart_on_one_line_are_drawn_apart() {
         assert_eq!(report.matches("╭─[").count(), 2, "{report}");
     }
 }
+
+/// Runs `source` with `args`, and sends SIGTERM once its first answer is
+/// printed; answers what it printed then, and its exit code.
+fn stopped_after_the_first_answer(args: &[&str], source: &str) -> (String, String, Option<i32>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .arg("run")
+        .args(args)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    // SAFETY: the pid is our child's, not yet waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).unwrap();
+    let output = child.wait_with_output().unwrap();
+    (first + &rest, stderr(&output), output.status.code())
+}
+
+/// A stop is heard between assignments that give nothing: a rule whose
+/// guard lets none through (no option, so no fold for the engine to stop),
+/// and a table whose guard passes one row in two billion. Each ran to its
+/// end whatever the signal (a hundred rules of nine million assignments:
+/// 21 s after SIGTERM).
+#[test]
+fn a_stop_is_heard_where_guards_let_nothing_through() {
+    // The first row is printed at once; the signal is sent then, while
+    // the second is under way.
+    let rule = "game G(n) {\n  move G(n - 1) for k in 0..n * 1000000000 if k % 7 == 9\n}\n";
+    let cases = [
+        (
+            "--max-states",
+            format!("{rule}grundy G(n) for n in 0..=3\n"),
+            ("grundy G(0) = 0\n", "G(1)"),
+        ),
+        (
+            "--max-rows",
+            "grundy *x for x in 0..2000000000 if x == 1 or x == 1999999999\n".to_string(),
+            ("grundy *1 = 1\n", "*1999999999"),
+        ),
+    ];
+    for (flag, source, (first, unanswered)) in cases {
+        let (printed, said, code) = stopped_after_the_first_answer(&[flag, "3000000000"], &source);
+        assert!(printed.starts_with(first), "{printed} {said} {code:?}");
+        assert!(!printed.contains(unanswered), "{printed}");
+        assert_eq!(code, Some(130), "{printed} {said}");
+        assert!(said.contains("sprague::eval::interrupted"), "{said}");
+    }
+}

@@ -2,6 +2,7 @@
 //! that bounds how many are tried.
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use miette::SourceSpan;
 
@@ -10,12 +11,19 @@ use crate::program::{Binding, Domain, EdgeRule, Expr, ExprKind, Rule, Turn};
 use crate::values::{Set, Value};
 
 /// How many more binding assignments may be tried, out of how many.
-pub struct Budget {
+pub struct Budget<'s> {
     left: Cell<usize>,
     limit: usize,
     /// What the assignments make, for the error past the limit.
     kind: Spent,
+    /// Set from outside to stop the work (Ctrl-C, SIGTERM, the page's
+    /// Cancel): read every [`STOP_EVERY`] assignments, so that a rule whose
+    /// guard lets few through, or a long table, still hears it.
+    stop: Option<&'s AtomicBool>,
 }
+
+/// How many assignments are tried between two readings of the stop flag.
+const STOP_EVERY: usize = 1 << 12;
 
 /// What a budget's assignments make.
 #[derive(Clone, Copy)]
@@ -28,13 +36,20 @@ enum Spent {
     Sum,
 }
 
-impl Budget {
+impl<'s> Budget<'s> {
     pub fn new(limit: usize) -> Self {
         Budget {
             left: Cell::new(limit),
             limit,
             kind: Spent::Options,
+            stop: None,
         }
+    }
+
+    /// The budget, stopped with [`EvalError::Interrupted`] once `stop` is
+    /// set.
+    pub fn with_stop(self, stop: Option<&'s AtomicBool>) -> Self {
+        Budget { stop, ..self }
     }
 
     /// A budget for the components of a sum over bindings.
@@ -97,12 +112,15 @@ impl Budget {
 
     /// Spends `count` assignments at once, or none if fewer are left.
     pub fn spend_many(&self, count: usize, span: SourceSpan) -> Result<(), EvalError> {
-        match self.left.get().checked_sub(count) {
-            Some(left) => {
-                self.left.set(left);
-                Ok(())
-            }
-            None => Err(self.exhausted(span)),
+        let before = self.left.get();
+        let Some(left) = before.checked_sub(count) else {
+            return Err(self.exhausted(span));
+        };
+        self.left.set(left);
+        let stopped = || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
+        match before / STOP_EVERY != left / STOP_EVERY && stopped() {
+            true => Err(EvalError::Interrupted { span }),
+            false => Ok(()),
         }
     }
 }

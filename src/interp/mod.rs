@@ -76,7 +76,7 @@ pub struct Interpreter<'p> {
     /// The assignments left to the sums over bindings of one sum: nested
     /// sums share it, so that a sum of sums of sums is bounded as a whole
     /// (see [`Interpreter::over_bindings`]).
-    sum_budget: Budget,
+    sum_budget: Budget<'p>,
     /// How deep sums over bindings nest where this one is evaluated.
     sum_depth: Cell<usize>,
 }
@@ -164,6 +164,7 @@ impl<'p> Interpreter<'p> {
             periods: Some(periods),
             tables: Some(tables),
             stop: tables.stop.as_deref(),
+            sum_budget: Budget::sum(MAX_SUM_COMPONENTS as usize).with_stop(tables.stop.as_deref()),
             ..Interpreter::new(program)
         }
     }
@@ -192,6 +193,7 @@ impl<'p> Interpreter<'p> {
     pub fn stopped_with(program: &'p Program, tables: &'p Tables) -> Self {
         Interpreter {
             stop: tables.stop.as_deref(),
+            sum_budget: Budget::sum(MAX_SUM_COMPONENTS as usize).with_stop(tables.stop.as_deref()),
             ..Interpreter::new(program)
         }
     }

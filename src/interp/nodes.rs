@@ -457,7 +457,7 @@ fn middle_out(board: Option<&Board>) -> Option<Rc<MiddleOut>> {
 struct Fold<'r, 'c> {
     rule: &'r NodeRule,
     span: SourceSpan,
-    budget: &'r Budget,
+    budget: &'r Budget<'r>,
     count: &'c mut Count,
     /// The order the nodes are bound in, on a grid or a path.
     order: Option<Rc<MiddleOut>>,

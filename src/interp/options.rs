@@ -180,7 +180,7 @@ impl<'p> Interpreter<'p> {
             _ => None,
         };
         for rule in rules {
-            let budget = Budget::new(limit);
+            let budget = Budget::new(limit).with_stop(self.stop);
             if let (Some(nodes), Some(position)) = (&rule.nodes, bits)
                 && self.fold_nodes(
                     (nodes, rule.span),

@@ -105,6 +105,11 @@ impl Tables {
         self.stop = stop;
     }
 
+    /// The flag that stops the work under way, if one was set.
+    pub fn stop_flag(&self) -> Option<&AtomicBool> {
+        self.stop.as_deref()
+    }
+
     /// Whether the flag that stops the work under way is set.
     pub fn stopped(&self) -> bool {
         self.stop

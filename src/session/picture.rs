@@ -294,7 +294,8 @@ impl Session {
         let budget = match query.guard {
             None => Budget::rows(MAX_PLOT_POINTS),
             Some(_) => Budget::rows(self.max_rows),
-        };
+        }
+        .with_stop(self.tables.stop_flag());
         let plotted = super::rows::each_row(query, &budget, &mut |env| {
             if points.len() == MAX_PLOT_POINTS {
                 return Err(EvalError::PlotTooLarge {
