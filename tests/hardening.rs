@@ -1076,3 +1076,56 @@ fn a_stop_is_heard_where_guards_let_nothing_through() {
         assert!(said.contains("sprague::eval::interrupted"), "{said}");
     }
 }
+
+/// The children a process started (Linux's /proc), as text.
+fn children(pid: u32) -> String {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten();
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .collect()
+}
+
+/// Graphviz drawing a large move graph is stopped with the run: `dot` is
+/// killed, and the run ends interrupted. It waited for `dot`, minutes on
+/// this graph, and left it running when killed.
+#[test]
+fn a_stop_while_graphviz_draws_ends_the_run_and_graphviz() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let source = "game K(n) { move K(a) + K(n - k - a) for k in 1..=2, a in 0..=n - k }\n\
+                  draw K(120) to \"k.svg\"\n";
+    std::fs::write(dir.path().join("k.game"), source).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .args(["run", "--max-draw", "1000000", "k.game"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let dot = loop {
+        let children = children(child.id());
+        if let Some(dot) = children.split_whitespace().next() {
+            let name = std::fs::read_to_string(format!("/proc/{dot}/comm")).unwrap_or_default();
+            assert_eq!(name.trim(), "dot");
+            break dot.to_owned();
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(120));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    // SAFETY: the pid is our child's, not yet waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let output = child.wait_with_output().unwrap();
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(130), "{said}");
+    assert!(said.contains("sprague::eval::interrupted"), "{said}");
+    assert!(!dir.path().join("k.svg").exists());
+    // `dot` was waited for: no such process is left.
+    assert!(
+        !std::path::Path::new(&format!("/proc/{dot}")).exists(),
+        "dot {dot} is left"
+    );
+}

@@ -6,9 +6,11 @@
 mod dot;
 mod plot;
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 pub use dot::dot;
 pub use plot::{plot, plot_png};
@@ -91,6 +93,8 @@ pub enum PictureError {
     Write(String),
     /// The file's extension names no format this picture is written in.
     Format(String),
+    /// Stopped from outside while `dot` drew it (`dot` is then stopped too).
+    Interrupted,
 }
 
 /// The formats a move graph is written in, by the file's extension: DOT
@@ -100,7 +104,12 @@ pub const DRAW_FORMATS: &[&str] = &["dot", "gv", "svg", "png", "pdf"];
 /// The picture in the format a file name asks for, and that format's name:
 /// `.svg`, `.png` and `.pdf` are drawn by Graphviz, `.dot` and `.gv` (or a
 /// name without an extension) are DOT; anything else is refused.
-pub fn render_dot(dot: String, path: &str) -> Result<(Vec<u8>, &'static str), PictureError> {
+/// Graphviz is stopped once `stop` is set.
+pub fn render_dot(
+    dot: String,
+    path: &str,
+    stop: Option<&AtomicBool>,
+) -> Result<(Vec<u8>, &'static str), PictureError> {
     let extension = Path::new(path)
         .extension()
         .map(|ext| ext.to_string_lossy().to_lowercase());
@@ -111,7 +120,7 @@ pub fn render_dot(dot: String, path: &str) -> Result<(Vec<u8>, &'static str), Pi
                 .iter()
                 .find(|known| **known == format)
                 .expect("listed");
-            Ok((graphviz(&dot, format)?, format))
+            Ok((graphviz(&dot, format, stop)?, format))
         }
         Some(other) => Err(PictureError::Format(other.to_owned())),
     }
@@ -135,11 +144,17 @@ pub fn render_plot(
 
 /// Runs `dot -Tsvg` on a graph.
 pub fn graphviz_svg(dot: &str) -> Result<String, PictureError> {
-    graphviz(dot, "svg").map(|svg| String::from_utf8_lossy(&svg).into_owned())
+    graphviz(dot, "svg", None).map(|svg| String::from_utf8_lossy(&svg).into_owned())
 }
 
-/// Runs Graphviz's `dot` on a graph, for a picture in `format`.
-fn graphviz(dot: &str, format: &str) -> Result<Vec<u8>, PictureError> {
+/// How often a drawing under way looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(20);
+
+/// Runs Graphviz's `dot` on a graph, for a picture in `format`. A large
+/// graph takes `dot` minutes: once `stop` is set, `dot` is killed and the
+/// drawing given up.
+fn graphviz(dot: &str, format: &str, stop: Option<&AtomicBool>) -> Result<Vec<u8>, PictureError> {
+    let failed = |error: std::io::Error| PictureError::Graphviz(error.to_string());
     let mut child = Command::new("dot")
         .arg(format!("-T{format}"))
         .stdin(Stdio::piped())
@@ -148,18 +163,47 @@ fn graphviz(dot: &str, format: &str) -> Result<Vec<u8>, PictureError> {
         .spawn()
         .map_err(|error| PictureError::Graphviz(format!("cannot run `dot`: {error}")))?;
     let mut stdin = child.stdin.take().expect("stdin was piped");
-    let written = stdin.write_all(dot.as_bytes());
-    drop(stdin);
-    let output = child
-        .wait_with_output()
-        .map_err(|error| PictureError::Graphviz(error.to_string()))?;
-    written.map_err(|error| PictureError::Graphviz(error.to_string()))?;
-    match output.status.success() {
-        true => Ok(output.stdout),
-        false => Err(PictureError::Graphviz(
-            String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-        )),
-    }
+    let mut stdout = child.stdout.take().expect("stdout was piped");
+    let mut stderr = child.stderr.take().expect("stderr was piped");
+    let stopped = || stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
+    std::thread::scope(|scope| {
+        // The pipes are written and read beside the wait, so that neither
+        // side waits on the other's full pipe.
+        let written = scope.spawn(move || stdin.write_all(dot.as_bytes()));
+        let drawn = scope.spawn(move || {
+            let mut drawn = Vec::new();
+            stdout.read_to_end(&mut drawn).map(|_| drawn)
+        });
+        let said = scope.spawn(move || {
+            let mut said = Vec::new();
+            let _ = stderr.read_to_end(&mut said);
+            said
+        });
+        let status = loop {
+            if let Some(status) = child.try_wait().map_err(failed)? {
+                break status;
+            }
+            if stopped() {
+                // Its pipes close with it, and the threads end.
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(PictureError::Interrupted);
+            }
+            std::thread::sleep(STOP_POLL);
+        };
+        let drawn = drawn.join().expect("the reader does not panic");
+        let said = said.join().expect("the reader does not panic");
+        let written = written.join().expect("the writer does not panic");
+        match status.success() {
+            true => {
+                written.map_err(failed)?;
+                drawn.map_err(failed)
+            }
+            false => Err(PictureError::Graphviz(
+                String::from_utf8_lossy(&said).trim().to_owned(),
+            )),
+        }
+    })
 }
 
 /// Writes a picture to its file.

@@ -100,6 +100,7 @@ impl Session {
     ) -> Result<(), EvalError> {
         let interp = Interpreter::with_memos(&self.program, &self.periods, &self.tables);
         let (engine, misere, quotients) = (&mut self.engine, &mut self.misere, &self.quotients);
+        let stop = self.tables.stop_flag();
         let mut by_quotient = false;
         let (interactive, max_search, max_draw) =
             (self.interactive, self.max_search, self.max_draw);
@@ -138,7 +139,8 @@ impl Session {
                         let graph = move_graph(&interp, engine, &sum, max_draw, span)?;
                         let dot = crate::picture::dot(&graph);
                         let to = query.to.as_ref();
-                        Value::Graph(finish(dot, render_dot, to, graph.nodes(), "dot")?)
+                        let render = |dot, path: &str| render_dot(dot, path, stop);
+                        Value::Graph(finish(dot, render, to, graph.nodes(), "dot")?)
                     }
                     (QueryKind::Equal, Some(other_terms)) => {
                         let other = evaluate(&interp, other_terms, env)?;

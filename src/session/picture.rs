@@ -268,6 +268,7 @@ fn picture_error(error: picture::PictureError, path: &str, span: SourceSpan) -> 
         picture::PictureError::Graphviz(reason) => EvalError::Graphviz { reason, span },
         picture::PictureError::Plot(reason) => EvalError::PlotFailed { reason, span },
         picture::PictureError::Format(extension) => EvalError::UnknownFormat { extension, span },
+        picture::PictureError::Interrupted => EvalError::Interrupted { span },
         picture::PictureError::Write(reason) => EvalError::Unwritable {
             path: path.to_owned(),
             reason,
