@@ -10,6 +10,7 @@ mod play;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -120,8 +121,12 @@ pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
         progress,
         failed: false,
     };
+    // Once a file's queries are stopped (Ctrl-C), the files after it are
+    // declared but not asked, as `sprague run` does.
+    let mut stopped = false;
     for (file, (name, text)) in files.into_iter().zip(sources) {
-        repl.evaluate(&name, &text);
+        repl.run(&name, &text, stopped);
+        stopped |= repl.session.stopped();
         repl.files.push(file);
     }
     if terminal {
@@ -177,10 +182,19 @@ impl Repl {
     /// Runs a source in the session, printing as it goes, then plays any
     /// `play` it asked for.
     fn evaluate(&mut self, name: &str, text: &str) {
+        self.run(name, text, false);
+    }
+
+    /// [`Repl::evaluate`]; `stopped`, it only declares what the source
+    /// declares, and says its queries are not asked.
+    fn run(&mut self, name: &str, text: &str, stopped: bool) {
         let (json, style) = (self.json, self.style);
         let mut plays = Vec::new();
         let mut failed = false;
         self.progress.start();
+        if stopped {
+            self.progress.stop_flag().store(true, Ordering::SeqCst);
+        }
         let progress = self.progress.clone();
         self.session.run(name, text, &mut |event| {
             progress.pause();
