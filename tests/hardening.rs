@@ -1129,3 +1129,21 @@ fn a_stop_while_graphviz_draws_ends_the_run_and_graphviz() {
         "dot {dot} is left"
     );
 }
+
+/// `moves` and `strategy` of a heap of millions list a line per move:
+/// a stop is heard while they are listed (they ran to their end, 20–45
+/// seconds, and printed every line).
+#[test]
+fn a_stop_is_heard_while_millions_of_moves_are_listed() {
+    for (query, unanswered) in [
+        ("moves *9000000 + *5", "moves"),
+        ("strategy *2000000", "strategy"),
+    ] {
+        let source = format!("grundy *1\n{query}\n");
+        let (printed, said, code) = stopped_after_the_first_answer(&[], &source);
+        assert!(printed.starts_with("grundy *1 = 1\n"), "{printed} {said}");
+        assert!(!printed.contains(unanswered), "{query}: {printed}");
+        assert_eq!(code, Some(130), "{query}: {said}");
+        assert!(said.contains("sprague::eval::interrupted"), "{said}");
+    }
+}

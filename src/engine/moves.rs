@@ -84,6 +84,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         for (component, position) in sum.iter().enumerate() {
             let g = self.grundy(rules, position)?;
             for to in self.options(rules, position)? {
+                // A heap of millions lists millions: a stop is heard.
+                self.watch()?;
                 moves.push((Move { component, to }, x ^ g));
             }
         }
@@ -95,6 +97,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .map(|(r#move, _)| (&r#move.to[..], 0))
             .collect();
         for i in self.thread_order(left.len()) {
+            self.watch()?;
             let (to, value) = left.get_index_mut(i).expect("an index below the length");
             *value = self.nim_sum(rules, to)?;
         }

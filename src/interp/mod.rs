@@ -198,6 +198,11 @@ impl<'p> Interpreter<'p> {
         }
     }
 
+    /// Whether the flag that stops the work under way is set.
+    pub fn stopped(&self) -> bool {
+        self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
+    }
+
     /// Stops with [`EvalError::Interrupted`] once the stop flag is set.
     #[inline]
     fn go_on(&self, span: SourceSpan) -> Result<(), EvalError> {

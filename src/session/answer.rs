@@ -483,8 +483,11 @@ fn solve(
                 valued_moves(interp, engine, sum)
             })?
             .into_iter()
-            .map(|(r#move, value)| listed_move_line(interp, sum, &r#move, value))
-            .collect(),
+            .map(|(r#move, value)| match interp.stopped() {
+                true => Err(EngineError::Interrupted),
+                false => Ok(listed_move_line(interp, sum, &r#move, value)),
+            })
+            .collect::<Solved<_>>()?,
         ),
     })
 }

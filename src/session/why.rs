@@ -357,6 +357,10 @@ pub fn strategy(
     let heap = game.len() - 1;
     let mut rows = Vec::new();
     for (first, value) in valued_moves(interp, engine, &game)? {
+        // A row per move of a heap of millions: a stop is heard.
+        if interp.stopped() {
+            return Err(EngineError::Interrupted);
+        }
         let after = first.apply(&game);
         let case = match (first.component == heap, &value) {
             (true, _) => 2,
