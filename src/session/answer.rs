@@ -68,29 +68,26 @@ impl Session {
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EvalError> {
         let text = self.sources.text(query.target_span).trim().to_owned();
-        each_row(
-            query,
-            &Budget::rows(self.max_rows).with_stop(self.tables.stop_flag()),
-            &mut |env| {
-                let value = crate::eval::eval(expr, env)?;
-                let value = u64::try_from(value).map_err(|_| EvalError::OutOfRange {
+        let rows = Budget::rows(self.max_rows).with_stop(self.tables.stop_flag());
+        each_row(query, &rows, &mut |env| {
+            let value = crate::eval::eval(expr, env)?;
+            let value = u64::try_from(value).map_err(|_| EvalError::OutOfRange {
                 what: format!("{value} is not a nimber"),
                 help: "nimbers are the non-negative integers (`~a` is negative for every one of them)",
                 span: expr.span,
                 context: String::new(),
             })?;
-                let bindings = bindings(query, env);
-                sink(Event::Answer(Answer {
-                    query: QueryKind::Nim,
-                    position: substituted(&text, &bindings),
-                    bindings,
-                    value: Value::Grundy(value),
-                    play: None,
-                    by: None,
-                }));
-                Ok(())
-            },
-        )
+            let bindings = bindings(query, env);
+            sink(Event::Answer(Answer {
+                query: QueryKind::Nim,
+                position: substituted(&text, &bindings),
+                bindings,
+                value: Value::Grundy(value),
+                play: None,
+                by: None,
+            }));
+            Ok(())
+        })
     }
 
     fn answer_positions(
@@ -105,103 +102,94 @@ impl Session {
         let (interactive, max_search, max_draw) =
             (self.interactive, self.max_search, self.max_draw);
         let span = query.target_span;
-        each_row(
-            query,
-            &Budget::rows(self.max_rows).with_stop(self.tables.stop_flag()),
-            &mut |env| {
-                let (terms, other) = match &query.target {
-                    Target::Position(terms) => (terms, None),
-                    Target::Positions(a, b) => (a, Some(b)),
-                    Target::Game(_)
-                    | Target::Games(..)
-                    | Target::Nimber(_)
-                    | Target::Quotient(..) => {
-                        unreachable!("answered by `answer`")
-                    }
-                };
-                let sum = evaluate(&interp, terms, env)?;
-                let written = Written::new(&interp, terms, env, &sum)?;
-                // Each row has `--max-search` sums of its own to search.
-                misere.begin_query(max_search);
-                let mut value = match (query.kind, other) {
-                    (QueryKind::Play, _) if interactive => {
-                        sink(Event::Play(PlayRequest {
-                            position: written.map_or(sum, |written| written.terms),
-                            play: query.play,
-                            span,
-                        }));
-                        return Ok(());
-                    }
-                    (QueryKind::Play, _) => {
-                        return Err(EvalError::PlayNeedsRepl { span: query.span });
-                    }
-                    (QueryKind::Draw, _) => {
-                        let graph = move_graph(&interp, engine, &sum, max_draw, span)?;
-                        let dot = crate::picture::dot(&graph);
-                        let to = query.to.as_ref();
-                        let render = |dot, path: &str| render_dot(dot, path, stop);
-                        Value::Graph(finish(dot, render, to, graph.nodes(), "dot")?)
-                    }
-                    (QueryKind::Equal, Some(other_terms)) => {
-                        let other = evaluate(&interp, other_terms, env)?;
-                        let both: Vec<Component> = sum.iter().chain(&other).cloned().collect();
-                        let equal = engine
-                            .gamma_sum(&interp, &both)
-                            .map_err(|error| engine_error(&interp, error, span))?
-                            == Gamma::Finite(0);
-                        let mut written = Vec::new();
-                        interp
-                            .written_position(other_terms, env, &mut |term| written.push(term))?;
-                        Value::Equal {
-                            other: interp.show(&written).to_string(),
-                            equal,
-                        }
-                    }
-                    (kind, _) => match query.play {
-                        Play::Normal => solve(&interp, engine, misere, kind, &sum, max_search),
-                        Play::Misere => {
-                            let found = solve_by_quotient(&interp, engine, quotients, kind, &sum);
-                            by_quotient = found.is_some();
-                            match found {
-                                Some(found) => found,
-                                None => {
-                                    solve_misere(&interp, engine, misere, kind, &sum, max_search)
-                                }
-                            }
-                        }
-                    }
-                    .map_err(|error| engine_error(&interp, error, span))?,
-                };
-                if let Some(written) = &written {
-                    written
-                        .show_moves(&interp, engine, &sum, &mut value)
-                        .map_err(|error| engine_error(&interp, error, span))?;
+        let rows = Budget::rows(self.max_rows).with_stop(self.tables.stop_flag());
+        each_row(query, &rows, &mut |env| {
+            let (terms, other) = match &query.target {
+                Target::Position(terms) => (terms, None),
+                Target::Positions(a, b) => (a, Some(b)),
+                Target::Game(_) | Target::Games(..) | Target::Nimber(_) | Target::Quotient(..) => {
+                    unreachable!("answered by `answer`")
                 }
-                let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
-                    && query.play == Play::Normal
-                    && sum
-                        .iter()
-                        .any(|component| interp.by_period(component).is_some()))
-                .then_some("period")
-                .or(by_quotient.then_some("quotient"));
-                sink(Event::Answer(Answer {
-                    query: query.kind,
-                    position: match &written {
-                        Some(written) => interp.show(&written.terms).to_string(),
-                        None => interp.show(&sum).to_string(),
-                    },
-                    bindings: bindings(query, env),
-                    value,
-                    // `grundy` names its play only when it is misère, as
-                    // answers did before it had a misère form.
-                    play: (query.kind.has_misere()
-                        && (query.kind != QueryKind::Grundy || query.play == Play::Misere))
-                        .then_some(query.play),
-                    by,
-                }));
-                Ok(())
-            },
-        )
+            };
+            let sum = evaluate(&interp, terms, env)?;
+            let written = Written::new(&interp, terms, env, &sum)?;
+            // Each row has `--max-search` sums of its own to search.
+            misere.begin_query(max_search);
+            let mut value = match (query.kind, other) {
+                (QueryKind::Play, _) if interactive => {
+                    sink(Event::Play(PlayRequest {
+                        position: written.map_or(sum, |written| written.terms),
+                        play: query.play,
+                        span,
+                    }));
+                    return Ok(());
+                }
+                (QueryKind::Play, _) => {
+                    return Err(EvalError::PlayNeedsRepl { span: query.span });
+                }
+                (QueryKind::Draw, _) => {
+                    let graph = move_graph(&interp, engine, &sum, max_draw, span)?;
+                    let dot = crate::picture::dot(&graph);
+                    let to = query.to.as_ref();
+                    let render = |dot, path: &str| render_dot(dot, path, stop);
+                    Value::Graph(finish(dot, render, to, graph.nodes(), "dot")?)
+                }
+                (QueryKind::Equal, Some(other_terms)) => {
+                    let other = evaluate(&interp, other_terms, env)?;
+                    let both: Vec<Component> = sum.iter().chain(&other).cloned().collect();
+                    let equal = engine
+                        .gamma_sum(&interp, &both)
+                        .map_err(|error| engine_error(&interp, error, span))?
+                        == Gamma::Finite(0);
+                    let mut written = Vec::new();
+                    interp.written_position(other_terms, env, &mut |term| written.push(term))?;
+                    Value::Equal {
+                        other: interp.show(&written).to_string(),
+                        equal,
+                    }
+                }
+                (kind, _) => match query.play {
+                    Play::Normal => solve(&interp, engine, misere, kind, &sum, max_search),
+                    Play::Misere => {
+                        let found = solve_by_quotient(&interp, engine, quotients, kind, &sum);
+                        by_quotient = found.is_some();
+                        match found {
+                            Some(found) => found,
+                            None => solve_misere(&interp, engine, misere, kind, &sum, max_search),
+                        }
+                    }
+                }
+                .map_err(|error| engine_error(&interp, error, span))?,
+            };
+            if let Some(written) = &written {
+                written
+                    .show_moves(&interp, engine, &sum, &mut value)
+                    .map_err(|error| engine_error(&interp, error, span))?;
+            }
+            let by = (matches!(value, Value::Grundy(_) | Value::Wins(_))
+                && query.play == Play::Normal
+                && sum
+                    .iter()
+                    .any(|component| interp.by_period(component).is_some()))
+            .then_some("period")
+            .or(by_quotient.then_some("quotient"));
+            sink(Event::Answer(Answer {
+                query: query.kind,
+                position: match &written {
+                    Some(written) => interp.show(&written.terms).to_string(),
+                    None => interp.show(&sum).to_string(),
+                },
+                bindings: bindings(query, env),
+                value,
+                // `grundy` names its play only when it is misère, as
+                // answers did before it had a misère form.
+                play: (query.kind.has_misere()
+                    && (query.kind != QueryKind::Grundy || query.play == Play::Misere))
+                    .then_some(query.play),
+                by,
+            }));
+            Ok(())
+        })
     }
 
     /// Computes a game's values until a period is proven (or, with no
@@ -314,32 +302,28 @@ impl Session {
             flips: 0,
             rows: Vec::new(),
         };
-        each_row(
-            query,
-            &Budget::rows(self.max_rows).with_stop(self.tables.stop_flag()),
-            &mut |env| {
-                let args: crate::interp::Args =
-                    env[..query.bindings.len()].iter().cloned().collect();
-                let mut value = |game| {
-                    engine
-                        .grundy(&interp, &Component::Game(game, args.clone()))
-                        .map_err(|error| engine_error(&interp, error, span))
-                };
-                let (left, right) = (value(a)?, value(b)?);
-                report.positions += 1;
-                if left != right {
-                    let flip = (left == 0) != (right == 0);
-                    report.flips += usize::from(flip);
-                    report.rows.push(DiffRow {
-                        bindings: bindings(query, env),
-                        a: left,
-                        b: right,
-                        flip,
-                    });
-                }
-                Ok(())
-            },
-        )?;
+        let rows = Budget::rows(self.max_rows).with_stop(self.tables.stop_flag());
+        each_row(query, &rows, &mut |env| {
+            let args: crate::interp::Args = env[..query.bindings.len()].iter().cloned().collect();
+            let mut value = |game| {
+                engine
+                    .grundy(&interp, &Component::Game(game, args.clone()))
+                    .map_err(|error| engine_error(&interp, error, span))
+            };
+            let (left, right) = (value(a)?, value(b)?);
+            report.positions += 1;
+            if left != right {
+                let flip = (left == 0) != (right == 0);
+                report.flips += usize::from(flip);
+                report.rows.push(DiffRow {
+                    bindings: bindings(query, env),
+                    a: left,
+                    b: right,
+                    flip,
+                });
+            }
+            Ok(())
+        })?;
         Ok(Answer {
             query: QueryKind::Diff,
             position: format!("{} {}", report.a, report.b),
