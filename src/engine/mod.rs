@@ -1018,6 +1018,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             keys.clear();
             let missing = std::mem::take(&mut self.missing);
             for part in &missing {
+                // A board of coins may have millions of parts missing: a
+                // stop is heard while they are noted.
+                self.watch()?;
                 keys.push(self.intern(rules, part, &position)?);
             }
             self.missing = missing;
