@@ -1018,32 +1018,13 @@ fn labels_far_apart_on_one_line_are_drawn_apart() {
 /// Runs `source` with `args`, and sends SIGTERM once its first answer is
 /// printed; answers what it printed then, and its exit code.
 fn stopped_after_the_first_answer(args: &[&str], source: &str) -> (String, String, Option<i32>) {
-    use std::io::{BufRead, BufReader, Read, Write};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
-        .arg("run")
-        .args(args)
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(source.as_bytes())
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    out.read_line(&mut first).unwrap();
-    // SAFETY: the pid is our child's, not yet waited for.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
-    let mut rest = String::new();
-    out.read_to_string(&mut rest).unwrap();
-    let output = child.wait_with_output().unwrap();
-    (first + &rest, stderr(&output), output.status.code())
+    let args: Vec<&str> = ["run"]
+        .into_iter()
+        .chain(args.iter().copied())
+        .chain(["-"])
+        .collect();
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    common::signalled_after_the_first_line(&args, here, source, libc::SIGTERM)
 }
 
 /// A stop is heard between assignments that give nothing: a rule whose

@@ -211,8 +211,6 @@ fn a_family_redeclared_revalues_the_games_that_use_it() {
 /// they were asked.
 #[test]
 fn ctrl_c_while_files_load_asks_no_later_file() {
-    use std::io::{BufRead, BufReader, Read, Write};
-    use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     // Its first row at once, its second after a billion assignments.
     let long = "game G(n) {\n  move G(n - 1) for k in 0..n * 1000000000 if k % 7 == 9\n}\n\
@@ -220,35 +218,15 @@ fn ctrl_c_while_files_load_asks_no_later_file() {
     std::fs::write(dir.path().join("long.game"), long).unwrap();
     let later = "game T(n) { move T(n - 1) if n > 0 }\ngrundy T(4)\n";
     std::fs::write(dir.path().join("later.game"), later).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
-        .args([
-            "repl",
-            "--max-states",
-            "3000000000",
-            "long.game",
-            "later.game",
-        ])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"grundy T(5)\n")
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut printed = String::new();
-    out.read_line(&mut printed).unwrap();
-    assert_eq!(printed, "grundy G(0) = 0\n");
-    // SAFETY: the pid is our child's, not yet waited for.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    out.read_to_string(&mut printed).unwrap();
-    let output = child.wait_with_output().unwrap();
-    let said = String::from_utf8_lossy(&output.stderr);
+    let args = [
+        "repl",
+        "--max-states",
+        "3000000000",
+        "long.game",
+        "later.game",
+    ];
+    let (printed, said, _) =
+        common::signalled_after_the_first_line(&args, dir.path(), "grundy T(5)\n", libc::SIGINT);
     assert_eq!(printed, "grundy G(0) = 0\ngrundy T(5) = 1\n", "{said}");
     assert!(said.contains("interrupted"), "{said}");
     assert!(

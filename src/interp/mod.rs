@@ -206,7 +206,7 @@ impl<'p> Interpreter<'p> {
     /// Stops with [`EvalError::Interrupted`] once the stop flag is set.
     #[inline]
     fn go_on(&self, span: SourceSpan) -> Result<(), EvalError> {
-        match self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+        match self.stopped() {
             true => Err(EvalError::Interrupted { span }),
             false => Ok(()),
         }

@@ -100,6 +100,37 @@ pub fn sprague(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs sprague with `args` in `dir`, `stdin` as its input, and sends it
+/// `signal` once its first line is printed; answers all it printed, what
+/// it wrote to standard error, and its exit code.
+pub fn signalled_after_the_first_line(
+    args: &[&str],
+    dir: &Path,
+    stdin: &str,
+    signal: libc::c_int,
+) -> (String, String, Option<i32>) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    input.unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut printed = String::new();
+    out.read_line(&mut printed).unwrap();
+    // SAFETY: the pid is our child's, not yet waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    out.read_to_string(&mut printed).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    (printed, said, output.status.code())
+}
+
 /// Runs every example file with `sprague run`, `extra` arguments added, and
 /// checks that it succeeds and prints exactly the `.out` file beside it.
 pub fn every_example_prints_its_expected_output(extra: &[&str]) {
