@@ -225,8 +225,13 @@ fn ctrl_c_while_files_load_asks_no_later_file() {
         "long.game",
         "later.game",
     ];
-    let (printed, said, _) =
-        common::signalled_after_the_first_line(&args, dir.path(), "grundy T(5)\n", libc::SIGINT);
+    let (printed, said, _) = common::signalled_after_the_first_line(
+        &args,
+        dir.path(),
+        "grundy T(5)\n",
+        libc::SIGINT,
+        std::time::Duration::ZERO,
+    );
     assert_eq!(printed, "grundy G(0) = 0\ngrundy T(5) = 1\n", "{said}");
     assert!(said.contains("interrupted"), "{said}");
     assert!(

@@ -330,19 +330,28 @@ impl Session {
             }
         };
         let mut ok = true;
+        let mut answered = true;
         for (i, query) in queries.iter().enumerate() {
-            // Once stopped (Ctrl-C), the rest of the source is not asked;
-            // stopped before any query (while a table was taken in), it
-            // says so, as an interrupted query does.
+            // Once stopped (Ctrl-C), the rest of the source is not asked.
+            // A query the stop cut short says so itself; a stop that came
+            // before any query (while a table was taken in) or between two
+            // of them says so here, or the run would end without a word.
             if self.stopped() {
+                let left = queries.len() - i;
                 if i == 0 {
                     sink(Event::Note(format!(
                         "stopped before the queries of {name} were asked (Ctrl-C, SIGTERM or SIGHUP): none is asked"
                     )));
+                } else if answered {
+                    let queries = if left == 1 { "query" } else { "queries" };
+                    sink(Event::Note(format!(
+                        "stopped between two queries of {name} (Ctrl-C, SIGTERM or SIGHUP): the {left} {queries} left are not asked"
+                    )));
                 }
                 return false;
             }
-            ok &= self.answer_query(query, sink);
+            answered = self.answer_query(query, sink);
+            ok &= answered;
             if let Some(failure) = self.save_failure() {
                 sink(Event::Note(failure));
             }
@@ -1224,5 +1233,30 @@ mod tests {
         assert_eq!(session.program.games.len(), 1);
         let printed = format!("{answers:?}");
         assert!(printed.contains("Grundy(1)"), "{printed}");
+    }
+
+    /// A stop that comes between two queries (the first answered, the
+    /// second not begun) says so: the run ended without a word, and the
+    /// queries after it were not asked.
+    #[test]
+    fn a_stop_between_two_queries_says_so() {
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        let stop = Arc::new(AtomicBool::new(false));
+        session.set_stop(Some(Arc::clone(&stop)));
+        let mut events = Vec::new();
+        let source = "grundy *1\ngrundy *2\ngrundy *3\n";
+        let ok = session.run("test.game", source, &mut |event| {
+            // The first answer is heard, and the stop comes at once.
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            events.push(event);
+        });
+        assert!(!ok);
+        let [Event::Answer(first), Event::Note(note)] = &events[..] else {
+            panic!("{events:?}");
+        };
+        assert_eq!(first.value, Value::Grundy(1));
+        let said = "stopped between two queries of test.game (Ctrl-C, SIGTERM or SIGHUP): \
+                    the 2 queries left are not asked";
+        assert_eq!(note, said);
     }
 }

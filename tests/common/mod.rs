@@ -101,13 +101,15 @@ pub fn sprague(args: &[&str], stdin: &str) -> Output {
 }
 
 /// Runs sprague with `args` in `dir`, `stdin` as its input, and sends it
-/// `signal` once its first line is printed; answers all it printed, what
-/// it wrote to standard error, and its exit code.
+/// `signal` once its first line is printed and `settle` has passed;
+/// answers all it printed, what it wrote to standard error, and its exit
+/// code.
 pub fn signalled_after_the_first_line(
     args: &[&str],
     dir: &Path,
     stdin: &str,
     signal: libc::c_int,
+    settle: std::time::Duration,
 ) -> (String, String, Option<i32>) {
     use std::io::{BufRead, BufReader, Read};
     let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
@@ -123,6 +125,7 @@ pub fn signalled_after_the_first_line(
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut printed = String::new();
     out.read_line(&mut printed).unwrap();
+    std::thread::sleep(settle);
     // SAFETY: the pid is our child's, not yet waited for.
     unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     out.read_to_string(&mut printed).unwrap();
