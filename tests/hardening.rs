@@ -1140,3 +1140,38 @@ fn a_stop_is_heard_while_millions_of_moves_are_listed() {
         assert!(said.contains("sprague::eval::interrupted"), "{said}");
     }
 }
+
+/// `sprague diff` hears a stop as a run does: the comparison under way
+/// ends with the interrupted error, no later game is compared, and the
+/// exit code is 130. It was killed by the signal itself, without a word.
+#[test]
+fn a_stop_is_heard_while_diff_compares() {
+    let dir = tempfile::tempdir().unwrap();
+    // `A` differs at once and is compared in a moment; Kayles' `K` over
+    // twenty thousand heaps takes minutes; `Z` is compared after it.
+    let files = [
+        ("A(n) { move A(n - 1) if n > 0 }", 2),
+        ("A(n) { move A(n - 2) if n > 1 }", 3),
+    ]
+    .map(|(a, k)| {
+        format!(
+            "game {a}\n\
+             game K(n) {{ move K(a) + K(n - k - a) for k in 1..={k}, a in 0..=n - k }}\n\
+             game Z(n) {{ move Z(n - 1) if n > 0 }}\n"
+        )
+    });
+    for (name, text) in ["old.game", "new.game"].iter().zip(&files) {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let args = ["diff", "--range", "0..=20000", "old.game", "new.game"];
+    let settle = Duration::from_millis(300);
+    let (printed, said, code) =
+        common::signalled_after_the_first_line(&args, dir.path(), "", libc::SIGTERM, settle);
+    assert!(printed.starts_with("diff A = 20001 positions"), "{printed}");
+    assert!(
+        !printed.contains("diff K") && !printed.contains("diff Z"),
+        "{printed}"
+    );
+    assert_eq!(code, Some(130), "{said}");
+    assert!(said.contains("sprague::eval::interrupted"), "{said}");
+}

@@ -78,7 +78,6 @@ pub fn run(
     shown: Shown,
     style: ErrorStyle,
 ) -> ExitCode {
-    let json = shown.json;
     let mut sessions = Vec::new();
     for path in [old, new] {
         let text = match crate::front::read_all(std::slice::from_ref(path)) {
@@ -97,6 +96,28 @@ pub fn run(
         sessions.pop().expect("two sessions"),
     );
     let names = (old.display().to_string(), new.display().to_string());
+    // Both sessions hear Ctrl-C (and SIGTERM, SIGHUP) and show a long
+    // comparison's progress, as a run does.
+    let progress = super::watched(&mut before);
+    after.set_watcher(Some(progress.watcher()));
+    after.set_stages(Some(progress.stages()));
+    after.set_stop(Some(progress.stop_flag()));
+    let code = compare_all(&mut before, &mut after, range, shown, style, &names);
+    super::unwatched(&mut before, &progress);
+    code
+}
+
+/// Compares every game the two sessions both declare, and names those
+/// one of them declares alone.
+fn compare_all(
+    before: &mut Session,
+    after: &mut Session,
+    range: Range,
+    shown: Shown,
+    style: ErrorStyle,
+    names: &(String, String),
+) -> ExitCode {
+    let json = shown.json;
     let mut failed = false;
     let later: Vec<(String, usize)> = after.games();
     let width = (range.end as i128 - range.start as i128 + 1).max(0) as u128;
@@ -114,11 +135,15 @@ pub fn run(
     for (game, arity) in before.games() {
         match later.iter().find(|(name, _)| *name == game) {
             Some((_, later_arity)) if *later_arity == arity => {
-                match compare(&mut before, &mut after, &game, arity, range, &names) {
+                match compare(before, after, &game, arity, range, names) {
                     Ok(answer) => print(&answer, shown),
                     Err(report) => {
                         failed = true;
                         tell!("{}", output::error(&report, style));
+                        // Stopped from outside: no game after it is compared.
+                        if before.stopped() {
+                            break;
+                        }
                     }
                 }
             }
@@ -146,10 +171,7 @@ pub fn run(
     {
         only_in(game, &names.1, json);
     }
-    match failed {
-        true => ExitCode::from(1),
-        false => ExitCode::SUCCESS,
-    }
+    super::exit_code(failed)
 }
 
 /// A game declared in one file only.
