@@ -46,6 +46,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// pruned search fills it.
     pub fn set_max_table(&mut self, bytes: usize) {
         self.max_table = bytes;
+        self.most_missing = most_missing::<P>(bytes);
         self.ruled_out.bound(bytes / RULED_OUT_SHARE);
         self.endgames
             .bound((bytes / RULED_OUT_SHARE).min(ENDGAME_BYTES));

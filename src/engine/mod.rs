@@ -88,6 +88,16 @@ pub const DEFAULT_MAX_TABLE: usize = 1 << 30;
 /// table of values (one sixteenth).
 const RULED_OUT_SHARE: usize = 16;
 
+/// The share of `--max-table` the parts a fold notes as missing may take
+/// (one eighth): a position of millions of options whose parts are not
+/// solved yet (a coin-turning game's) noted each of them, gigabytes.
+const MISSING_SHARE: usize = 8;
+
+/// The most parts a fold may note as missing within a table of `bytes`.
+fn most_missing<P>(bytes: usize) -> usize {
+    (bytes / MISSING_SHARE / size_of::<P>().max(1)).max(1)
+}
+
 /// The most bytes the endgame tables of an engine may take (see
 /// `engine/endgames.rs`): the tables of every box of up to 16 cells of
 /// about seven games. A bound on the table (`--max-table`) bounds them to
@@ -266,6 +276,12 @@ pub struct Engine<P> {
     /// and whether it found options of each and stopped.
     enough: u64,
     settled: bool,
+    /// The most parts a fold may note as missing (see [`MISSING_SHARE`]),
+    /// and whether the fold under way met more: it then notes no more,
+    /// and the position's options are listed again once those noted are
+    /// solved.
+    most_missing: usize,
+    overflowed: bool,
     /// Sums the searches of whole sums entered.
     sums: u64,
     /// The value the pruned search is testing for the component asked.
@@ -352,6 +368,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             searched: 0,
             enough: 0,
             settled: false,
+            most_missing: most_missing::<P>(DEFAULT_MAX_TABLE),
+            overflowed: false,
             sums: 0,
             testing: None,
             threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
@@ -1046,7 +1064,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             // (it would then keep more than the stack holds): then they are
             // listed again.
             let deferred_all = self.deferred.last().map(|option| option.end) == Some(missing.len());
-            let whole = deferred_all && missing.len() <= 8 * order.len() + 64;
+            let whole = deferred_all && !self.overflowed && missing.len() <= 8 * order.len() + 64;
             for &i in &order {
                 let part_key = keys[i];
                 match self.value(part_key) {
@@ -1114,6 +1132,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             stopped: false,
             enough: self.enough,
             settled: false,
+            most_missing: self.most_missing,
+            overflowed: false,
         };
         let folded = match place {
             Place::Position(position) => {
@@ -1125,6 +1145,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         };
         let (work, stopped) = (solved.work.max(1), solved.stopped);
         self.settled = solved.settled;
+        self.overflowed = solved.overflowed;
         // The watcher's next call, as the fold left it (it may have called
         // the watcher on the way), counted from the fold's start.
         self.until_watch = solved.next_watch;

@@ -808,8 +808,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if self.settled {
             return Ok(None);
         }
-        let all_deferred =
-            self.deferred.last().map(|option| option.end) == Some(self.missing.len());
+        let all_deferred = !self.overflowed
+            && self.deferred.last().map(|option| option.end) == Some(self.missing.len());
         let mut options = match self.missing.is_empty() || all_deferred {
             true => {
                 // The fold's buffers are taken, and those of a position

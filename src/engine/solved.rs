@@ -51,6 +51,12 @@ pub struct Solved<'a, P> {
     /// Whether options of every value of `enough` were found, and the
     /// fold stopped there (see [`Solved::decided`]).
     pub(super) settled: bool,
+    /// The most parts noted as missing: a part met beyond them is not
+    /// noted (the fold is then not whole, and is done again once those
+    /// noted are solved).
+    pub(super) most_missing: usize,
+    /// Whether a missing part was met beyond `most_missing`.
+    pub(super) overflowed: bool,
 }
 
 /// An option waiting on parts not solved yet: the XOR of its solved parts,
@@ -223,6 +229,10 @@ impl<'a, P: Clone + Eq + Hash> Solved<'a, P> {
     fn found(&mut self, value: Option<Grundy>, part: impl FnOnce() -> P) -> Option<Grundy> {
         match value {
             Some(value) if value < LOOPY => Some(value),
+            _ if self.missing.len() >= self.most_missing => {
+                self.overflowed = true;
+                None
+            }
             _ => {
                 self.missing.push(part());
                 None

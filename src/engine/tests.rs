@@ -380,6 +380,41 @@ fn deferred_skipped_and_packed_options_give_kayles_values() {
     }
 }
 
+/// A fold may note only so many missing parts (a coin-turning position of
+/// millions of options noted gigabytes of them): past them it notes none,
+/// and the position's options are listed again once those noted are
+/// solved. Noting one part at a time, or a few, the memo and the pruned
+/// search still give every Kayles value, asked from the top down so that
+/// most options wait on parts not solved.
+#[test]
+fn folds_that_note_few_missing_parts_give_kayles_values() {
+    let expected: Vec<Grundy> = include_str!("../../tests/data/kayles_octal_0.77.txt")
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .take(90)
+        .collect();
+    assert_eq!(expected.len(), 90);
+    for method in [Method::Memo, Method::Search] {
+        for most in [1, 2, 3, 5] {
+            for (defer, packed) in [(true, true), (true, false), (false, false)] {
+                let rules = Kayles { defer, packed };
+                let mut engine = Engine::new(DEFAULT_MAX_STATES);
+                engine.set_method(method);
+                engine.most_missing = most;
+                for (n, &value) in expected.iter().enumerate().rev() {
+                    let found = engine.grundy(&rules, &(n as u64));
+                    assert_eq!(
+                        found,
+                        Ok(value),
+                        "Kayles({n}), {method:?}, {most} noted, defer {defer}, packed {packed}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn a_failed_search_forgets_the_packed_positions_it_stored() {
     let rules = Kayles {
