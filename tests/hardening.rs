@@ -1175,3 +1175,40 @@ fn a_stop_is_heard_while_diff_compares() {
     assert_eq!(code, Some(130), "{said}");
     assert!(said.contains("sprague::eval::interrupted"), "{said}");
 }
+
+/// A list of moves (`moves`, `strategy`, `why`: a row per move) holds at
+/// most `--max-rows` moves: `strategy *5000000` held ten million rows
+/// (5.6 GB), and `moves *9000000 + *5` ran out of memory under a limit of
+/// 4 GB. A heap's moves are refused before they are listed, a game's once
+/// its options are.
+#[test]
+fn lists_of_moves_are_held_within_the_limit_of_rows() {
+    let kayles = "game K(n) { move K(a) + K(n - k - a) for k in 1..=2, a in 0..=n - k }\n";
+    // Kayles on a row of 6 has 6 + 5 moves; *n + *1 has n + 1; the
+    // strategy of A = *n is listed for A + *n, 2n moves.
+    for (query, moves) in [
+        ("moves *9 + *1", 10),
+        ("strategy *5", 10),
+        ("why *10", 10),
+        ("moves K(6)", 11),
+        ("why K(6)", 11),
+    ] {
+        let source = format!("{kayles}{query}\n");
+        for limit in [moves, moves - 1] {
+            let output = sprague(&["run", "--max-rows", &limit.to_string(), "-"], &source);
+            let said = stderr(&output);
+            match limit == moves {
+                true => assert!(output.status.success(), "{query}: {said}"),
+                false => {
+                    assert_eq!(output.status.code(), Some(1), "{query}");
+                    assert!(said.contains("too_many_moves_listed"), "{query}: {said}");
+                    assert!(said.contains("--max-rows"), "{said}");
+                    assert_eq!(stdout(&output), "", "{query}");
+                }
+            }
+        }
+    }
+    for query in ["strategy *5000000", "moves *9000000 + *5", "why *2000000"] {
+        fails_with(query, "too_many_moves_listed");
+    }
+}

@@ -198,7 +198,8 @@ struct Limits {
     /// The most nodes `draw` draws.
     #[arg(long, default_value_t = DEFAULT_MAX_DRAW, value_name = "N", value_parser = limit)]
     max_draw: usize,
-    /// The most rows a query's table may have (`grundy G(n) for n in …`).
+    /// The most rows a query's table may have (`grundy G(n) for n in …`),
+    /// or moves a list of moves (`moves`, `strategy`, `why`).
     #[arg(long, default_value_t = DEFAULT_MAX_ROWS, value_name = "N", value_parser = limit)]
     max_rows: usize,
     /// The most bytes of one source file (parsing holds up to about 170 bytes a byte).

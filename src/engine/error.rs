@@ -62,6 +62,9 @@ pub enum EngineError<P, E> {
     },
     /// Labelling a loopy game would look at more moves than the limit.
     TooManyMoves { limit: usize, expanding: P },
+    /// A list of a sum's moves asked for (`moves`, `strategy`, `why`)
+    /// would hold more than the limit ([`Engine::set_max_listed`]).
+    TooManyListed { limit: usize },
     /// The positions the memo keeps would hold more bytes behind their
     /// pointers (long lists, say) than the limit (that of the tables),
     /// with `solved` positions kept.

@@ -282,6 +282,8 @@ pub struct Engine<P> {
     /// solved.
     most_missing: usize,
     overflowed: bool,
+    /// The most moves a list of a sum's moves may hold.
+    max_listed: usize,
     /// Sums the searches of whole sums entered.
     sums: u64,
     /// The value the pruned search is testing for the component asked.
@@ -370,6 +372,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             settled: false,
             most_missing: most_missing::<P>(DEFAULT_MAX_TABLE),
             overflowed: false,
+            max_listed: usize::MAX,
             sums: 0,
             testing: None,
             threads: std::thread::available_parallelism().map_or(1, |cores| cores.get()),
@@ -416,6 +419,17 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// Sets the most options one search may examine.
     pub fn set_max_work(&mut self, max_work: u64) {
         self.max_work = max_work;
+    }
+
+    /// Sets the most moves a list of a sum's moves may hold (`moves`,
+    /// `strategy`, `why`: a row each); any number unless set.
+    pub fn set_max_listed(&mut self, max_listed: usize) {
+        self.max_listed = max_listed;
+    }
+
+    /// The most moves a list of a sum's moves may hold.
+    pub fn max_listed(&self) -> usize {
+        self.max_listed
     }
 
     /// The most distinct positions kept.

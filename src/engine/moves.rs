@@ -58,6 +58,32 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         listed
     }
 
+    /// The options of one component of a sum whose moves are listed, with
+    /// `listed` moves listed before it: a list past `--max-rows` moves is
+    /// refused, a heap's before anything is allocated (`strategy *5000000`
+    /// held ten million rows, 5.6 GB).
+    fn options_listed<R>(
+        &mut self,
+        rules: &R,
+        position: &P,
+        listed: usize,
+    ) -> Result<Vec<Vec<P>>, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let limit = self.max_listed;
+        let too_many = |count: u64| count > limit.saturating_sub(listed) as u64;
+        let refused = EngineError::TooManyListed { limit };
+        if rules.as_heap(position).is_some_and(too_many) {
+            return Err(refused);
+        }
+        let options = self.options(rules, position)?;
+        match too_many(options.len() as u64) {
+            true => Err(refused),
+            false => Ok(options),
+        }
+    }
+
     /// Refuses, before anything is allocated, a position with `count`
     /// options when that is past the options limit.
     pub(crate) fn check_options<E>(&self, count: u64, position: &P) -> Result<(), P, E> {
@@ -83,7 +109,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let mut moves = Vec::new();
         for (component, position) in sum.iter().enumerate() {
             let g = self.grundy(rules, position)?;
-            for to in self.options(rules, position)? {
+            for to in self.options_listed(rules, position, moves.len())? {
                 // A heap of millions lists millions: a stop is heard.
                 self.watch()?;
                 moves.push((Move { component, to }, x ^ g));
@@ -124,7 +150,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     {
         let mut moves = Vec::new();
         for (component, position) in sum.iter().enumerate() {
-            for to in self.options(rules, position)? {
+            for to in self.options_listed(rules, position, moves.len())? {
                 let r#move = Move { component, to };
                 let valued = value(self, &r#move.apply(sum))?;
                 moves.push((r#move, valued));

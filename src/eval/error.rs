@@ -206,6 +206,19 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error("a list of more than {} to print", count(*.limit, "move", "moves"))]
+    #[diagnostic(
+        code(sprague::eval::too_many_moves_listed),
+        help(
+            "each move is a row of this answer: raise the limit with `--max-rows N`, or ask `grundy`, `wins?` or `best_move`, which list none"
+        )
+    )]
+    TooManyListed {
+        limit: usize,
+        #[label("this position has too many moves to list")]
+        span: SourceSpan,
+    },
+
     #[error("{board} has more than {limit} {what}")]
     #[diagnostic(
         code(sprague::eval::board_too_large),
@@ -658,6 +671,7 @@ impl EvalError {
             | EvalError::RunsOff { .. }
             | EvalError::GrowsForever { .. }
             | EvalError::TooManyRows { .. }
+            | EvalError::TooManyListed { .. }
             | EvalError::TooManyEdges { .. }
             | EvalError::SumTooLarge { .. }
             | EvalError::AliasCycle { .. }

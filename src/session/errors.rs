@@ -88,6 +88,7 @@ pub(super) fn engine_error(
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
             span,
         },
+        EngineError::TooManyListed { limit } => EvalError::TooManyListed { limit, span },
         EngineError::TooManyMoves { limit, expanding } => EvalError::TooManyMoves {
             limit,
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),

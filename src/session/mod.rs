@@ -149,7 +149,11 @@ impl Session {
             declared_at: Default::default(),
             program: Program::default(),
             redeclared: 0,
-            engine: Engine::new(max_states),
+            engine: {
+                let mut engine = Engine::new(max_states);
+                engine.set_max_listed(DEFAULT_MAX_ROWS);
+                engine
+            },
             misere: Misere::default(),
             max_rows: DEFAULT_MAX_ROWS,
             max_source: DEFAULT_MAX_SOURCE,
@@ -280,6 +284,7 @@ impl Session {
     /// Sets the most rows a query's table may have.
     pub fn set_max_rows(&mut self, max_rows: usize) {
         self.max_rows = max_rows;
+        self.engine.set_max_listed(max_rows);
     }
 
     /// Sets the most bytes one source may have.

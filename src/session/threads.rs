@@ -80,9 +80,10 @@ fn threads_if<T>(
     let parts = interp.threads();
     // The limits are this thread's; the others stop quietly at theirs,
     // each with a share of the states.
-    let (max_states, max_work, method) = (
+    let (max_states, max_work, max_listed, method) = (
         engine.max_states() / threads,
         engine.max_work(),
+        engine.max_listed(),
         engine.method(),
     );
     let found = std::thread::scope(|scope| {
@@ -95,6 +96,7 @@ fn threads_if<T>(
                     let rules = Interpreter::for_thread(parts);
                     let mut engine = Engine::new(max_states);
                     engine.set_max_work(max_work);
+                    engine.set_max_listed(max_listed);
                     engine.set_max_table(each);
                     engine.set_method(method);
                     engine.set_threads(1);
