@@ -74,8 +74,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let limit = self.max_listed;
         let too_many = |count: u64| count > limit.saturating_sub(listed) as u64;
         let refused = EngineError::TooManyListed { limit };
-        if rules.as_heap(position).is_some_and(too_many) {
-            return Err(refused);
+        if let Some(n) = rules.as_heap(position) {
+            // Past the limit of options, the heap is refused as such.
+            self.check_options(n, position)?;
+            if too_many(n) {
+                return Err(refused);
+            }
         }
         let options = self.options(rules, position)?;
         match too_many(options.len() as u64) {
