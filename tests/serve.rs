@@ -602,6 +602,26 @@ fn the_server_answers_within_a_4_gb_address_space() {
     assert_eq!(body["answers"][0]["value"], 6, "{body}");
 }
 
+/// A table of a million rows (the default `--max-rows`) is answered under
+/// a 4 GB address space: kept as trees of JSON values, its answers took
+/// about 3 KB a row, and the server ran out of memory and died.
+#[test]
+fn a_table_of_a_million_rows_is_answered_within_a_4_gb_address_space() {
+    let server = Server::start(4_000_000_000, &[]);
+    let source = "nim x * y for x in 0..1000, y in 0..1000";
+    let (status, body) = server.post("/api/run", &json!({ "source": source }));
+    assert_eq!(status, 200, "{}", &body[..body.len().min(500)]);
+    let body: Value = serde_json::from_str(&body).unwrap();
+    let answers = body["answers"].as_array().unwrap();
+    assert_eq!(answers.len(), 1_000_000);
+    // Nim multiplication: 2 * 2 = 3 and 2 * 3 = 1 (in GF(4)).
+    assert_eq!(answers[2 * 1000 + 2]["value"], 3);
+    assert_eq!(answers[2 * 1000 + 3]["value"], 1);
+    // 999 * 999 by the recursion over Fermat 2-powers (a ⊗ b split at 2^8).
+    assert_eq!(body["texts"][999_999], "nim 999 * 999 = 585");
+    assert_eq!(body["lines"].as_array().unwrap().len(), 1_000_000);
+}
+
 /// `count` sources posted at once to `/api/run`, by `source(i)`, in the
 /// lanes in turn; the status and body of each answer, in order.
 fn posted_at_once(

@@ -12,7 +12,8 @@ use axum::extract::{FromRequest, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use miette::{Report, SourceSpan};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value as Json, json};
 
 use super::{Shared, Unanswered};
@@ -166,9 +167,9 @@ pub async fn run(
             let line = std::cell::Cell::new(0);
             let mut sink = |event| match event {
                 Event::Answer(answer) => {
-                    answers.push(output::json(&answer));
-                    texts.push(Json::String(output::text(&answer)));
-                    lines.push(json!(line.get()));
+                    answers.push(raw(&output::json(&answer)));
+                    texts.push(output::text(&answer));
+                    lines.push(line.get());
                 }
                 Event::Error(report) => errors.push(sent.error(&report)),
                 Event::Note(note) => notes.push(Json::String(note)),
@@ -212,19 +213,36 @@ pub async fn run(
                     session.show(position)
                 ))
             }));
-            json!({
-                "answers": answers,
-                "errors": errors,
-                "notes": notes,
-                "texts": texts,
-                "lines": lines,
-            })
+            Ran {
+                answers,
+                errors,
+                notes,
+                texts,
+                lines,
+            }
         })
         .await;
     match outcome {
         Ok(body) => Body(body).into_response(),
         Err(unanswered) => unanswered.into_response(),
     }
+}
+
+/// What `/api/run` answers. Each answer is kept as the JSON text it is
+/// sent as: a table of a million rows kept as trees of JSON values took
+/// about 3 KB a row, and ran out of memory under a limit of 4 GB.
+#[derive(Serialize)]
+struct Ran {
+    answers: Vec<Box<RawValue>>,
+    errors: Vec<Json>,
+    notes: Vec<Json>,
+    texts: Vec<String>,
+    lines: Vec<usize>,
+}
+
+/// A JSON value as its text.
+fn raw(value: &Json) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value).expect("a JSON value is written as JSON")
 }
 
 /// Where a text sent in a request (a source, a position) lies among the
