@@ -107,6 +107,16 @@ fn rows_are_counted_before_they_are_enumerated() {
     assert_eq!(stdout(&output).lines().count(), 3);
     let output = sprague(&["run", "--max-rows", "2", "-"], "grundy *k for k in 0..3");
     assert_eq!(output.status.code(), Some(1));
+    // A table's rows are its whole assignments: over two bindings, 3 × 4
+    // rows are twelve, not twelve and the three of the first binding (the
+    // table was refused after nine rows were printed).
+    let table = "nim x * y for x in 0..3, y in 0..4";
+    let output = sprague(&["run", "--max-rows", "12", "-"], table);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), 12);
+    let output = sprague(&["run", "--max-rows", "11", "-"], table);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "", "refused before the first row");
     assert!(started.elapsed().as_secs() < 60);
 }
 

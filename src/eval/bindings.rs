@@ -101,6 +101,14 @@ impl<'s> Budget<'s> {
         }
     }
 
+    /// Whether an assignment of each binding is spent, or only of the
+    /// last: a table's rows are its whole assignments (those of
+    /// `x in 0..1000, y in 0..1000` are a million, not a million and a
+    /// thousand), where a rule's work is every assignment it tries.
+    fn counts_every_binding(&self) -> bool {
+        !matches!(self.kind, Spent::Rows)
+    }
+
     pub fn spend(&self, span: SourceSpan) -> Result<(), EvalError> {
         self.spend_many(1, span)
     }
@@ -219,7 +227,9 @@ where
     // Each value is written into its slot before `assign` goes on.
     let slot = binding.slot;
     let mut assign = |env: &mut [Value]| {
-        budget.spend(binding.span)?;
+        if rest.is_empty() || budget.counts_every_binding() {
+            budget.spend(binding.span)?;
+        }
         match rest.is_empty() && guard.is_none() {
             // The last binding with no guard: the option, at once.
             true => each(env),
