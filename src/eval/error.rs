@@ -206,7 +206,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("a list of more than {} to print", count(*.limit, "move", "moves"))]
+    #[error("a list of more than {} moves to print", grouped(*.limit as u64))]
     #[diagnostic(
         code(sprague::eval::too_many_moves_listed),
         help(
