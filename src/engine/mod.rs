@@ -93,6 +93,10 @@ const RULED_OUT_SHARE: usize = 16;
 /// solved yet (a coin-turning game's) noted each of them, gigabytes.
 const MISSING_SHARE: usize = 8;
 
+/// Missing parts past which those met again are dropped before they are
+/// sorted (see [`Engine::search`]).
+const MANY_MISSING: usize = 4096;
+
 /// The most parts a fold may note as missing within a table of `bytes`.
 fn most_missing<P>(bytes: usize) -> usize {
     (bytes / MISSING_SHARE / size_of::<P>().max(1)).max(1)
@@ -1063,6 +1067,15 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             let missing = &self.missing;
             order.clear();
             order.extend(0..missing.len());
+            // Many parts met many times over (a coin-turning position's
+            // millions of options meet a few thousand parts): the first of
+            // each is kept before the sort, which then orders as many
+            // parts as there are distinct ones (a sort of millions took
+            // seconds, and could not hear a stop).
+            if missing.len() > MANY_MISSING {
+                let mut seen = HashSet::default();
+                order.retain(|&i| seen.insert(keys[i]));
+            }
             dense.clear();
             dense.extend(missing.iter().map(|part| rules.dense(part)));
             order.sort_unstable_by(|&i, &j| {

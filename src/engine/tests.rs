@@ -415,6 +415,35 @@ fn folds_that_note_few_missing_parts_give_kayles_values() {
     }
 }
 
+/// A row of 3,000 pins asked first has 5,999 options waiting on 11,996
+/// parts, met many times over: those met again are dropped before the
+/// parts are sorted, and every row's value is still Kayles' (A002186,
+/// periodic with period 12 from 71 on).
+#[test]
+fn parts_met_many_times_over_wait_once_and_give_kayles_values() {
+    let expected: Vec<Grundy> = include_str!("../../tests/data/kayles_octal_0.77.txt")
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    let kayles = |n: usize| match n < expected.len() {
+        true => expected[n],
+        false => expected[71 + (n - 71) % 12],
+    };
+    for (defer, packed) in [(true, true), (true, false), (false, false)] {
+        let rules = Kayles { defer, packed };
+        let mut engine = Engine::new(DEFAULT_MAX_STATES);
+        assert_eq!(engine.grundy(&rules, &3_000), Ok(kayles(3_000)));
+        for n in (0..3_000).step_by(7) {
+            assert_eq!(
+                engine.grundy(&rules, &(n as u64)),
+                Ok(kayles(n)),
+                "Kayles({n}), defer {defer}, packed {packed}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_failed_search_forgets_the_packed_positions_it_stored() {
     let rules = Kayles {
