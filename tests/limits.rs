@@ -443,3 +443,25 @@ fn a_quotient_is_grown_as_far_as_the_row_limit() {
         .unwrap_or_default();
     assert!(help.contains("--max-rows"), "{help}");
 }
+
+/// A code's table of values longer than memory allows (400 million heaps
+/// of 8 bytes under a 4 GB address space) is refused with the error that
+/// memory ran out, before it grows; it aborted with "memory allocation
+/// failed".
+#[test]
+fn a_code_table_past_memory_says_memory_ran_out() {
+    if !cfg!(target_os = "linux") {
+        println!("skipped: the address space is capped with setrlimit, on Linux only");
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let source = "game G = octal \"4!.0\"\ngrundy G(400000000)\n";
+        let args = ["--max-states", "1000000000"];
+        let output = run_capped_with(&args, source, 4_000_000_000);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("sprague::eval::out_of_memory"), "{stderr}");
+        assert!(!stderr.contains("--max-states 1`"), "{stderr}");
+    }
+}

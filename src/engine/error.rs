@@ -31,6 +31,9 @@ pub enum Unknown {
         solved: usize,
         of: usize,
     },
+    /// The rules' table of values could not grow: memory ran out with
+    /// `solved` values in it.
+    OutOfMemory { solved: usize },
 }
 
 impl From<Stopped> for Unknown {

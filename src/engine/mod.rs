@@ -644,6 +644,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 let (limit, expanding) = (self.max_states, position.clone());
                 return Err(EngineError::TooManyStates { limit, expanding });
             }
+            Err(Unknown::OutOfMemory { solved }) => {
+                return Err(EngineError::OutOfMemory { solved });
+            }
         }
         self.solved(rules, position).map(|key| self.value(key))
     }

@@ -38,7 +38,7 @@ use prefix::Prefix;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::engine::Stopped;
+use crate::engine::{Stopped, Unknown};
 use crate::program::{Digit, TakeBreak};
 
 /// The values of a code's heaps 0, 1, 2, …, computed on demand.
@@ -401,19 +401,23 @@ impl Table {
 
     /// Extends the table through heap `n`. `watch` is told of the heaps
     /// done now and then, and stops the work by answering `false`; whatever
-    /// the table reached stays.
+    /// the table reached stays. A table that does not fit in memory is
+    /// refused before it grows (400 million heaps take 3.2 GB).
     pub fn extend_to(
         &mut self,
         n: usize,
         watch: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<(), Stopped> {
+    ) -> Result<(), Unknown> {
         let to_go = (n + 1).saturating_sub(self.values.len());
-        self.values.reserve(to_go);
+        if self.values.try_reserve_exact(to_go).is_err() {
+            let solved = self.values.len();
+            return Err(Unknown::OutOfMemory { solved });
+        }
         if let Some(prefix) = &mut self.prefix {
             while self.values.len() <= n {
                 let heap = self.values.len();
                 if heap.is_multiple_of(WATCH_EVERY) && !watch(heap) {
-                    return Err(Stopped);
+                    return Err(Unknown::Stopped);
                 }
                 let value = prefix.next(&self.values);
                 self.values.push(value);
@@ -421,9 +425,10 @@ impl Table {
             return Ok(());
         }
         match self.threads > 1 && to_go >= self.rounds_from {
-            true => rounds::extend(self, n, watch),
-            false => self.extend(n, watch),
+            true => rounds::extend(self, n, watch)?,
+            false => self.extend(n, watch)?,
         }
+        Ok(())
     }
 
     /// Extends the table through heap `n` on this thread alone.

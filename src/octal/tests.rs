@@ -223,7 +223,7 @@ fn the_watcher_stops_a_table() {
         told.push(heaps);
         heaps < 3000
     };
-    assert_eq!(table.extend_to(100_000, &mut watch), Err(Stopped));
+    assert_eq!(table.extend_to(100_000, &mut watch), Err(Unknown::Stopped));
     assert_eq!(told, [0, 1024, 2048, 3072]);
     assert_eq!(table.values(), naive(&code, 3071));
 }
@@ -274,7 +274,7 @@ fn a_table_stopped_on_threads_goes_on_rightly() {
     let code = code("4!.0");
     let mut table = Table::with_threads(code.clone(), 3);
     let mut watch = |heaps: usize| heaps < 9_000;
-    assert_eq!(table.extend_to(40_000, &mut watch), Err(Stopped));
+    assert_eq!(table.extend_to(40_000, &mut watch), Err(Unknown::Stopped));
     let reached = table.values().len();
     assert!((9_000..40_000).contains(&reached), "{reached}");
     table.extend_to(40_000, &mut |_| true).unwrap();

@@ -43,10 +43,16 @@ pub(super) fn engine_error(
         },
         EngineError::OutOfMemory { solved } => EvalError::OutOfMemory {
             solved,
-            lower: format!(
-                "run it on a machine with more memory or on one thread (`--threads 1`: each thread keeps a table and a stack of its own), or set a lower state limit (`--max-states {}`) to stop at the limit instead; or ask about a smaller position",
-                underscored((solved / 2).max(1) as u64)
-            ),
+            lower: match solved {
+                // Nothing to stop at below the limit: a table of values
+                // (a code's) could not be made as long as the heap asked.
+                0 => "run it on a machine with more memory, or ask about a smaller position"
+                    .to_owned(),
+                _ => format!(
+                    "run it on a machine with more memory or on one thread (`--threads 1`: each thread keeps a table and a stack of its own), or set a lower state limit (`--max-states {}`) to stop at the limit instead; or ask about a smaller position",
+                    underscored((solved / 2).max(1) as u64)
+                ),
+            },
             span,
         },
         EngineError::Interrupted => EvalError::Interrupted { span },
