@@ -151,17 +151,18 @@ impl Cells {
         if fits {
             return;
         }
-        let wide: Vec<Grundy> =
-            each_width!(self, cells => cells.iter().map(|cell| cell.wide()).collect());
+        // Straight to the new width: through cells of 64 bits, a table of
+        // 400 million cells took 3.2 GB more while it widened.
         *self = match value {
-            value if value < u16::STATES => {
-                Cells::U16(wide.into_iter().map(Cell::narrow).collect())
-            }
-            value if value < u32::STATES => {
-                Cells::U32(wide.into_iter().map(Cell::narrow).collect())
-            }
-            _ => Cells::U64(wide),
+            value if value < u16::STATES => Cells::U16(self.widened()),
+            value if value < u32::STATES => Cells::U32(self.widened()),
+            _ => Cells::U64(self.widened()),
         };
+    }
+
+    /// The cells, each as a cell of width `C`.
+    fn widened<C: Cell>(&self) -> Vec<C> {
+        each_width!(self, cells => cells.iter().map(|cell| C::narrow(cell.wide())).collect())
     }
 
     /// Grows to `len` cells; `Err` when memory ran out, with none added.
@@ -620,13 +621,16 @@ mod tests {
     }
 
     proptest! {
-        /// Values stored in any order, across tables, rows and widths,
-        /// read back as stored (states too); a roll back forgets exactly
-        /// what was stored since the journal was cleared.
+        /// Values stored in any order, across tables, rows and widths (to
+        /// 64 bits), read back as stored (states too); a roll back forgets
+        /// exactly what was stored since the journal was cleared.
         #[test]
         fn cells_widen_and_roll_back(
             kept in proptest::collection::vec((0u32..2, 0u32..6, 0u32..40, 0u64..300), 0..40),
-            added in proptest::collection::vec((0u32..2, 0u32..6, 0u32..40, 0u64..100_000), 0..40),
+            added in proptest::collection::vec(
+                (0u32..2, 0u32..6, 0u32..40, prop_oneof![0u64..100_000, 1u64 << 32..1 << 40]),
+                0..40,
+            ),
         ) {
             let mut dense = Dense::new(10_000);
             let mut expected = std::collections::BTreeMap::new();
