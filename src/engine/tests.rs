@@ -347,13 +347,18 @@ impl Rules for Kayles {
     }
 }
 
-#[test]
-fn deferred_skipped_and_packed_options_give_kayles_values() {
-    let expected: Vec<Grundy> = include_str!("../../tests/data/kayles_octal_0.77.txt")
+/// Kayles' values for rows of 0 to 104 pins (OEIS A002186).
+fn kayles_values() -> Vec<Grundy> {
+    include_str!("../../tests/data/kayles_octal_0.77.txt")
         .lines()
         .filter(|line| !line.starts_with('#'))
         .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn deferred_skipped_and_packed_options_give_kayles_values() {
+    let expected = kayles_values();
     assert!(expected.len() > 100);
     for defer in [true, false] {
         for packed in [true, false] {
@@ -388,13 +393,7 @@ fn deferred_skipped_and_packed_options_give_kayles_values() {
 /// most options wait on parts not solved.
 #[test]
 fn folds_that_note_few_missing_parts_give_kayles_values() {
-    let expected: Vec<Grundy> = include_str!("../../tests/data/kayles_octal_0.77.txt")
-        .lines()
-        .filter(|line| !line.starts_with('#'))
-        .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
-        .take(90)
-        .collect();
-    assert_eq!(expected.len(), 90);
+    let expected = &kayles_values()[..90];
     for method in [Method::Memo, Method::Search] {
         for most in [1, 2, 3, 5] {
             for (defer, packed) in [(true, true), (true, false), (false, false)] {
@@ -421,11 +420,7 @@ fn folds_that_note_few_missing_parts_give_kayles_values() {
 /// periodic with period 12 from 71 on).
 #[test]
 fn parts_met_many_times_over_wait_once_and_give_kayles_values() {
-    let expected: Vec<Grundy> = include_str!("../../tests/data/kayles_octal_0.77.txt")
-        .lines()
-        .filter(|line| !line.starts_with('#'))
-        .map(|line| line.split_whitespace().nth(1).unwrap().parse().unwrap())
-        .collect();
+    let expected = kayles_values();
     let kayles = |n: usize| match n < expected.len() {
         true => expected[n],
         false => expected[71 + (n - 71) % 12],
