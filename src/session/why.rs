@@ -160,12 +160,27 @@ fn mex_reason(
         return Ok(reason);
     }
     let (moves, loopy) = valued_moves_and_loopy(interp, engine, sum)?;
-    let witnesses = (0..g)
-        .filter_map(|v| {
-            let found = moves.iter().find(|(_, value)| *value == Gamma::Finite(v));
-            found.map(|(r#move, value)| move_line(interp, sum, r#move, value.clone()))
-        })
-        .collect();
+    // The first move to each value, found in one pass (a search of the
+    // moves for each value below g took minutes on a heap of a million).
+    let mut first = rustc_hash::FxHashMap::default();
+    for (i, (_, value)) in moves.iter().enumerate() {
+        if let Gamma::Finite(v) = value
+            && *v < g
+        {
+            first.entry(*v).or_insert(i);
+        }
+    }
+    let mut witnesses = Vec::with_capacity(first.len());
+    for v in 0..g {
+        // A line per value of a heap of millions: a stop is heard.
+        if v % 4096 == 0 && interp.stopped() {
+            return Err(EngineError::Interrupted);
+        }
+        if let Some(&i) = first.get(&v) {
+            let (r#move, value) = &moves[i];
+            witnesses.push(move_line(interp, sum, r#move, value.clone()));
+        }
+    }
     let mut reversals = Vec::new();
     if loopy {
         for (r#move, value) in &moves {
