@@ -1142,6 +1142,7 @@ fn a_stop_is_heard_while_millions_of_moves_are_listed() {
     for (query, unanswered) in [
         ("moves *9000000 + *5", "moves"),
         ("strategy *2000000", "strategy"),
+        ("why *2000000", "why"),
     ] {
         // The signal comes once the listing is under way (it takes tens of
         // seconds), not between the two queries.
@@ -1163,7 +1164,8 @@ fn a_stop_is_heard_while_millions_of_moves_are_listed() {
 fn a_stop_is_heard_while_diff_compares() {
     let dir = tempfile::tempdir().unwrap();
     // `A` differs at once and is compared in a moment; Kayles' `K` over
-    // twenty thousand heaps takes minutes; `Z` is compared after it.
+    // twenty thousand heaps takes minutes; `Z` is compared after it, and
+    // `Y`, in the new file only, is not named either.
     let files = [
         ("A(n) { move A(n - 1) if n > 0 }", 2),
         ("A(n) { move A(n - 2) if n > 1 }", 3),
@@ -1178,6 +1180,12 @@ fn a_stop_is_heard_while_diff_compares() {
     for (name, text) in ["old.game", "new.game"].iter().zip(&files) {
         std::fs::write(dir.path().join(name), text).unwrap();
     }
+    let only_new = "game Y(n) { move Y(n - 1) if n > 0 }\n";
+    std::fs::write(
+        dir.path().join("new.game"),
+        format!("{}{only_new}", files[1]),
+    )
+    .unwrap();
     let args = ["diff", "--range", "0..=20000", "old.game", "new.game"];
     let settle = Duration::from_millis(300);
     let (printed, said, code) =
@@ -1187,6 +1195,7 @@ fn a_stop_is_heard_while_diff_compares() {
         !printed.contains("diff K") && !printed.contains("diff Z"),
         "{printed}"
     );
+    assert!(!printed.contains("Y: only in"), "{printed}");
     assert_eq!(code, Some(130), "{said}");
     assert!(said.contains("sprague::eval::interrupted"), "{said}");
 }

@@ -165,6 +165,10 @@ fn compare_all(
             None => only_in(&game, &names.0, json),
         }
     }
+    // Stopped: the games after the one stopped are not named either.
+    if before.stopped() {
+        return super::exit_code(true);
+    }
     for (game, _) in later
         .iter()
         .filter(|(name, _)| !before.games().iter().any(|(old, _)| old == name))

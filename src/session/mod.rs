@@ -127,6 +127,14 @@ pub struct Session {
     saving: saved::Saving,
 }
 
+/// How a query went: answered, failed, or stopped from outside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answered {
+    Yes,
+    Failed,
+    Interrupted,
+}
+
 /// How far the names a completion offers were taken
 /// ([`Session::completions_since`]).
 #[derive(Debug, Clone, Copy, Default)]
@@ -335,7 +343,8 @@ impl Session {
             }
         };
         let mut ok = true;
-        let mut answered = true;
+        // Whether the last query failed for the stop, and said so.
+        let mut said = false;
         for (i, query) in queries.iter().enumerate() {
             // Once stopped (Ctrl-C), the rest of the source is not asked.
             // A query the stop cut short says so itself; a stop that came
@@ -347,7 +356,7 @@ impl Session {
                     sink(Event::Note(format!(
                         "stopped before the queries of {name} were asked (Ctrl-C, SIGTERM or SIGHUP): none is asked"
                     )));
-                } else if answered {
+                } else if !said {
                     let queries = if left == 1 { "query" } else { "queries" };
                     sink(Event::Note(format!(
                         "stopped between two queries of {name} (Ctrl-C, SIGTERM or SIGHUP): the {left} {queries} left are not asked"
@@ -355,11 +364,19 @@ impl Session {
                 }
                 return false;
             }
-            answered = self.answer_query(query, sink);
-            ok &= answered;
+            let answered = self.answer_query_as(query, sink);
+            said = answered == Answered::Interrupted;
+            ok &= answered == Answered::Yes;
             if let Some(failure) = self.save_failure() {
                 sink(Event::Note(failure));
             }
+        }
+        // Stopped while the last answer was given: the run ends as a
+        // stopped one, and says why.
+        if self.stopped() && !said && !queries.is_empty() {
+            sink(Event::Note(format!(
+                "stopped (Ctrl-C, SIGTERM or SIGHUP) as the last query of {name} was answered"
+            )));
         }
         ok
     }
@@ -367,14 +384,23 @@ impl Session {
     /// Answers one of the queries [`Session::declare`] returned; an error
     /// goes to the sink. Returns whether it was answered.
     pub fn answer_query(&mut self, query: &Query, sink: &mut dyn FnMut(Event)) -> bool {
+        self.answer_query_as(query, sink) == Answered::Yes
+    }
+
+    /// [`Session::answer_query`], saying whether a failure was the stop's.
+    fn answer_query_as(&mut self, query: &Query, sink: &mut dyn FnMut(Event)) -> Answered {
         match self.answer(query, sink) {
-            Ok(()) => true,
+            Ok(()) => Answered::Yes,
             Err(error) => {
+                let interrupted = matches!(error, crate::eval::EvalError::Interrupted { .. });
                 let marked = error.labels().and_then(|mut labels| labels.next());
                 let marked = marked.map_or("", |label| self.sources.text(*label.inner()));
                 let error = error.as_written(marked);
                 sink(Event::Error(self.report(error)));
-                false
+                match interrupted {
+                    true => Answered::Interrupted,
+                    false => Answered::Failed,
+                }
             }
         }
     }
@@ -1263,5 +1289,37 @@ mod tests {
         let said = "stopped between two queries of test.game (Ctrl-C, SIGTERM or SIGHUP): \
                     the 2 queries left are not asked";
         assert_eq!(note, said);
+    }
+
+    /// A stop after a query that failed for its own reason (not the
+    /// stop), or while the last answer was given, is said too: such runs
+    /// ended with the stop's exit code and no word of it.
+    #[test]
+    fn a_stop_after_an_error_or_the_last_answer_says_so() {
+        for (source, said) in [
+            (
+                "grundy *(1 / 0)\ngrundy *2\n",
+                "stopped between two queries",
+            ),
+            (
+                "grundy *1\n",
+                "stopped (Ctrl-C, SIGTERM or SIGHUP) as the last query",
+            ),
+        ] {
+            let mut session = Session::new(DEFAULT_MAX_STATES);
+            let stop = Arc::new(AtomicBool::new(false));
+            session.set_stop(Some(Arc::clone(&stop)));
+            let mut notes = Vec::new();
+            session.run("test.game", source, &mut |event| {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                if let Event::Note(note) = event {
+                    notes.push(note);
+                }
+            });
+            assert!(
+                notes.iter().any(|note| note.starts_with(said)),
+                "{source}: {notes:?}"
+            );
+        }
     }
 }
