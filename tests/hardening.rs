@@ -1094,18 +1094,12 @@ fn children(pid: u32) -> String {
 /// this graph, and left it running when killed.
 #[test]
 fn a_stop_while_graphviz_draws_ends_the_run_and_graphviz() {
-    use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let source = "game K(n) { move K(a) + K(n - k - a) for k in 1..=2, a in 0..=n - k }\n\
                   draw K(120) to \"k.svg\"\n";
     std::fs::write(dir.path().join("k.game"), source).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_sprague"))
-        .args(["run", "--max-draw", "1000000", "k.game"])
-        .current_dir(dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = ["run", "--max-draw", "1000000", "k.game"];
+    let child = common::spawned(&args, dir.path());
     let started = std::time::Instant::now();
     let dot = loop {
         // A child is named as the run until it has become `dot` (between

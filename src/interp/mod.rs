@@ -163,9 +163,7 @@ impl<'p> Interpreter<'p> {
         Interpreter {
             periods: Some(periods),
             tables: Some(tables),
-            stop: tables.stop.as_deref(),
-            sum_budget: Budget::sum(MAX_SUM_COMPONENTS as usize).with_stop(tables.stop.as_deref()),
-            ..Interpreter::new(program)
+            ..Interpreter::stopped_with(program, tables)
         }
     }
 

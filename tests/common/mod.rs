@@ -84,16 +84,22 @@ pub fn table(path: &str) -> Vec<Vec<i64>> {
         .collect()
 }
 
-/// Runs the `sprague` binary from the crate's folder with `stdin` piped in.
-pub fn sprague(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+/// The `sprague` binary started with `args` in `dir`, its three streams
+/// piped.
+pub fn spawned(args: &[&str], dir: &Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_sprague"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs the `sprague` binary from the crate's folder with `stdin` piped in.
+pub fn sprague(args: &[&str], stdin: &str) -> Output {
+    let mut child = spawned(args, Path::new(env!("CARGO_MANIFEST_DIR")));
     // A command that fails before reading its input closes the pipe: that
     // is its answer, not the test's failure.
     let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
@@ -112,14 +118,7 @@ pub fn signalled_after_the_first_line(
     settle: std::time::Duration,
 ) -> (String, String, Option<i32>) {
     use std::io::{BufRead, BufReader, Read};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawned(args, dir);
     let input = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     input.unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
