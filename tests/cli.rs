@@ -321,7 +321,7 @@ fn the_search_limit_is_a_flag() {
     let limited = sprague(&["run", "--max-search", "1000", "-"], source);
     assert_eq!(limited.status.code(), Some(1));
     assert!(
-        stderr(&limited).contains("at least 29791 positions"),
+        stderr(&limited).contains("at least 29,791 positions"),
         "{}",
         stderr(&limited)
     );

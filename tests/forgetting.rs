@@ -218,7 +218,7 @@ fn the_work_limit_names_the_state_limit_when_values_were_forgotten_for_it() {
     assert!(!bounded.status.success(), "{stderr}");
     assert!(stderr.contains("stopped after examining"), "{stderr}");
     assert!(
-        stderr.contains("to stay within `--max-states` (2_000"),
+        stderr.contains("to stay within `--max-states` (2,000"),
         "{stderr}"
     );
     assert!(!stderr.contains("--max-table"), "{stderr}");

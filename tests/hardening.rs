@@ -120,6 +120,67 @@ fn rows_are_counted_before_they_are_enumerated() {
     assert!(started.elapsed().as_secs() < 60);
 }
 
+/// A guard's rows are those it lets through: the pairs x < y of 0..3 ×
+/// 0..4 are six, which `--max-rows 6` allows (it took twelve, and said
+/// "more than 6 rows"). The assignments tried are work, bounded by
+/// `--max-work`; an outer range whose inner range is empty gives no row.
+#[test]
+fn a_guard_s_rows_are_those_it_lets_through() {
+    let table = "nim x * y for x in 0..3, y in 0..4 if x < y";
+    let output = sprague(&["run", "--max-rows", "6", "-"], table);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let pairs: Vec<String> = (0..3)
+        .flat_map(|x| (x + 1..4).map(move |y| format!("nim {x} * {y} = ")))
+        .collect();
+    let printed = stdout(&output);
+    let printed: Vec<&str> = printed.lines().collect();
+    assert_eq!(printed.len(), pairs.len());
+    for (line, pair) in printed.iter().zip(&pairs) {
+        assert!(line.starts_with(pair.as_str()), "{line}");
+    }
+    let output = sprague(&["run", "--max-rows", "5", "-"], table);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("more than 5 rows"),
+        "{}",
+        stderr(&output)
+    );
+    // Two million values of x, each with no y: no row, and no refusal.
+    let output = sprague(&["run", "-"], "nim x for x in 0..2000000, y in 0..0");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "");
+    // Past the work limit, refused before the guard is tried once.
+    let output = sprague(
+        &["run", "--max-work", "1000", "-"],
+        "nim x for x in 0..2000 if x == 3",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "");
+    assert!(
+        stderr(&output).contains("sprague::eval::too_many_tried")
+            && stderr(&output).contains("more than 1,000 times")
+            && stderr(&output).contains("--max-work"),
+        "{}",
+        stderr(&output)
+    );
+    // Within it, a dependent range is counted as it is tried.
+    let output = sprague(
+        &["run", "--max-work", "1000", "-"],
+        "nim x for n in 0..10, x in 0..n * 100 if x == 3",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout(&output).lines().all(|line| line == "nim 3 = 3"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        stderr(&output).contains("too_many_tried"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn plot_refuses_a_huge_range_at_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -923,7 +984,7 @@ fn a_source_past_the_size_limit_is_refused_before_it_is_parsed() {
     assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
     assert!(stderr(&refused).contains("sprague::session::source_too_large"));
     assert!(
-        stderr(&refused).contains("3000 bytes"),
+        stderr(&refused).contains("3,000 bytes"),
         "{}",
         stderr(&refused)
     );
@@ -1063,7 +1124,7 @@ fn a_stop_is_heard_where_guards_let_nothing_through() {
             ("grundy G(0) = 0\n", "G(1)"),
         ),
         (
-            "--max-rows",
+            "--max-work",
             "grundy *x for x in 0..2000000000 if x == 1 or x == 1999999999\n".to_string(),
             ("grundy *1 = 1\n", "*1999999999"),
         ),
@@ -1148,6 +1209,29 @@ fn a_stop_is_heard_while_millions_of_moves_are_listed() {
         assert!(!printed.contains(unanswered), "{query}: {printed}");
         assert_eq!(code, Some(130), "{query}: {said}");
         assert!(said.contains("sprague::eval::interrupted"), "{said}");
+    }
+}
+
+/// A stop before any query (here while the source is still being read
+/// from a pipe that stays open) ends the run with 130 and says so: it was
+/// killed by the signal, without a word, in the moment before the first
+/// query began.
+#[test]
+fn a_stop_while_the_source_is_read_says_so() {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let mut child = common::spawned(&["run", "-"], here);
+        // The pipe is held open: `run -` waits for the rest of its source.
+        let input = child.stdin.take();
+        std::thread::sleep(Duration::from_millis(500));
+        // SAFETY: the pid is our child's, not yet waited for.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        let output = child.wait_with_output().unwrap();
+        drop(input);
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(130), "{said}");
+        assert!(said.contains("while no query was under way"), "{said}");
+        assert_eq!(stdout(&output), "");
     }
 }
 

@@ -135,7 +135,7 @@ fn divisors_as_a_domain() {
         "grundy *d for d in divisors(9223372036854775807)",
     );
     assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("too_many_rows"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("too_many_tried"));
 }
 
 #[test]

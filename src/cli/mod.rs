@@ -178,7 +178,8 @@ struct Limits {
     /// the values cheapest to find again to stay within it, as within --max-table).
     #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N", value_parser = limit)]
     max_states: usize,
-    /// The most options one search may examine before it is stopped.
+    /// The most options one search may examine before it is stopped, and the most assignments a
+    /// table's guard is tried on.
     #[arg(long, default_value_t = DEFAULT_MAX_WORK, value_name = "N", value_parser = work)]
     max_work: u64,
     /// The most memory the pruned search's table of values may take, in megabytes
@@ -426,6 +427,19 @@ fn usage_error(error: clap::Error) -> ExitCode {
 }
 
 fn run(cli: Cli) -> ExitCode {
+    if let Some(
+        Command::Run { .. }
+        | Command::Diff { .. }
+        | Command::Draw { .. }
+        | Command::Plot { .. }
+        | Command::Certify { .. }
+        | Command::Verify { .. },
+    ) = &cli.command
+    {
+        // Before the sources are read, for every command that watches a
+        // search (see `watched`): a stop then is said too.
+        crate::front::progress::hear_ctrl_c();
+    }
     match cli.command {
         Some(Command::Run {
             files,
@@ -780,10 +794,10 @@ fn print_events(
 }
 
 /// Starts showing a long search's progress on a terminal, and makes
-/// Ctrl-C stop it with the interrupted error (see [`unwatched`]).
+/// Ctrl-C stop it with the interrupted error (see [`unwatched`]); the
+/// handler is installed as the command starts.
 fn watched(session: &mut Session) -> Progress {
     let progress = Progress::default();
-    crate::front::progress::hear_ctrl_c();
     session.set_watcher(Some(progress.watcher()));
     session.set_stages(Some(progress.stages()));
     session.set_stop(Some(progress.stop_flag()));

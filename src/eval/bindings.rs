@@ -26,12 +26,13 @@ pub struct Budget<'s> {
 const STOP_EVERY: usize = 1 << 12;
 
 /// What a budget's assignments make.
-#[derive(Clone, Copy)]
 enum Spent {
     /// A rule's options (`--max-states`).
     Options,
-    /// A query's rows (`--max-rows`).
-    Rows,
+    /// A query's rows (`--max-rows`): those its guard lets through. The
+    /// assignments tried to find them, of every binding, are work
+    /// (`--max-work`), counted apart.
+    Rows { tried: Cell<u64>, most: u64 },
     /// The components of a sum over bindings.
     Sum,
 }
@@ -65,18 +66,32 @@ impl<'s> Budget<'s> {
         self.left.set(self.limit);
     }
 
-    /// A budget for the rows of a query's table.
-    pub fn rows(limit: usize) -> Self {
+    /// A budget for the rows of a query's table: at most `limit` rows,
+    /// found by trying at most `work` assignments.
+    pub fn rows(limit: usize, work: u64) -> Self {
         Budget {
-            kind: Spent::Rows,
+            kind: Spent::Rows {
+                tried: Cell::new(0),
+                most: work,
+            },
             ..Budget::new(limit)
         }
     }
 
     /// Refuses at once a domain of `count` values that the budget could
-    /// never pay for, before any of them is tried.
-    pub fn afford(&self, count: u128, span: SourceSpan) -> Result<(), EvalError> {
-        match count > self.left.get() as u128 {
+    /// never pay for, before any of them is tried. `exact` says that each
+    /// of them is a row of a table, not only an assignment tried.
+    pub fn afford(&self, count: u128, exact: bool, span: SourceSpan) -> Result<(), EvalError> {
+        let past = match &self.kind {
+            Spent::Rows { tried, most } if !exact => {
+                return match count > u128::from(most.saturating_sub(tried.get())) {
+                    true => Err(self.overworked(span)),
+                    false => Ok(()),
+                };
+            }
+            _ => count > self.left.get() as u128,
+        };
+        match past {
             true => Err(self.exhausted(span)),
             false => Ok(()),
         }
@@ -84,7 +99,7 @@ impl<'s> Budget<'s> {
 
     pub fn exhausted(&self, span: SourceSpan) -> EvalError {
         match self.kind {
-            Spent::Rows => EvalError::TooManyRows {
+            Spent::Rows { .. } => EvalError::TooManyRows {
                 limit: self.limit,
                 span,
             },
@@ -101,12 +116,51 @@ impl<'s> Budget<'s> {
         }
     }
 
-    /// Whether an assignment of each binding is spent, or only of the
-    /// last: a table's rows are its whole assignments (those of
-    /// `x in 0..1000, y in 0..1000` are a million, not a million and a
-    /// thousand), where a rule's work is every assignment it tries.
-    fn counts_every_binding(&self) -> bool {
-        !matches!(self.kind, Spent::Rows)
+    /// The error of a table whose bindings were tried more often than
+    /// the work limit allows.
+    fn overworked(&self, span: SourceSpan) -> EvalError {
+        let most = match self.kind {
+            Spent::Rows { most, .. } => most,
+            Spent::Options | Spent::Sum => self.limit as u64,
+        };
+        EvalError::TooManyTried { limit: most, span }
+    }
+
+    /// Spends an assignment of a binding, of every binding: from the
+    /// limit of a rule's work or a sum's components, or as a table's work
+    /// (its rows are spent by [`Budget::row`] once its guard holds).
+    #[inline(always)]
+    fn assign(&self, span: SourceSpan) -> Result<(), EvalError> {
+        match &self.kind {
+            Spent::Rows { tried, most } => {
+                let before = tried.get();
+                if before >= *most {
+                    return Err(self.overworked(span));
+                }
+                tried.set(before + 1);
+                self.heard(
+                    (before as usize) / STOP_EVERY,
+                    ((before + 1) as usize) / STOP_EVERY,
+                    span,
+                )
+            }
+            Spent::Options | Spent::Sum => self.spend(span),
+        }
+    }
+
+    /// Spends a row of a table (nothing for other budgets): an assignment
+    /// of every binding for which the guard holds.
+    #[inline(always)]
+    fn row(&self, span: SourceSpan) -> Result<(), EvalError> {
+        match self.kind {
+            Spent::Rows { .. } => {
+                let left = self.left.get();
+                let left = left.checked_sub(1).ok_or_else(|| self.exhausted(span))?;
+                self.left.set(left);
+                Ok(())
+            }
+            Spent::Options | Spent::Sum => Ok(()),
+        }
     }
 
     pub fn spend(&self, span: SourceSpan) -> Result<(), EvalError> {
@@ -125,8 +179,15 @@ impl<'s> Budget<'s> {
             return Err(self.exhausted(span));
         };
         self.left.set(left);
+        self.heard(before / STOP_EVERY, left / STOP_EVERY, span)
+    }
+
+    /// Reads the stop flag when a count crosses a multiple of
+    /// [`STOP_EVERY`] (from `before` to `after` multiples).
+    #[inline(always)]
+    fn heard(&self, before: usize, after: usize, span: SourceSpan) -> Result<(), EvalError> {
         let stopped = || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
-        match before / STOP_EVERY != left / STOP_EVERY && stopped() {
+        match before != after && stopped() {
             true => Err(EvalError::Interrupted { span }),
             false => Ok(()),
         }
@@ -218,23 +279,29 @@ where
     F: FnMut(&mut [Value]) -> Result<(), EvalError> + ?Sized,
 {
     let Some((binding, rest)) = bindings.split_first() else {
-        let holds = match guard {
-            Some(guard) => eval(guard, env)? != 0,
-            None => true,
+        // No bindings at all: one assignment, if the guard holds.
+        return match guard.map_or(Ok(true), |guard| Ok::<_, EvalError>(eval(guard, env)? != 0))? {
+            true => each(env),
+            false => Ok(()),
         };
-        return if holds { each(env) } else { Ok(()) };
     };
     // Each value is written into its slot before `assign` goes on.
     let slot = binding.slot;
+    // Whether each value of this binding is a whole assignment: a row of
+    // a table, not only work.
+    let exact = rest.is_empty() && guard.is_none();
     let mut assign = |env: &mut [Value]| {
-        if rest.is_empty() || budget.counts_every_binding() {
-            budget.spend(binding.span)?;
+        budget.assign(binding.span)?;
+        if !rest.is_empty() {
+            return assignments(rest, guard, env, budget, each);
         }
-        match rest.is_empty() && guard.is_none() {
-            // The last binding with no guard: the option, at once.
-            true => each(env),
-            false => assignments(rest, guard, env, budget, each),
+        if let Some(guard) = guard
+            && eval(guard, env)? == 0
+        {
+            return Ok(());
         }
+        budget.row(binding.span)?;
+        each(env)
     };
     match &binding.domain {
         Domain::Range {
@@ -250,7 +317,11 @@ where
             };
             match (last, &binding.stop) {
                 (Some(last), None) if start <= last => {
-                    budget.afford((last as i128 - start as i128 + 1) as u128, binding.span)?;
+                    budget.afford(
+                        (last as i128 - start as i128 + 1) as u128,
+                        exact,
+                        binding.span,
+                    )?;
                     (start..=last).try_for_each(|value| {
                         set_int(&mut env[slot], value);
                         assign(env)
@@ -273,7 +344,7 @@ where
             let n = eval(n, env)?;
             // Finding them tries every number up to √n: that is the work.
             if n > 0 {
-                budget.afford(u128::from((n as u64).isqrt()), binding.span)?;
+                budget.afford(u128::from((n as u64).isqrt()), false, binding.span)?;
             }
             until_stop(
                 binding,
@@ -312,7 +383,7 @@ where
                     super::value::each(&held, collection.span)?
                 }
             };
-            budget.afford(values.len() as u128, binding.span)?;
+            budget.afford(values.len() as u128, exact, binding.span)?;
             until_stop(
                 binding,
                 env,
@@ -340,7 +411,7 @@ where
                 None => elements.len(),
             }
             .min(elements.len());
-            budget.afford(subsets_count(elements.len(), largest), binding.span)?;
+            budget.afford(subsets_count(elements.len(), largest), exact, binding.span)?;
             let subsets = (0..=largest).flat_map(|size| {
                 itertools::Itertools::combinations(elements.iter().copied(), size)
             });
@@ -365,7 +436,7 @@ where
                     .ok()
                     .map(|choices| count.saturating_mul(choices))
             });
-            budget.afford(count.unwrap_or(0), binding.span)?;
+            budget.afford(count.unwrap_or(0), exact, binding.span)?;
             let bounds: Vec<i64> = list.to_vec();
             let lists = bounds
                 .into_iter()

@@ -89,11 +89,11 @@ pub enum EvalError {
         context: String,
     },
 
-    #[error("a board of {nodes} nodes is larger than {limit}")]
+    #[error("a board of {} nodes is larger than {}", grouped(.nodes), grouped(.limit))]
     #[diagnostic(
         code(sprague::eval::board_too_large),
         help(
-            "boards have at most {limit} nodes; the games studied on boards are solved on far smaller ones"
+            "boards have at most {} nodes; the games studied on boards are solved on far smaller ones", grouped(.limit)
         )
     )]
     BoardTooLarge {
@@ -140,7 +140,7 @@ pub enum EvalError {
         context: String,
     },
 
-    #[error("more than {}{context}", count(*.limit, .what.0, .what.1))]
+    #[error("more than {}{context}", grouped_count(*.limit, .what.0, .what.1))]
     #[diagnostic(
         code(sprague::eval::too_many_options),
         help("raise the limit with `--max-states`, or narrow the bindings")
@@ -153,11 +153,11 @@ pub enum EvalError {
         context: String,
     },
 
-    #[error("a sum over bindings of more than {limit} components")]
+    #[error("a sum over bindings of more than {}", grouped_count(*.limit, "component", "components"))]
     #[diagnostic(
         code(sprague::eval::sum_too_large),
         help(
-            "a sum, with the sums nested in it, has at most {limit} components: narrow the bindings"
+            "a sum, with the sums nested in it, has at most {} components: narrow the bindings", grouped(.limit)
         )
     )]
     SumTooLarge {
@@ -195,7 +195,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("a table of more than {}", count(*.limit, "row", "rows"))]
+    #[error("a table of more than {}", grouped_count(*.limit, "row", "rows"))]
     #[diagnostic(
         code(sprague::eval::too_many_rows),
         help("narrow the bindings, or raise the limit with `--max-rows N`")
@@ -203,6 +203,19 @@ pub enum EvalError {
     TooManyRows {
         limit: usize,
         #[label("these bindings give too many rows")]
+        span: SourceSpan,
+    },
+
+    #[error("a table whose bindings were tried more than {} times", grouped(.limit))]
+    #[diagnostic(
+        code(sprague::eval::too_many_tried),
+        help(
+            "its guard lets few of the assignments through: bind fewer values (e.g. `for j in i + 1..n` rather than `for j in 0..n if i < j`), or raise the limit with `--max-work N`"
+        )
+    )]
+    TooManyTried {
+        limit: u64,
+        #[label("these bindings are tried too often")]
         span: SourceSpan,
     },
 
@@ -219,11 +232,11 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("{board} has more than {limit} {what}")]
+    #[error("{board} has more than {} {what}", grouped(*.limit as u64))]
     #[diagnostic(
         code(sprague::eval::board_too_large),
         help(
-            "a board of a family has at most {limit} {what}; narrow the bindings, e.g. `for j in i + 1..n` rather than `for j in 0..n if i < j`"
+            "a board of a family has at most {} {what}; narrow the bindings, e.g. `for j in i + 1..n` rather than `for j in 0..n if i < j`", grouped(.limit)
         )
     )]
     TooManyEdges {
@@ -261,7 +274,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("searching the whole sum would need {needed}, over the limit of {limit}")]
+    #[error("searching the whole sum would need {needed}, over the limit of {}", grouped(.limit))]
     #[diagnostic(
         code(sprague::eval::search_too_large),
         help("ask about a smaller sum, or raise the limit with `--max-search N`")
@@ -275,8 +288,8 @@ pub enum EvalError {
     },
 
     #[error(
-        "a quotient up to heap {up_to} has a row for each of {} heaps, past the limit of {limit}",
-        *up_to as u64 + 1
+        "a quotient up to heap {} has a row for each of {} heaps, past the limit of {}",
+        grouped(.up_to), grouped(*.up_to as u64 + 1), grouped(.limit)
     )]
     #[diagnostic(
         code(sprague::eval::quotient_too_far),
@@ -291,7 +304,7 @@ pub enum EvalError {
 
     #[error(
         "the quotient's trial monoid at heap {heap} would pass {}",
-        count(*.limit, "element", "elements")
+        grouped_count(*.limit, "element", "elements")
     )]
     #[diagnostic(
         code(sprague::eval::quotient_too_large),
@@ -348,7 +361,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("the move graph has {count}, over the limit of {}", self::count(*.limit, "node", "nodes"))]
+    #[error("the move graph has {count}, over the limit of {}", grouped_count(*.limit, "node", "nodes"))]
     #[diagnostic(
         code(sprague::eval::draw_too_large),
         help("draw a smaller position, or raise the limit with `--max-draw N`")
@@ -375,7 +388,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("a plot of more than {limit} points")]
+    #[error("a plot of more than {}", grouped_count(*.limit, "point", "points"))]
     #[diagnostic(
         code(sprague::eval::plot_too_large),
         help("plot a narrower range; a picture of more points cannot be read anyway")
@@ -469,7 +482,7 @@ pub enum EvalError {
 
     #[error(
         "more than {} to look at while valuing the loopy positions {position} reaches",
-        count(*.limit, "move", "moves")
+        grouped_count(*.limit, "move", "moves")
     )]
     #[diagnostic(
         code(sprague::eval::too_many_moves),
@@ -590,6 +603,17 @@ where
     format!("{count} {noun}")
 }
 
+/// A count and its noun with the digits grouped, as limits are said in
+/// diagnostics: `more than 1,000,000 rows` (answers and notes, which
+/// scripts read, keep [`count`]).
+pub fn grouped_count<N>(count: N, one: &str, many: &str) -> String
+where
+    N: std::fmt::Display + PartialEq + From<u8>,
+{
+    let noun = if count == N::from(1) { one } else { many };
+    format!("{} {noun}", grouped(count))
+}
+
 /// How far work got: `3 positions solved so far`, or, filling a table
 /// of known size, `7,932,156 positions solved of the 9,006,001 in its
 /// table, 88%`.
@@ -616,9 +640,13 @@ pub type Noun = (&'static str, &'static str);
 
 /// A count with its digits grouped by threes (`1,000,000`), as the
 /// command line reads it back.
-pub fn grouped(count: u64) -> String {
-    let digits = count.to_string();
-    let mut text = String::new();
+pub fn grouped(count: impl std::fmt::Display) -> String {
+    let shown = count.to_string();
+    let (sign, digits) = shown.split_at(shown.starts_with('-') as usize);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return shown;
+    }
+    let mut text = sign.to_owned();
     for (i, digit) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
             text.push(',');
@@ -671,6 +699,7 @@ impl EvalError {
             | EvalError::RunsOff { .. }
             | EvalError::GrowsForever { .. }
             | EvalError::TooManyRows { .. }
+            | EvalError::TooManyTried { .. }
             | EvalError::TooManyListed { .. }
             | EvalError::TooManyEdges { .. }
             | EvalError::SumTooLarge { .. }

@@ -16,7 +16,7 @@ use crate::values::Value;
 pub use bindings::{
     BoundRule, Budget, Spending, assignments, fixed_count, rule_assignments, set_int,
 };
-pub use error::{EvalError, Noun, count, grouped, noun};
+pub use error::{EvalError, Noun, count, grouped, grouped_count, noun};
 pub use value::value;
 
 /// Evaluates an expression; conditions give 0 or 1.

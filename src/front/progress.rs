@@ -29,8 +29,9 @@ static SAVING: AtomicBool = AtomicBool::new(false);
 
 /// Makes Ctrl-C stop the search under way (between [`Progress::start`] and
 /// [`Progress::finish`]), which then ends with the interrupted error; with
-/// none under way, Ctrl-C ends the program as it would with no handler,
-/// but for the last save of a run (see [`saving`]).
+/// none under way, Ctrl-C ends the program (exit 130, saying so), but for
+/// the last save of a run (see [`saving`]). Installed once, as the
+/// command starts, so that no signal finds the program without it.
 pub fn hear_ctrl_c() {
     let _ = ctrlc::set_handler(|| {
         if SAVING.load(Ordering::SeqCst) {
@@ -38,6 +39,8 @@ pub fn hear_ctrl_c() {
         } else if COMPUTING.load(Ordering::SeqCst) {
             INTERRUPTED.store(true, Ordering::SeqCst);
         } else {
+            // Reading the sources or a saved table, or between two files.
+            telln!("stopped (Ctrl-C, SIGTERM or SIGHUP) while no query was under way");
             std::process::exit(130);
         }
     });

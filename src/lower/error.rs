@@ -147,7 +147,7 @@ pub enum CheckError {
         help: String,
     },
 
-    #[error("this sum has {components} components, more than the {limit} a sum may have")]
+    #[error("this sum has {components} components, more than the {} a sum may have", crate::eval::grouped(.limit))]
     #[diagnostic(
         code(sprague::check::sum_too_large),
         help(
@@ -240,10 +240,10 @@ pub enum CheckError {
         span: SourceSpan,
     },
 
-    #[error("heap {up_to} is past the largest heap a quotient may reach, {limit}")]
+    #[error("heap {} is past the largest heap a quotient may reach, {}", crate::eval::grouped(.up_to), crate::eval::grouped(.limit))]
     #[diagnostic(
         code(sprague::check::quotient_too_far),
-        help("a quotient is grown heap by heap; ask for one up to at most {limit}")
+        help("a quotient is grown heap by heap; ask for one up to at most {}", crate::eval::grouped(.limit))
     )]
     QuotientTooFar {
         up_to: u64,

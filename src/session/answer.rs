@@ -68,7 +68,8 @@ impl Session {
         sink: &mut dyn FnMut(Event),
     ) -> Result<(), EvalError> {
         let text = self.sources.text(query.target_span).trim().to_owned();
-        let rows = Budget::rows(self.max_rows).with_stop(self.tables.stop_flag());
+        let rows =
+            Budget::rows(self.max_rows, self.engine.max_work()).with_stop(self.tables.stop_flag());
         each_row(query, &rows, &mut |env| {
             let value = crate::eval::eval(expr, env)?;
             let value = u64::try_from(value).map_err(|_| EvalError::OutOfRange {
@@ -102,7 +103,8 @@ impl Session {
         let (interactive, max_search, max_draw) =
             (self.interactive, self.max_search, self.max_draw);
         let span = query.target_span;
-        let rows = Budget::rows(self.max_rows).with_stop(self.tables.stop_flag());
+        let rows =
+            Budget::rows(self.max_rows, engine.max_work()).with_stop(self.tables.stop_flag());
         each_row(query, &rows, &mut |env| {
             let (terms, other) = match &query.target {
                 Target::Position(terms) => (terms, None),
@@ -302,7 +304,8 @@ impl Session {
             flips: 0,
             rows: Vec::new(),
         };
-        let rows = Budget::rows(self.max_rows).with_stop(self.tables.stop_flag());
+        let rows =
+            Budget::rows(self.max_rows, engine.max_work()).with_stop(self.tables.stop_flag());
         each_row(query, &rows, &mut |env| {
             let args: crate::interp::Args = env[..query.bindings.len()].iter().cloned().collect();
             let mut value = |game| {

@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use miette::SourceSpan;
 
 use crate::engine::{Bound, EngineError};
-use crate::eval::{EvalError, count, noun};
+use crate::eval::{EvalError, grouped_count, noun};
 use crate::interp::{Component, Interpreter};
 
 /// Names the positions of an engine error in the language's own words.
@@ -145,15 +145,22 @@ pub(super) fn engine_error(
             what: ("option", "options"),
             span,
             context: format!(
-                " while listing the options of {} ({count} of them)",
-                interp.show(std::slice::from_ref(&position))
+                " while listing the options of {} ({} of them)",
+                interp.show(std::slice::from_ref(&position)),
+                crate::eval::grouped(count)
             ),
         },
         EngineError::SearchTooLarge { limit, needed } => EvalError::SearchTooLarge {
             limit,
             needed: match needed > limit as u128 + 1 {
-                true => format!("at least {}", count(needed, "position", "positions")),
-                false => format!("more than {}", count(limit, "position", "positions")),
+                true => format!(
+                    "at least {}",
+                    grouped_count(needed, "position", "positions")
+                ),
+                false => format!(
+                    "more than {}",
+                    grouped_count(limit, "position", "positions")
+                ),
             },
             span,
         },
@@ -176,7 +183,7 @@ fn kept_or_not(found: Option<u64>, raise: String) -> String {
         ),
         Some(found) => format!(
             "the {} {} it found {} kept: asking again (or `--save`, then `--resume`) goes on from {}; or {raise}",
-            underscored(found),
+            crate::eval::grouped(found),
             noun(found, "value", "values"),
             if found == 1 { "is" } else { "are" },
             if found == 1 { "it" } else { "them" },
@@ -199,13 +206,13 @@ fn forgot(forgotten: u64, within: Bound, raise: String) -> String {
     let (flag, bound) = match within {
         Bound::States(limit) => (
             "--max-states",
-            format!("{} positions", underscored(limit as u64)),
+            format!("{} positions", crate::eval::grouped(limit as u64)),
         ),
         Bound::Table(bytes) => ("--max-table", table_size(bytes)),
     };
     format!(
         "the values it still holds are kept: asking again (or `--save`, then `--resume`) goes on from them; but the search forgot {} {} to stay within `{flag}` ({bound}), and may have spent the work finding them again: a larger `{flag}` lets it keep them; else {raise}",
-        underscored(forgotten),
+        crate::eval::grouped(forgotten),
         noun(forgotten, "value", "values"),
     )
 }

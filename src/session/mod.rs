@@ -66,8 +66,8 @@ pub const DEFAULT_MAX_SOURCE: usize = 8 * 1024 * 1024;
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 #[error(
     "`{name}` is {}, more than the {} one source may hold",
-    crate::eval::count(*.size, "byte", "bytes"),
-    crate::eval::count(*.limit, "byte", "bytes")
+    crate::eval::grouped_count(*.size, "byte", "bytes"),
+    crate::eval::grouped_count(*.limit, "byte", "bytes")
 )]
 #[diagnostic(
     code(sprague::session::source_too_large),

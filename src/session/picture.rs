@@ -292,18 +292,9 @@ impl Session {
         let engine = &mut self.engine;
         let mut points = Vec::new();
         // A plot is refused at once when its rows are more than it draws.
-        let budget = match query.guard {
-            None => Budget::rows(MAX_PLOT_POINTS),
-            Some(_) => Budget::rows(self.max_rows),
-        }
-        .with_stop(self.tables.stop_flag());
+        let budget =
+            Budget::rows(MAX_PLOT_POINTS, engine.max_work()).with_stop(self.tables.stop_flag());
         let plotted = super::rows::each_row(query, &budget, &mut |env| {
-            if points.len() == MAX_PLOT_POINTS {
-                return Err(EvalError::PlotTooLarge {
-                    limit: MAX_PLOT_POINTS,
-                    span,
-                });
-            }
             let args: crate::interp::Args = env[..query.bindings.len()].iter().cloned().collect();
             let position = Component::Game(game, args);
             match engine
@@ -323,7 +314,7 @@ impl Session {
             }
         });
         match plotted {
-            Err(EvalError::TooManyRows { .. }) if query.guard.is_none() => {
+            Err(EvalError::TooManyRows { .. }) => {
                 return Err(EvalError::PlotTooLarge {
                     limit: MAX_PLOT_POINTS,
                     span,

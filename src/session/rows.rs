@@ -5,14 +5,16 @@ use crate::program::Query;
 use crate::values::Value;
 
 /// Calls `each` with the values of the query's bindings, row by row (once,
-/// with none, for a query without `for`); at most `limit` rows are tried.
+/// with none, for a query without `for`), within the budget's rows and
+/// work.
 pub(super) fn each_row(
     query: &Query,
     budget: &Budget,
     each: &mut dyn FnMut(&[Value]) -> Result<(), EvalError>,
 ) -> Result<(), EvalError> {
     if let (Some(count), Some(first)) = (fixed_count(&query.bindings), query.bindings.first()) {
-        budget.afford(count, first.span)?;
+        // Without a guard, each assignment is a row; with one, work.
+        budget.afford(count, query.guard.is_none(), first.span)?;
     }
     let mut env = vec![Value::Int(0); query.slots.max(query.names.len())];
     assignments(
