@@ -191,7 +191,7 @@ fn only_in(game: &str, file: &str, json: bool) {
 
 fn print(answer: &Answer, shown: Shown) {
     match shown {
-        Shown { json: true, .. } => say!("{}", output::json(answer)),
+        Shown { json: true, .. } => say!("{}", output::json_text(answer)),
         Shown { all: true, .. } => say!("{}", output::diff_summary(answer, None)),
         Shown { all: false, .. } => say!(
             "{}",

@@ -774,7 +774,7 @@ fn print_events(
             match event {
                 Event::Answer(answer) => {
                     let line = match json {
-                        true => output::json(&answer).to_string(),
+                        true => output::json_text(&answer),
                         false => output::text(&answer),
                     };
                     // A closed pipe (`| head`) ends the output, not the run.

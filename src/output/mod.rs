@@ -11,7 +11,7 @@ use crate::eval::count;
 use crate::program::Play;
 use crate::session::why::{Reason, StrategyRow, Why};
 use crate::session::{Answer, Diff, MoveLine, QuotientReport, Value};
-pub use json::json;
+pub use json::{json, json_raw, json_text};
 
 /// The answer as text: the query as asked, then its answer; lists (of
 /// moves, of differences) follow on indented lines.

@@ -330,7 +330,7 @@ fn print_event(
     match event {
         Event::Answer(answer) => {
             let text = match json {
-                true => output::json(&answer).to_string(),
+                true => output::json_text(&answer),
                 false => output::text(&answer),
             };
             let mut stdout = std::io::stdout().lock();

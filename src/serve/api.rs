@@ -167,7 +167,7 @@ pub async fn run(
             let line = std::cell::Cell::new(0);
             let mut sink = |event| match event {
                 Event::Answer(answer) => {
-                    answers.push(raw(&output::json(&answer)));
+                    answers.push(output::json_raw(&answer));
                     texts.push(output::text(&answer));
                     lines.push(line.get());
                 }
@@ -238,11 +238,6 @@ struct Ran {
     notes: Vec<Json>,
     texts: Vec<String>,
     lines: Vec<usize>,
-}
-
-/// A JSON value as its text.
-fn raw(value: &Json) -> Box<RawValue> {
-    serde_json::value::to_raw_value(value).expect("a JSON value is written as JSON")
 }
 
 /// Where a text sent in a request (a source, a position) lies among the

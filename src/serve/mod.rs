@@ -229,6 +229,10 @@ pub struct Shared {
     /// stack finds no room in a limited address space), the request waits
     /// for one of them to end.
     evaluating: Arc<AtomicUsize>,
+    /// How many may run at once: as many as a limited address space
+    /// (`prlimit --as`) holds stacks for beside a full table (three lanes
+    /// of a million rows each once took the server past 4 GB).
+    at_once: usize,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -276,7 +280,6 @@ impl Shared {
             .collect();
         Arc::new(Shared {
             lanes,
-            make_session,
             declared: Mutex::new((Vec::new(), 0)),
             files: Mutex::new(Vec::new()),
             games: Mutex::new(Vec::new()),
@@ -285,6 +288,8 @@ impl Shared {
             hosts,
             timeouts,
             evaluating: Arc::new(AtomicUsize::new(0)),
+            at_once: make_session().at_once(),
+            make_session,
         })
     }
 
@@ -410,7 +415,18 @@ impl Shared {
         let mut tries_with_none = 0;
         loop {
             let (taken, evaluating) = (job.clone(), self.evaluating.clone());
-            evaluating.fetch_add(1, Ordering::SeqCst);
+            // No more at once than the address space has room for, stacks
+            // and tables: the others wait their turn.
+            let claimed = evaluating.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |running| {
+                (running < self.at_once).then_some(running + 1)
+            });
+            if claimed.is_err() {
+                if token.load(Ordering::SeqCst) {
+                    return Ok(());
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                continue;
+            }
             let counted = Evaluating(evaluating);
             let spawned = std::thread::Builder::new()
                 .name(format!("sprague-{lane}"))

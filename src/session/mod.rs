@@ -257,6 +257,15 @@ impl Session {
         self.engine.set_max_table(bytes);
     }
 
+    /// How many sessions with this one's limits may evaluate at once in
+    /// a process whose address space is limited (`prlimit --as`): as many
+    /// as their stacks fit beside one full table, as the threads of one
+    /// search do; the server runs no more lanes at once. Without a limit,
+    /// any number.
+    pub fn at_once(&self) -> usize {
+        threads::stacks_within_limit(self.engine.max_table())
+    }
+
     /// The bytes the pruned search's table of values holds, and the most
     /// it held.
     pub fn table_bytes(&self) -> (usize, usize) {

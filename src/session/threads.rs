@@ -139,7 +139,7 @@ fn threads_if<T>(
 /// -v`, `prlimit --as`) with the search's table: each reserves a stack of
 /// `STACK_SIZE`, the session's own among them, and the tables together
 /// take up to `max_table`. Without a limit, any number.
-fn stacks_within_limit(max_table: usize) -> usize {
+pub(super) fn stacks_within_limit(max_table: usize) -> usize {
     threads_within(address_space_limit(), max_table)
 }
 
