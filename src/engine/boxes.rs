@@ -190,7 +190,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             let value = self.dense.get(address);
             largest = largest.max(if value < LOOPY { value } else { 0 });
         }
-        self.until_watch = self.until_watch.saturating_sub(count as u64);
+        self.charge(count as u64);
         self.watch()?;
         Ok(largest)
     }

@@ -365,6 +365,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
             _ => self.children(rules, moves, &key)?,
         };
+        // Each child built is work: a sum of many parts has thousands,
+        // and counting sums alone read the stop flag seconds apart.
+        self.charge(children.len() as u64);
         Ok(Frame {
             key,
             children,

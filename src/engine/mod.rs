@@ -855,7 +855,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     /// Counts `work` options examined in the search under way, bringing
     /// the watcher's next call nearer; whether that passes the work limit.
     fn count_work(&mut self, work: u64) -> bool {
-        self.until_watch = self.until_watch.saturating_sub(work);
+        self.charge(work);
         self.work = self.work.saturating_add(work);
         self.total_work = self.total_work.saturating_add(work);
         self.work > self.max_work
@@ -1316,6 +1316,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 .get_index_of(position)
                 .map_or(UNSOLVED, |id| self.values[id]),
         }
+    }
+
+    /// Counts `work` toward the next time the watcher is told (by
+    /// [`Engine::watch`]).
+    #[inline]
+    pub(crate) fn charge(&mut self, work: u64) {
+        self.until_watch = self.until_watch.saturating_sub(work);
     }
 
     /// Counts a step of the search, and tells the watcher of progress once

@@ -315,6 +315,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 continue;
             };
             frame.option += 1;
+            // Every child is work, those already valued too: most are,
+            // and counting only the sums entered read the stop flag
+            // seconds apart.
+            self.charge(1);
             let key = &frame.key;
             let mut child = Vec::with_capacity(key.len() + to.len());
             child.extend_from_slice(&key[..frame.component]);
