@@ -77,10 +77,21 @@ pub fn lower(
 }
 
 /// Lowers a position with no free variables, such as a move typed in play.
-pub fn position(program: &Program, sum: &ast::Sum) -> Result<Vec<Term>, CheckErrors> {
-    let mut lowerer = Lowerer::new(program.clone());
+/// The program is lent to the lowering and handed back as it was, not
+/// copied: a move typed in play costs what it says, not what the session
+/// declared.
+pub fn position(program: &mut Program, sum: &ast::Sum) -> Result<Vec<Term>, CheckErrors> {
+    let mark = program.mark();
+    let mut lowerer = Lowerer::new(std::mem::take(program));
     let terms = lowerer.sum(sum, &Scope::default());
-    lowerer.finish().map(|_| terms)
+    let errors = std::mem::take(&mut lowerer.errors);
+    *program = lowerer.program;
+    // A position declares nothing; whatever it might have is dropped.
+    program.rewind(mark);
+    match errors.is_empty() {
+        true => Ok(terms),
+        false => Err(CheckErrors { errors }),
+    }
 }
 
 /// The name a declaration declares.
@@ -245,15 +256,6 @@ impl Lowerer {
             lowering: None,
             max_slots: 0,
             in_family: false,
-        }
-    }
-
-    fn finish(self) -> Result<Program, CheckErrors> {
-        match self.errors.is_empty() {
-            true => Ok(self.program),
-            false => Err(CheckErrors {
-                errors: self.errors,
-            }),
         }
     }
 }

@@ -659,7 +659,7 @@ impl Session {
     ) -> Result<Vec<crate::program::Term>, Report> {
         let base = self.sources.add(name, text);
         let sum = syntax::parse_position(text, base).map_err(|error| self.report(error))?;
-        lower::position(&self.program, &sum).map_err(|errors| self.check_report(errors))
+        lower::position(&mut self.program, &sum).map_err(|errors| self.check_report(errors))
     }
 
     /// Every move of a sum, with what it leaves and the value of that.
