@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::io::Write;
 use std::process::Output;
 use std::time::Duration;
 
@@ -158,8 +159,36 @@ fn a_guard_s_rows_are_those_it_lets_through() {
     assert_eq!(stdout(&output), "");
     assert!(
         stderr(&output).contains("sprague::eval::too_many_tried")
-            && stderr(&output).contains("more than 1,000 times")
+            && stderr(&output).contains("more than 1,000 assignments")
             && stderr(&output).contains("--max-work"),
+        "{}",
+        stderr(&output)
+    );
+    // Without a guard, the rows are not work: two thousand of them pass a
+    // work limit of a thousand (they were refused after a thousand).
+    let output = sprague(
+        &["run", "--max-work", "1000", "-"],
+        "nim x for x in 0..2000",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), 2000);
+    // With one, 3 + 3 × 4 = 15 assignments are tried: 14 is refused before
+    // the first row (the count was 12, and five rows were printed).
+    let table = "nim x * y for x in 0..3, y in 0..4 if x < y";
+    let output = sprague(&["run", "--max-work", "14", "-"], table);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "", "{}", stderr(&output));
+    let output = sprague(&["run", "--max-work", "15", "-"], table);
+    assert_eq!(stdout(&output).lines().count(), 6, "{}", stderr(&output));
+    // The trial divisions of `divisors` are work: about 10^8 for each n.
+    let output = sprague(
+        &["run", "--max-work", "150000000", "-"],
+        "nim d for k in 0..10, d in divisors(10000000000000061) if d == 1",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "nim 1 = 1\n");
+    assert!(
+        stderr(&output).contains("too_many_tried"),
         "{}",
         stderr(&output)
     );
@@ -1128,6 +1157,12 @@ fn a_stop_is_heard_where_guards_let_nothing_through() {
             "grundy *x for x in 0..2000000000 if x == 1 or x == 1999999999\n".to_string(),
             ("grundy *1 = 1\n", "*1999999999"),
         ),
+        // A billion trial divisions, in one binding's domain.
+        (
+            "--max-work",
+            "grundy *1\nnim d for d in divisors(999999999999999989)\n".to_string(),
+            ("grundy *1 = 1\n", "nim 1 ="),
+        ),
     ];
     for (flag, source, (first, unanswered)) in cases {
         let (printed, said, code) =
@@ -1232,6 +1267,41 @@ fn a_stop_while_the_source_is_read_says_so() {
         assert_eq!(output.status.code(), Some(130), "{said}");
         assert!(said.contains("while no query was under way"), "{said}");
         assert_eq!(stdout(&output), "");
+    }
+}
+
+/// A run whose answers wait on a pipe nobody reads cannot hear a stop by
+/// itself: it is ended 5 s after the signal, or at once on a second one
+/// (it stayed until the reader left, forever if it never did).
+#[test]
+fn a_run_blocked_on_its_output_is_ended_after_a_stop() {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for signals in [1, 2] {
+        let mut child = common::spawned(&["run", "-"], here);
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(b"nim x for x in 0..1000000\n").unwrap();
+        drop(input);
+        // Nobody reads its output: a pipe's worth is written, then it waits.
+        let output = child.stdout.take();
+        std::thread::sleep(Duration::from_millis(1000));
+        for _ in 0..signals {
+            // SAFETY: the pid is our child's, not yet waited for.
+            unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        let ended = (0..300).find_map(|_| {
+            std::thread::sleep(Duration::from_millis(100));
+            child.try_wait().unwrap()
+        });
+        drop(output);
+        let Some(status) = ended else {
+            let _ = child.kill();
+            panic!("still running 30 s after {signals} signals");
+        };
+        let mut said = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut said).unwrap();
+        assert_eq!(status.code(), Some(130), "{said}");
+        assert!(said.contains("ended at once"), "{said}");
     }
 }
 

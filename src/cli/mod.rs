@@ -379,6 +379,19 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return usage_error(error),
     };
+    if let Some(
+        Command::Run { .. }
+        | Command::Diff { .. }
+        | Command::Draw { .. }
+        | Command::Plot { .. }
+        | Command::Certify { .. }
+        | Command::Verify { .. },
+    ) = &cli.command
+    {
+        // First of all, for every command that watches a search (see
+        // `watched`): a stop while the sources are read is said too.
+        crate::front::progress::hear_ctrl_c(true);
+    }
     // The server evaluates on a thread of its own, made when first needed;
     // its other threads need no large stack.
     if let Some(Command::Serve { .. }) = cli.command {
@@ -427,19 +440,6 @@ fn usage_error(error: clap::Error) -> ExitCode {
 }
 
 fn run(cli: Cli) -> ExitCode {
-    if let Some(
-        Command::Run { .. }
-        | Command::Diff { .. }
-        | Command::Draw { .. }
-        | Command::Plot { .. }
-        | Command::Certify { .. }
-        | Command::Verify { .. },
-    ) = &cli.command
-    {
-        // Before the sources are read, for every command that watches a
-        // search (see `watched`): a stop then is said too.
-        crate::front::progress::hear_ctrl_c();
-    }
     match cli.command {
         Some(Command::Run {
             files,

@@ -126,25 +126,33 @@ impl<'s> Budget<'s> {
         EvalError::TooManyTried { limit: most, span }
     }
 
-    /// Spends an assignment of a binding, of every binding: from the
-    /// limit of a rule's work or a sum's components, or as a table's work
-    /// (its rows are spent by [`Budget::row`] once its guard holds).
+    /// Spends an assignment of a binding: from the limit of a rule's work
+    /// or a sum's components, each one; for a table, each one that is not
+    /// `exact` (a row by itself, spent by [`Budget::row`]) is work.
     #[inline(always)]
-    fn assign(&self, span: SourceSpan) -> Result<(), EvalError> {
+    fn assign(&self, exact: bool, span: SourceSpan) -> Result<(), EvalError> {
         match &self.kind {
-            Spent::Rows { tried, most } => {
-                let before = tried.get();
-                if before >= *most {
-                    return Err(self.overworked(span));
-                }
-                tried.set(before + 1);
-                self.heard(
-                    (before as usize) / STOP_EVERY,
-                    ((before + 1) as usize) / STOP_EVERY,
-                    span,
-                )
-            }
+            Spent::Rows { .. } if exact => Ok(()),
+            Spent::Rows { .. } => self.work(1, span),
             Spent::Options | Spent::Sum => self.spend(span),
+        }
+    }
+
+    /// Spends `count` of a table's work (nothing for other budgets, which
+    /// count assignments alone): the assignments it tries, and the trial
+    /// divisions that find a number's divisors.
+    pub fn work(&self, count: u64, span: SourceSpan) -> Result<(), EvalError> {
+        let Spent::Rows { tried, most } = &self.kind else {
+            return Ok(());
+        };
+        let before = tried.get();
+        match before.checked_add(count).filter(|after| after <= most) {
+            Some(after) => {
+                tried.set(after);
+                let step = STOP_EVERY as u64;
+                self.heard((before / step) as usize, (after / step) as usize, span)
+            }
+            None => Err(self.overworked(span)),
         }
     }
 
@@ -153,14 +161,14 @@ impl<'s> Budget<'s> {
     #[inline(always)]
     fn row(&self, span: SourceSpan) -> Result<(), EvalError> {
         match self.kind {
-            Spent::Rows { .. } => {
-                let left = self.left.get();
-                let left = left.checked_sub(1).ok_or_else(|| self.exhausted(span))?;
-                self.left.set(left);
-                Ok(())
-            }
+            Spent::Rows { .. } => self.spend(span),
             Spent::Options | Spent::Sum => Ok(()),
         }
+    }
+
+    /// Whether the stop flag is set.
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 
     pub fn spend(&self, span: SourceSpan) -> Result<(), EvalError> {
@@ -186,8 +194,7 @@ impl<'s> Budget<'s> {
     /// [`STOP_EVERY`] (from `before` to `after` multiples).
     #[inline(always)]
     fn heard(&self, before: usize, after: usize, span: SourceSpan) -> Result<(), EvalError> {
-        let stopped = || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
-        match before != after && stopped() {
+        match before != after && self.stopped() {
             true => Err(EvalError::Interrupted { span }),
             false => Ok(()),
         }
@@ -291,7 +298,7 @@ where
     // a table, not only work.
     let exact = rest.is_empty() && guard.is_none();
     let mut assign = |env: &mut [Value]| {
-        budget.assign(binding.span)?;
+        budget.assign(exact, binding.span)?;
         if !rest.is_empty() {
             return assignments(rest, guard, env, budget, each);
         }
@@ -344,12 +351,16 @@ where
             let n = eval(n, env)?;
             // Finding them tries every number up to √n: that is the work.
             if n > 0 {
-                budget.afford(u128::from((n as u64).isqrt()), false, binding.span)?;
+                let root = (n as u64).isqrt();
+                budget.afford(u128::from(root), false, binding.span)?;
+                budget.work(root, binding.span)?;
             }
+            let divisors = divisors(n, &|| budget.stopped())
+                .ok_or(EvalError::Interrupted { span: binding.span })?;
             until_stop(
                 binding,
                 env,
-                divisors(n),
+                divisors,
                 |value, env| {
                     set_int(&mut env[slot], value);
                     Ok(())
@@ -519,41 +530,51 @@ pub fn set_int(slot: &mut Value, value: i64) {
     }
 }
 
-/// How many assignments the bindings have at most, when every domain is
-/// fixed (its bounds are constants): the rows of `for n in 0..=10^18, m in
-/// 0..=10` are counted before one is tried.
-pub fn fixed_count(bindings: &[Binding]) -> Option<u128> {
-    bindings.iter().try_fold(1u128, |total, binding| {
-        if binding.stop.is_some() {
-            return None;
-        }
-        let count = match &binding.domain {
-            Domain::Range {
-                start,
-                end,
-                inclusive,
-            } => match (&start.kind, &end.kind) {
-                (ExprKind::Const(start), ExprKind::Const(end)) => {
-                    let end = *end as i128 + i128::from(*inclusive);
-                    (end - *start as i128).max(0) as u128
-                }
-                _ => return None,
-            },
-            Domain::Set(elements) => elements.len() as u128,
-            Domain::Divisors(_) | Domain::Each(_) | Domain::Subsets(..) | Domain::Under(_) => {
+/// How many assignments each binding has at most, with those before it,
+/// when every domain is fixed (its bounds are constants): the rows of
+/// `for n in 0..=10^18, m in 0..=10` are counted before one is tried (the
+/// last count), and so are the assignments tried (their sum).
+pub fn fixed_counts(bindings: &[Binding]) -> Option<Vec<u128>> {
+    let mut total = 1u128;
+    bindings
+        .iter()
+        .map(|binding| {
+            if binding.stop.is_some() {
                 return None;
             }
-        };
-        Some(total.saturating_mul(count))
-    })
+            let count = match &binding.domain {
+                Domain::Range {
+                    start,
+                    end,
+                    inclusive,
+                } => match (&start.kind, &end.kind) {
+                    (ExprKind::Const(start), ExprKind::Const(end)) => {
+                        let end = *end as i128 + i128::from(*inclusive);
+                        (end - *start as i128).max(0) as u128
+                    }
+                    _ => return None,
+                },
+                Domain::Set(elements) => elements.len() as u128,
+                Domain::Divisors(_) | Domain::Each(_) | Domain::Subsets(..) | Domain::Under(_) => {
+                    return None;
+                }
+            };
+            total = total.saturating_mul(count);
+            Some(total)
+        })
+        .collect()
 }
 
 /// The positive divisors of n in increasing order, found up to √n; none
-/// for n of 0 or less.
-fn divisors(n: i64) -> Vec<i64> {
+/// for n of 0 or less; `None` once `stopped` says so.
+fn divisors(n: i64, stopped: &dyn Fn() -> bool) -> Option<Vec<i64>> {
     let (mut small, mut large) = (Vec::new(), Vec::new());
     let mut d = 1;
     while n > 0 && d <= n / d {
+        // A billion trial divisions take seconds: a stop is heard among them.
+        if d % (1 << 20) == 0 && stopped() {
+            return None;
+        }
         if n % d == 0 {
             small.push(d);
             if d != n / d {
@@ -563,5 +584,5 @@ fn divisors(n: i64) -> Vec<i64> {
         d += 1;
     }
     small.extend(large.into_iter().rev());
-    small
+    Some(small)
 }

@@ -206,16 +206,19 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("a table whose bindings were tried more than {} times", grouped(.limit))]
+    #[error(
+        "a table that tries more than {} of its bindings",
+        grouped_count(*.limit, "assignment", "assignments")
+    )]
     #[diagnostic(
         code(sprague::eval::too_many_tried),
         help(
-            "its guard lets few of the assignments through: bind fewer values (e.g. `for j in i + 1..n` rather than `for j in 0..n if i < j`), or raise the limit with `--max-work N`"
+            "a table's work is every assignment of its bindings that is not a row by itself (those of the bindings before the last, and with a guard all of them) and the trial divisions of `divisors`: bind fewer values (e.g. `for j in i + 1..n` rather than `for j in 0..n if i < j`), or raise the limit with `--max-work N`"
         )
     )]
     TooManyTried {
         limit: u64,
-        #[label("these bindings are tried too often")]
+        #[label("these bindings are tried too many times")]
         span: SourceSpan,
     },
 

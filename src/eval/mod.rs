@@ -14,7 +14,7 @@ use miette::SourceSpan;
 use crate::program::{BinaryOp, Chain, Expr, ExprKind};
 use crate::values::Value;
 pub use bindings::{
-    BoundRule, Budget, Spending, assignments, fixed_count, rule_assignments, set_int,
+    BoundRule, Budget, Spending, assignments, fixed_counts, rule_assignments, set_int,
 };
 pub use error::{EvalError, Noun, count, grouped, grouped_count, noun};
 pub use value::value;

@@ -27,17 +27,42 @@ static COMPUTING: AtomicBool = AtomicBool::new(false);
 /// them rather than losing them.
 static SAVING: AtomicBool = AtomicBool::new(false);
 
+/// How long a run that a stop ends may take to end before it is ended
+/// from outside: one whose answer waits on a pipe nobody reads never
+/// would.
+const GRACE: Duration = Duration::from_secs(5);
+
 /// Makes Ctrl-C stop the search under way (between [`Progress::start`] and
 /// [`Progress::finish`]), which then ends with the interrupted error; with
 /// none under way, Ctrl-C ends the program (exit 130, saying so), but for
 /// the last save of a run (see [`saving`]). Installed once, as the
 /// command starts, so that no signal finds the program without it.
-pub fn hear_ctrl_c() {
-    let _ = ctrlc::set_handler(|| {
+///
+/// Where a stop `ends` the program (`run`, `diff`: not the REPL, which
+/// goes on), a second stop, or a run not ended [`GRACE`] after the first,
+/// ends it at once.
+pub fn hear_ctrl_c(ends: bool) {
+    let _ = ctrlc::set_handler(move || {
         if SAVING.load(Ordering::SeqCst) {
             telln!("saving the values found first: the run ends when they are written");
         } else if COMPUTING.load(Ordering::SeqCst) {
-            INTERRUPTED.store(true, Ordering::SeqCst);
+            let again = INTERRUPTED.swap(true, Ordering::SeqCst);
+            if ends && again {
+                telln!("stopped again (Ctrl-C, SIGTERM or SIGHUP): ended at once");
+                std::process::exit(130);
+            }
+            if ends {
+                std::thread::spawn(|| {
+                    std::thread::sleep(GRACE);
+                    if !SAVING.load(Ordering::SeqCst) {
+                        telln!(
+                            "stopped (Ctrl-C, SIGTERM or SIGHUP), and the run had not ended {} s later (its output may be blocked): ended at once",
+                            GRACE.as_secs()
+                        );
+                        std::process::exit(130);
+                    }
+                });
+            }
         } else {
             // Reading the sources or a saved table, or between two files.
             telln!("stopped (Ctrl-C, SIGTERM or SIGHUP) while no query was under way");

@@ -100,7 +100,7 @@ pub fn run(files: Vec<PathBuf>, mut session: Session) -> ExitCode {
     };
     // Ctrl-C stops a running query; otherwise it ends the program, as it
     // would without a handler (at a terminal prompt the editor reads it).
-    crate::front::progress::hear_ctrl_c();
+    crate::front::progress::hear_ctrl_c(false);
     let progress = Progress::default();
     session.set_watcher(Some(progress.watcher()));
     session.set_stages(Some(progress.stages()));
