@@ -101,7 +101,7 @@ fn the_work_limit_says_how_far_it_got_and_how_to_raise_it() {
         .help()
         .map(|help| help.to_string())
         .unwrap_or_default();
-    assert!(help.contains("`--max-work 10_000`"), "{help}");
+    assert!(help.contains("`--max-work 10,000`"), "{help}");
 }
 
 /// The state limit's error offers twice the room.
@@ -124,7 +124,7 @@ fn the_state_limit_says_how_to_raise_it() {
         .help()
         .map(|help| help.to_string())
         .unwrap_or_default();
-    assert!(help.contains("`--max-states 2_000`"), "{help}");
+    assert!(help.contains("`--max-states 2,000`"), "{help}");
 }
 
 /// Runs the `sprague` binary on `source` (`run -`, default limits) with its
@@ -332,7 +332,7 @@ fn the_work_limit_in_a_table_says_how_much_of_it_was_solved() {
         let raised: u64 = help
             .split_once("`--max-work ")
             .and_then(|(_, rest)| rest.split_once('`'))
-            .map(|(limit, _)| limit.replace('_', "").parse().unwrap())
+            .map(|(limit, _)| limit.replace(',', "").parse().unwrap())
             .unwrap_or_else(|| panic!("{help}"));
         assert!(raised > work, "{help}");
         let mut session = Session::new(DEFAULT_MAX_STATES);

@@ -895,12 +895,12 @@ fn a_search_stopped_by_the_work_limit_says_what_it_kept() {
             assert_eq!(saved, before, "round {round}");
             return;
         }
-        // "the 1 value it found is kept", "the 1_204 values it found are kept".
+        // "the 1 value it found is kept", "the 1,204 values it found are kept".
         let found: usize = [" value it found is kept", " values it found are kept"]
             .iter()
             .find_map(|kept| said.split_once(kept))
             .and_then(|(head, _)| head.rsplit(' ').next())
-            .and_then(|count| count.replace('_', "").parse().ok())
+            .and_then(|count| count.replace(',', "").parse().ok())
             .unwrap_or_else(|| panic!("round {round}: {said}"));
         assert_eq!(found, saved - before, "round {round}: {said}");
         before = saved;

@@ -625,11 +625,13 @@ fn a_table_of_a_million_rows_is_answered_within_a_4_gb_address_space() {
     }
 }
 
-/// One answer of a million moves is written element by element: its tree
-/// of JSON values took 2.3 GB for half as many, and `strategy *500000`
-/// aborted the server under 4 GB.
+/// An answer of many moves is written element by element (its tree of
+/// JSON values took 2.3 GB for `strategy *250000`, and a larger one
+/// aborted the server under 4 GB); a request whose answers pass what one
+/// response holds is refused past them with a diagnostic (four of
+/// `strategy *500000` in one request aborted it).
 #[test]
-fn a_strategy_of_a_million_replies_is_answered_within_a_4_gb_address_space() {
+fn large_answers_are_answered_or_refused_within_a_4_gb_address_space() {
     #[derive(serde::Deserialize)]
     struct Body {
         answers: Vec<Strategy>,
@@ -650,23 +652,44 @@ fn a_strategy_of_a_million_replies_is_answered_within_a_4_gb_address_space() {
         value: u64,
     }
     let server = Server::start(4_000_000_000, &[]);
-    let (status, body) = server.post("/api/run", &json!({ "source": "strategy *500000" }));
+    let (status, body) = server.post("/api/run", &json!({ "source": "strategy *300000" }));
     assert_eq!(status, 200, "{}", &body[..body.len().min(500)]);
     let body: Body = serde_json::from_str(&body).unwrap();
     let strategy = &body.answers[0];
-    // *500000 + *500000: each of the million first moves, to *k in either
+    // *300000 + *300000: each of the 600,000 first moves, to *k in either
     // heap, is answered by the same move in the other, leaving *k + *k = 0.
-    assert_eq!(strategy.n, 500_000);
-    assert_eq!(strategy.replies.len(), 1_000_000);
+    assert_eq!(strategy.n, 300_000);
+    assert_eq!(strategy.replies.len(), 600_000);
     for (i, row) in strategy.replies.iter().enumerate() {
-        let k = (i % 500_000) as u64;
+        let k = (i % 300_000) as u64;
         assert_eq!(row.first.to, format!("*{k}"));
-        assert_eq!(row.first.value, k ^ 500_000);
+        assert_eq!(row.first.value, k ^ 300_000);
         assert_eq!(
             (row.reply.to.as_str(), row.reply.value),
             (row.first.to.as_str(), 0)
         );
     }
+    let source = "strategy *500000\n".repeat(4) + "grundy *1";
+    let (status, body) = server.post("/api/run", &json!({ "source": source }));
+    assert_eq!(status, 200, "{}", &body[..body.len().min(500)]);
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert!(body["answers"].as_array().unwrap().len() < 4);
+    let error = &body["errors"][0];
+    assert_eq!(
+        error["code"], "sprague::serve::answers_too_large",
+        "{error}"
+    );
+    assert!(error["help"].as_str().unwrap().contains("sprague run"));
+    let label = &error["labels"][0]["span"];
+    assert_eq!(label["length"], "*500000".len(), "{error}");
+    // The query after is not asked, and the server goes on answering.
+    assert!(!body.to_string().contains("grundy *1"));
+    let (status, body) = server.post("/api/run", &json!({ "source": "grundy *1 + *2" }));
+    assert_eq!(
+        (status, body.contains(r#""value":3"#)),
+        (200, true),
+        "{body}"
+    );
 }
 
 /// `count` sources posted at once to `/api/run`, by `source(i)`, in the

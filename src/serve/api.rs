@@ -158,6 +158,7 @@ pub async fn run(
     };
     let (name, began) = shared.entry();
     let declaring = shared.clone();
+    let max_answered = shared.max_answered;
     let outcome = shared
         .compute(lane, move |session| {
             let sent = Sent::new(session, &request.source);
@@ -165,10 +166,22 @@ pub async fn run(
             let (mut answers, mut texts, mut lines) = (Vec::new(), Vec::new(), Vec::new());
             let (mut errors, mut notes, mut plays) = (Vec::new(), Vec::new(), Vec::new());
             let line = std::cell::Cell::new(0);
+            // The bytes of answers kept; past the room, the rest are
+            // dropped and no more queries asked.
+            let (mut answered, room) = (0usize, max_answered);
+            let full = std::cell::Cell::new(false);
+            let asked = std::cell::Cell::new(SourceSpan::from(0..0));
             let mut sink = |event| match event {
+                Event::Answer(_) if full.get() => {}
                 Event::Answer(answer) => {
-                    answers.push(output::json_raw(&answer));
-                    texts.push(output::text(&answer));
+                    let (json, text) = (output::json_raw(&answer), output::text(&answer));
+                    answered = answered.saturating_add(json.get().len() + text.len());
+                    if answered > room {
+                        full.set(true);
+                        return;
+                    }
+                    answers.push(json);
+                    texts.push(text);
                     lines.push(line.get());
                 }
                 Event::Error(report) => errors.push(sent.error(&report)),
@@ -188,7 +201,7 @@ pub async fn run(
                 for query in &queries {
                     // Cancelled: the queries after the one stopped are not
                     // asked, as `sprague run` asks none after Ctrl-C.
-                    if session.stopped() {
+                    if session.stopped() || full.get() {
                         break;
                     }
                     let at = query
@@ -204,8 +217,16 @@ pub async fn run(
                         .map_or(0, |text| text.matches('\n').count());
                     counted = at;
                     line.set(lines_before);
+                    asked.set(query.target_span);
                     session.answer_query(query, &mut sink);
                 }
+            }
+            if full.get() {
+                let refused = AnswersTooLarge {
+                    room,
+                    span: asked.get(),
+                };
+                errors.push(sent.error(&Report::new(refused)));
             }
             notes.extend(plays.iter().map(|position| {
                 json!(format!(
@@ -226,6 +247,24 @@ pub async fn run(
         Ok(body) => Body(body).into_response(),
         Err(unanswered) => unanswered.into_response(),
     }
+}
+
+/// A response past the bytes of answers it may hold.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error(
+    "the answers pass {} MB, more than one response holds: the rest are not sent, and the queries after are not asked",
+    crate::eval::grouped(.room >> 20)
+)]
+#[diagnostic(
+    code(sprague::serve::answers_too_large),
+    help(
+        "ask fewer or smaller queries in one run (a table over fewer rows, a smaller position for `moves`, `strategy` and `why`), or run the file with `sprague run`, which writes each answer as it comes"
+    )
+)]
+struct AnswersTooLarge {
+    room: usize,
+    #[label("its answers filled the response")]
+    span: SourceSpan,
 }
 
 /// What `/api/run` answers. Each answer is kept as the JSON text it is

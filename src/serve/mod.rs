@@ -233,6 +233,25 @@ pub struct Shared {
     /// (`prlimit --as`) holds stacks for beside a full table (three lanes
     /// of a million rows each once took the server past 4 GB).
     at_once: usize,
+    /// The most bytes of answers one request's response may hold (see
+    /// [`answer_room`]).
+    pub(super) max_answered: usize,
+}
+
+/// The most bytes of answers one response may hold: within a limited
+/// address space, a third of what the stacks of the lanes computing at
+/// once leave, shared among them (each response is kept, then written
+/// whole; four `strategy *500000` in one request took the server past
+/// 4 GB); else a gigabyte, more than a page can show.
+fn answer_room(at_once: usize) -> usize {
+    let room = match crate::session::address_space_limit() {
+        Some(limit) => {
+            let stacks = at_once.saturating_mul(crate::front::STACK_SIZE);
+            limit.saturating_sub(stacks) / 3 / at_once.max(1)
+        }
+        None => 1 << 30,
+    };
+    room.max(1 << 20)
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -278,6 +297,7 @@ impl Shared {
                 running: Mutex::new(None),
             })
             .collect();
+        let at_once = make_session().at_once();
         Arc::new(Shared {
             lanes,
             declared: Mutex::new((Vec::new(), 0)),
@@ -288,7 +308,8 @@ impl Shared {
             hosts,
             timeouts,
             evaluating: Arc::new(AtomicUsize::new(0)),
-            at_once: make_session().at_once(),
+            at_once,
+            max_answered: answer_room(at_once),
             make_session,
         })
     }

@@ -31,7 +31,7 @@ pub(super) fn engine_error(
             limit,
             raise: format!(
                 "raise the limit if memory allows: `--max-states {}` gives twice the room (each position costs memory); or ask about a smaller position",
-                underscored(limit.saturating_mul(2) as u64)
+                crate::eval::grouped(limit.saturating_mul(2) as u64)
             ),
             game: match &expanding {
                 Component::Game(game, _) => interp.program.game(*game).name.clone(),
@@ -50,7 +50,7 @@ pub(super) fn engine_error(
                     .to_owned(),
                 _ => format!(
                     "run it on a machine with more memory or on one thread (`--threads 1`: each thread keeps a table and a stack of its own), or set a lower state limit (`--max-states {}`) to stop at the limit instead; or ask about a smaller position",
-                    underscored((solved / 2).max(1) as u64)
+                    crate::eval::grouped((solved / 2).max(1) as u64)
                 ),
             },
             span,
@@ -167,11 +167,6 @@ pub(super) fn engine_error(
     }
 }
 
-/// A count as `--max-work` and `--max-states` read it: `20_000_000`.
-fn underscored(count: u64) -> String {
-    crate::eval::grouped(count).replace(',', "_")
-}
-
 /// The help of the work limit, `raise`, after what the search stopped
 /// there found and kept, if it is one that keeps what it finds: a search
 /// that kept nothing ends the same way when asked again.
@@ -231,7 +226,7 @@ fn raise_work(limit: u64, solved: usize, of: Option<usize>) -> String {
         }
         _ => 10,
     };
-    let raised = underscored(limit.saturating_mul(factor));
+    let raised = crate::eval::grouped(limit.saturating_mul(factor));
     match of {
         Some(of) if solved > 0 && solved >= of.div_ceil(4) => format!(
             "`--max-work {raised}` ({factor} times the limit) should see it through, if options grow with the positions as they have so far; or ask about a smaller position"

@@ -37,6 +37,7 @@ pub use events::{
 pub use picture::{DEFAULT_MAX_DRAW, NotAGameName, PictureRequest};
 pub use quotient::DEFAULT_MAX_QUOTIENT;
 pub use saved::{DEFAULT_SAVE_EVERY, Saved};
+pub use threads::address_space_limit;
 
 use errors::engine_error;
 use moves::{listed_move_line, valued_moves};

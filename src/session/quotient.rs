@@ -129,7 +129,7 @@ fn quotient_error(error: QuotientError, span: SourceSpan) -> EvalError {
             limit,
             needed: format!(
                 "more than {}",
-                crate::eval::count(limit, "position", "positions")
+                crate::eval::grouped_count(limit, "position", "positions")
             ),
             span,
         },

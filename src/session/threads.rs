@@ -151,7 +151,7 @@ fn threads_within(limit: Option<usize>, max_table: usize) -> usize {
 }
 
 /// The limit on the process's address space, if it has one.
-fn address_space_limit() -> Option<usize> {
+pub fn address_space_limit() -> Option<usize> {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         let mut limit = libc::rlimit {

@@ -27,7 +27,7 @@ use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::eval::count;
+use crate::eval::{grouped, grouped_count};
 
 mod check;
 mod make;
@@ -102,7 +102,7 @@ struct Limits {
 /// Why a certificate could not be made.
 #[derive(Debug, Error, Diagnostic)]
 pub enum CertifyError {
-    #[error("the certificate would claim more than {}", count(*.limit, "position", "positions"))]
+    #[error("the certificate would claim more than {}", grouped_count(*.limit, "position", "positions"))]
     #[diagnostic(
         code(sprague::certify::too_many_positions),
         help("raise the limit with `--max-states N`, or certify a smaller position")
@@ -110,8 +110,9 @@ pub enum CertifyError {
     TooManyParts { limit: usize },
 
     #[error(
-        "certifying stopped after listing more than {limit} options, a large board's elements counted in each (of {} found so far)",
-        count(*.parts, "position", "positions")
+        "certifying stopped after listing more than {} options, a large board's elements counted in each (of {} found so far)",
+        grouped(.limit),
+        grouped_count(*.parts, "position", "positions")
     )]
     #[diagnostic(
         code(sprague::certify::too_much_work),
@@ -151,8 +152,9 @@ pub enum Refused {
     Unreadable(String),
 
     #[error(
-        "the certificate claims {}, more than the limit of {limit}",
-        count(*.claims, "position", "positions")
+        "the certificate claims {}, more than the limit of {}",
+        grouped_count(*.claims, "position", "positions"),
+        grouped(.limit)
     )]
     #[diagnostic(
         code(sprague::verify::too_many_positions),
