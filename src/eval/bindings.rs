@@ -30,7 +30,8 @@ enum Spent {
     /// A rule's options (`--max-states`).
     Options,
     /// A query's rows (`--max-rows`): those its guard lets through. The
-    /// assignments tried to find them, of every binding, are work
+    /// assignments that are not rows by themselves (of the bindings
+    /// before the last, and with a guard of every one) are work
     /// (`--max-work`), counted apart.
     Rows { tried: Cell<u64>, most: u64 },
     /// The components of a sum over bindings.
@@ -67,7 +68,7 @@ impl<'s> Budget<'s> {
     }
 
     /// A budget for the rows of a query's table: at most `limit` rows,
-    /// found by trying at most `work` assignments.
+    /// and at most `work` of other assignments tried (see [`Spent::Rows`]).
     pub fn rows(limit: usize, work: u64) -> Self {
         Budget {
             kind: Spent::Rows {
@@ -116,8 +117,8 @@ impl<'s> Budget<'s> {
         }
     }
 
-    /// The error of a table whose bindings were tried more often than
-    /// the work limit allows.
+    /// The error of a table that tried more assignments than its work
+    /// limit allows (only a table's budget counts work).
     fn overworked(&self, span: SourceSpan) -> EvalError {
         let most = match self.kind {
             Spent::Rows { most, .. } => most,
