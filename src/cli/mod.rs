@@ -178,8 +178,8 @@ struct Limits {
     /// the values cheapest to find again to stay within it, as within --max-table).
     #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N", value_parser = limit)]
     max_states: usize,
-    /// The most options one search may examine before it is stopped, and the most assignments a
-    /// table's guard is tried on.
+    /// The most options one search may examine before it is stopped, and the most assignments of
+    /// a table's bindings that are not rows by themselves (with a guard, every one).
     #[arg(long, default_value_t = DEFAULT_MAX_WORK, value_name = "N", value_parser = work)]
     max_work: u64,
     /// The most memory the pruned search's table of values may take, in megabytes

@@ -83,18 +83,15 @@ impl<'s> Budget<'s> {
     /// never pay for, before any of them is tried. `exact` says that each
     /// of them is a row of a table, not only an assignment tried.
     pub fn afford(&self, count: u128, exact: bool, span: SourceSpan) -> Result<(), EvalError> {
-        let past = match &self.kind {
+        match &self.kind {
             Spent::Rows { tried, most } if !exact => {
-                return match count > u128::from(most.saturating_sub(tried.get())) {
-                    true => Err(self.overworked(span)),
+                match count > u128::from(most.saturating_sub(tried.get())) {
+                    true => Err(EvalError::TooManyTried { limit: *most, span }),
                     false => Ok(()),
-                };
+                }
             }
-            _ => count > self.left.get() as u128,
-        };
-        match past {
-            true => Err(self.exhausted(span)),
-            false => Ok(()),
+            _ if count > self.left.get() as u128 => Err(self.exhausted(span)),
+            _ => Ok(()),
         }
     }
 
@@ -115,16 +112,6 @@ impl<'s> Budget<'s> {
                 span,
             },
         }
-    }
-
-    /// The error of a table that tried more assignments than its work
-    /// limit allows (only a table's budget counts work).
-    fn overworked(&self, span: SourceSpan) -> EvalError {
-        let most = match self.kind {
-            Spent::Rows { most, .. } => most,
-            Spent::Options | Spent::Sum => self.limit as u64,
-        };
-        EvalError::TooManyTried { limit: most, span }
     }
 
     /// Spends an assignment of a binding: from the limit of a rule's work
@@ -153,7 +140,7 @@ impl<'s> Budget<'s> {
                 let step = STOP_EVERY as u64;
                 self.heard((before / step) as usize, (after / step) as usize, span)
             }
-            None => Err(self.overworked(span)),
+            None => Err(EvalError::TooManyTried { limit: *most, span }),
         }
     }
 
@@ -287,11 +274,11 @@ where
     F: FnMut(&mut [Value]) -> Result<(), EvalError> + ?Sized,
 {
     let Some((binding, rest)) = bindings.split_first() else {
-        // No bindings at all: one assignment, if the guard holds.
-        return match guard.map_or(Ok(true), |guard| Ok::<_, EvalError>(eval(guard, env)? != 0))? {
-            true => each(env),
-            false => Ok(()),
+        let holds = match guard {
+            Some(guard) => eval(guard, env)? != 0,
+            None => true,
         };
+        return if holds { each(env) } else { Ok(()) };
     };
     // Each value is written into its slot before `assign` goes on.
     let slot = binding.slot;

@@ -222,7 +222,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("a list of more than {} moves to print", grouped(*.limit as u64))]
+    #[error("a list of more than {} moves to print", grouped(.limit))]
     #[diagnostic(
         code(sprague::eval::too_many_moves_listed),
         help(
@@ -235,7 +235,7 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
-    #[error("{board} has more than {} {what}", grouped(*.limit as u64))]
+    #[error("{board} has more than {} {what}", grouped(.limit))]
     #[diagnostic(
         code(sprague::eval::board_too_large),
         help(

@@ -37,36 +37,36 @@ pub fn lower(
     statements: &[&ast::Statement],
 ) -> Result<Vec<Query>, CheckErrors> {
     let mark = program.mark();
-    let mut lowerer = Lowerer::new(std::mem::take(program));
-    let declared = lowerer.declare_all(statements);
-    for (statement, kind) in statements.iter().zip(&declared) {
-        match (statement, kind) {
-            (ast::Statement::Let(decl), Some(DeclarationKind::Let(id))) => {
-                lowerer.let_decl(decl, *id)
+    let (queries, errors) = lent(program, |lowerer| {
+        let declared = lowerer.declare_all(statements);
+        for (statement, kind) in statements.iter().zip(&declared) {
+            match (statement, kind) {
+                (ast::Statement::Let(decl), Some(DeclarationKind::Let(id))) => {
+                    lowerer.let_decl(decl, *id)
+                }
+                (ast::Statement::Let(decl), Some(DeclarationKind::Constant(id))) => {
+                    lowerer.constant(decl, *id)
+                }
+                (ast::Statement::Family(decl), Some(DeclarationKind::Family(id))) => {
+                    lowerer.family_decl(decl, *id)
+                }
+                _ => {}
             }
-            (ast::Statement::Let(decl), Some(DeclarationKind::Constant(id))) => {
-                lowerer.constant(decl, *id)
-            }
-            (ast::Statement::Family(decl), Some(DeclarationKind::Family(id))) => {
-                lowerer.family_decl(decl, *id)
-            }
-            _ => {}
         }
-    }
-    for (statement, kind) in statements.iter().zip(&declared) {
-        if let (ast::Statement::Game(decl), Some(DeclarationKind::Game(id))) = (statement, kind) {
-            lowerer.game_decl(decl, *id);
+        for (statement, kind) in statements.iter().zip(&declared) {
+            if let (ast::Statement::Game(decl), Some(DeclarationKind::Game(id))) = (statement, kind)
+            {
+                lowerer.game_decl(decl, *id);
+            }
         }
-    }
-    let queries = statements
-        .iter()
-        .filter_map(|statement| match statement {
-            ast::Statement::Query(query) => Some(lowerer.query(query)),
-            _ => None,
-        })
-        .collect();
-    let errors = std::mem::take(&mut lowerer.errors);
-    *program = lowerer.program;
+        statements
+            .iter()
+            .filter_map(|statement| match statement {
+                ast::Statement::Query(query) => Some(lowerer.query(query)),
+                _ => None,
+            })
+            .collect()
+    });
     match errors.is_empty() {
         true => Ok(queries),
         false => {
@@ -77,21 +77,29 @@ pub fn lower(
 }
 
 /// Lowers a position with no free variables, such as a move typed in play.
-/// The program is lent to the lowering and handed back as it was, not
-/// copied: a move typed in play costs what it says, not what the session
-/// declared.
+/// The program is lent to the lowering, not copied: a move typed in play
+/// costs what it says, not what the session declared.
 pub fn position(program: &mut Program, sum: &ast::Sum) -> Result<Vec<Term>, CheckErrors> {
     let mark = program.mark();
-    let mut lowerer = Lowerer::new(std::mem::take(program));
-    let terms = lowerer.sum(sum, &Scope::default());
-    let errors = std::mem::take(&mut lowerer.errors);
-    *program = lowerer.program;
+    let (terms, errors) = lent(program, |lowerer| lowerer.sum(sum, &Scope::default()));
     // A position declares nothing; whatever it might have is dropped.
     program.rewind(mark);
     match errors.is_empty() {
         true => Ok(terms),
         false => Err(CheckErrors { errors }),
     }
+}
+
+/// Runs `lowering` with the program lent to a lowerer, taken rather than
+/// copied and handed back extended; what it gives, and the errors found.
+fn lent<T>(
+    program: &mut Program,
+    lowering: impl FnOnce(&mut Lowerer) -> T,
+) -> (T, Vec<CheckError>) {
+    let mut lowerer = Lowerer::new(std::mem::take(program));
+    let found = lowering(&mut lowerer);
+    *program = lowerer.program;
+    (found, lowerer.errors)
 }
 
 /// The name a declaration declares.

@@ -170,7 +170,7 @@ pub async fn run(
             // dropped and no more queries asked.
             let (mut answered, room) = (0usize, max_answered);
             let full = std::cell::Cell::new(false);
-            let asked = std::cell::Cell::new(SourceSpan::from(0..0));
+            let mut asked = SourceSpan::from(0..0);
             let mut sink = |event| match event {
                 Event::Answer(_) if full.get() => {}
                 Event::Answer(answer) => {
@@ -217,15 +217,12 @@ pub async fn run(
                         .map_or(0, |text| text.matches('\n').count());
                     counted = at;
                     line.set(lines_before);
-                    asked.set(query.target_span);
+                    asked = query.target_span;
                     session.answer_query(query, &mut sink);
                 }
             }
             if full.get() {
-                let refused = AnswersTooLarge {
-                    room,
-                    span: asked.get(),
-                };
+                let refused = AnswersTooLarge { room, span: asked };
                 errors.push(sent.error(&Report::new(refused)));
             }
             notes.extend(plays.iter().map(|position| {

@@ -247,7 +247,7 @@ fn answer_room(at_once: usize) -> usize {
     let room = match crate::session::address_space_limit() {
         Some(limit) => {
             let stacks = at_once.saturating_mul(crate::front::STACK_SIZE);
-            limit.saturating_sub(stacks) / 3 / at_once.max(1)
+            limit.saturating_sub(stacks) / 3 / at_once
         }
         None => 1 << 30,
     };

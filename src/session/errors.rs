@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use miette::SourceSpan;
 
 use crate::engine::{Bound, EngineError};
-use crate::eval::{EvalError, grouped_count, noun};
+use crate::eval::{EvalError, grouped, grouped_count, noun};
 use crate::interp::{Component, Interpreter};
 
 /// Names the positions of an engine error in the language's own words.
@@ -31,7 +31,7 @@ pub(super) fn engine_error(
             limit,
             raise: format!(
                 "raise the limit if memory allows: `--max-states {}` gives twice the room (each position costs memory); or ask about a smaller position",
-                crate::eval::grouped(limit.saturating_mul(2) as u64)
+                grouped(limit.saturating_mul(2))
             ),
             game: match &expanding {
                 Component::Game(game, _) => interp.program.game(*game).name.clone(),
@@ -50,7 +50,7 @@ pub(super) fn engine_error(
                     .to_owned(),
                 _ => format!(
                     "run it on a machine with more memory or on one thread (`--threads 1`: each thread keeps a table and a stack of its own), or set a lower state limit (`--max-states {}`) to stop at the limit instead; or ask about a smaller position",
-                    crate::eval::grouped((solved / 2).max(1) as u64)
+                    grouped((solved / 2).max(1))
                 ),
             },
             span,
@@ -147,7 +147,7 @@ pub(super) fn engine_error(
             context: format!(
                 " while listing the options of {} ({} of them)",
                 interp.show(std::slice::from_ref(&position)),
-                crate::eval::grouped(count)
+                grouped(count)
             ),
         },
         EngineError::SearchTooLarge { limit, needed } => EvalError::SearchTooLarge {
@@ -178,7 +178,7 @@ fn kept_or_not(found: Option<u64>, raise: String) -> String {
         ),
         Some(found) => format!(
             "the {} {} it found {} kept: asking again (or `--save`, then `--resume`) goes on from {}; or {raise}",
-            crate::eval::grouped(found),
+            grouped(found),
             noun(found, "value", "values"),
             if found == 1 { "is" } else { "are" },
             if found == 1 { "it" } else { "them" },
@@ -199,15 +199,12 @@ fn table_size(bytes: usize) -> String {
 /// kept, and the work may have gone into finding the others again.
 fn forgot(forgotten: u64, within: Bound, raise: String) -> String {
     let (flag, bound) = match within {
-        Bound::States(limit) => (
-            "--max-states",
-            format!("{} positions", crate::eval::grouped(limit as u64)),
-        ),
+        Bound::States(limit) => ("--max-states", format!("{} positions", grouped(limit))),
         Bound::Table(bytes) => ("--max-table", table_size(bytes)),
     };
     format!(
         "the values it still holds are kept: asking again (or `--save`, then `--resume`) goes on from them; but the search forgot {} {} to stay within `{flag}` ({bound}), and may have spent the work finding them again: a larger `{flag}` lets it keep them; else {raise}",
-        crate::eval::grouped(forgotten),
+        grouped(forgotten),
         noun(forgotten, "value", "values"),
     )
 }
@@ -226,7 +223,7 @@ fn raise_work(limit: u64, solved: usize, of: Option<usize>) -> String {
         }
         _ => 10,
     };
-    let raised = crate::eval::grouped(limit.saturating_mul(factor));
+    let raised = grouped(limit.saturating_mul(factor));
     match of {
         Some(of) if solved > 0 && solved >= of.div_ceil(4) => format!(
             "`--max-work {raised}` ({factor} times the limit) should see it through, if options grow with the positions as they have so far; or ask about a smaller position"
