@@ -842,6 +842,33 @@ fn a_table_is_not_replaced_by_one_of_fewer_values() {
     );
 }
 
+/// Under a limit of work too small for the search to value any region of
+/// Cram 4 × 9, the error says that asking again ends the same way, and a
+/// table saved then holds no value.
+#[test]
+fn a_search_that_kept_nothing_says_asking_again_ends_the_same_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table");
+    let mut run = session();
+    run.set_max_work(1_000);
+    run.save_to(&path, Duration::from_secs(3600));
+    let heard = run_in(&mut run, &format!("{CRAM}grundy Cram(Grid(4, 9))\n"));
+    let [error] = heard.errors.as_slice() else {
+        panic!("{heard:?}");
+    };
+    let said = plain(error);
+    assert!(said.contains("too_much_work"), "{said}");
+    assert!(
+        said.contains("the search kept no new value before the limit")
+            && said.contains("ends the same way"),
+        "{said}"
+    );
+    assert!(
+        !matches!(run.save().unwrap(), Saved::Written(count) if count > 0),
+        "a table of values saved"
+    );
+}
+
 /// A run stopped before its first query is asked (Ctrl-C while a large
 /// table is taken in) says so, where it said nothing and answered nothing.
 #[test]
@@ -872,7 +899,7 @@ fn a_search_stopped_by_the_work_limit_says_what_it_kept() {
     let mut before = 0;
     for round in 0..40 {
         let mut run = session();
-        run.set_max_work(5_000);
+        run.set_max_work(50_000);
         if round > 0 {
             assert_eq!(run.resume(&path, &sources(&source)).unwrap(), before);
         }

@@ -400,14 +400,14 @@ fn memo_stops_at(limit: usize, query: &str) {
 
 /// `moves`, `why` and `strategy` value a large board's options by the
 /// search, as `grundy` values the board: within a state limit the memo
-/// cannot keep Cram 4 × 7 in (it reaches more than 100,000 regions), the
+/// cannot keep Cram 4 × 7 in (it reaches more than 50,000 regions), the
 /// options' values come out, and they are what the memo finds for each
 /// option on its own. By the mex rule their least missing value is the
 /// board's: 3, as Beling and Rogalski's solver (igsolve) finds it; the
 /// winning moves are the options of value 0.
 #[test]
 fn moves_why_and_strategy_of_a_board_past_the_memos_limit_come_from_the_search() {
-    let limit = 100_000;
+    let limit = 50_000;
     memo_stops_at(limit, "moves Cram(Grid(4, 7))");
 
     let queries = "moves Cram(Grid(4, 7))\nwhy Cram(Grid(4, 7))\nstrategy Cram(Grid(3, 7))\n";

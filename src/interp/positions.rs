@@ -164,10 +164,14 @@ impl<'p> Interpreter<'p> {
     ) -> Partial {
         let position = |value: Value| Component::Game(game, smallvec::smallvec![value]);
         let declared = self.program.game(game);
+        // Nodes and edges no play needs, in a game that takes edges: the
+        // region is split as if they were not there.
+        let mut cut = 0;
         if let Some(board) = &bits.board
             && declared.takes_edges
         {
             bits.bits &= !board.spare_nodes(bits.bits);
+            cut = board.twin_edges(bits.bits);
         }
         let Some(board) = bits.board else {
             let set = || position(Value::Set(Set::from_bits(bits.bits)));
@@ -190,7 +194,7 @@ impl<'p> Interpreter<'p> {
             return partial(part_value(region, solved));
         };
         let (mut value, mut known) = (0, true);
-        board.parts_boxed(bits.bits, splits.symmetric, |part| {
+        board.parts_boxed(bits.bits, cut, splits.symmetric, |part| {
             // A small part is read from its box's endgame table, where its
             // value was noted once found under the part's own key.
             let endgame = part.boxed(Self::ENDGAME_CELLS).map(|boxed| Endgame {

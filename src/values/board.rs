@@ -370,6 +370,58 @@ impl Board {
         spare
     }
 
+    /// Edges of `bits` (a region of a board of at most 128 nodes) that a
+    /// game whose every move takes the two ends of an edge may drop, each
+    /// by its left end along a row (bit `i`: the edge from node `i` to
+    /// node `i + 1`).
+    ///
+    /// Two nodes with the same two neighbours, which are not neighbours of
+    /// each other, are twins: on a grid, the corners of one diagonal of a
+    /// square of four cells, each with no neighbour outside it. The move
+    /// that takes one twin and a neighbour leaves what the move that takes
+    /// the other twin and that neighbour leaves, up to the twins' names.
+    /// So one edge of each twin may go, to different neighbours (here the
+    /// two along the rows): the options of the position less those edges
+    /// are those of the position, one for one, up to a leaf on a node that
+    /// holds another (see [`Board::spare_nodes`]) and a node with no
+    /// neighbour, and the two positions have one value. The region may
+    /// then split where the edges went. A twin's neighbours are in its
+    /// square alone, so squares are apart and each drops its edges as if
+    /// alone. Only grids of two rows or more have such edges here.
+    pub fn twin_edges(&self, bits: u128) -> u128 {
+        debug_assert!(self.size() <= 128);
+        match self.size() {
+            0..=64 => self.twin_edges_in::<u64>(u64::narrow(bits)).wide(),
+            _ => self.twin_edges_in::<u128>(bits),
+        }
+    }
+
+    fn twin_edges_in<W: Word>(&self, nodes: W) -> W {
+        let Spreader::Grid { cols, first, last } = self.spreader::<W>() else {
+            return W::ZERO;
+        };
+        // A grid of two rows or more: `cols` is less than the word's bits.
+        let down = |bits: W| bits << cols;
+        let up = |bits: W| bits >> cols;
+        // The nodes with a neighbour below, above, to the right, to the left.
+        let below = nodes & up(nodes);
+        let above = nodes & down(nodes);
+        let right = nodes & (nodes & !first) >> 1;
+        let left = nodes & (nodes & !last) << 1;
+        // The corners of a square whose only neighbours are in it.
+        let top_left = right & below & !left & !above;
+        let top_right = left & below & !right & !above;
+        let bottom_left = right & above & !left & !below;
+        let bottom_right = left & above & !right & !below;
+        // A square by its top row's left end, where its top-left corner's
+        // twin is at the bottom right, or its top-right corner's at the
+        // bottom left: the edges of both its rows go.
+        let falling = top_left & up(bottom_right) >> 1;
+        let rising = (top_right & up(bottom_left) << 1) >> 1;
+        let tops = falling | rising;
+        tops | down(tops)
+    }
+
     /// How to find the nodes next to a set of nodes of a board whose
     /// nodes fit in a `W`.
     fn spreader<W: Word>(&self) -> Spreader<'_, W> {
@@ -607,24 +659,34 @@ impl Board {
     /// [`Region::parts`] for the nodes `bits` of a board of at most 128
     /// nodes: bit operations only.
     pub fn parts(&self, bits: u128, symmetric: bool, mut each: impl FnMut(Region)) {
-        self.parts_boxed(bits, symmetric, |part| each(part.region()));
+        self.parts_boxed(bits, 0, symmetric, |part| each(part.region()));
     }
 
     /// [`Board::parts`], each part as it is found: a part of a grid moved
     /// to its bounding box but not yet to the least of its images, which
     /// [`Part::region`] finds, so that a part of a small box can be looked
     /// up by its cells as they lie (see [`Part::boxed`]).
-    pub fn parts_boxed(&self, bits: u128, symmetric: bool, each: impl FnMut(Part)) {
+    ///
+    /// The edges of `cut` (by their left ends, as [`Board::twin_edges`]
+    /// gives them) join no nodes: a part may still hold both ends of one,
+    /// joined another way.
+    pub fn parts_boxed(&self, bits: u128, cut: u128, symmetric: bool, each: impl FnMut(Part)) {
         debug_assert!(self.size() <= 128);
         match self.size() {
-            0..=64 => self.parts_in::<u64>(bits, symmetric, each),
-            _ => self.parts_in::<u128>(bits, symmetric, each),
+            0..=64 => self.parts_in::<u64>(bits, cut, symmetric, each),
+            _ => self.parts_in::<u128>(bits, cut, symmetric, each),
         }
     }
 
     /// [`Board::parts_boxed`], with the nodes in a `W`.
     #[inline(always)]
-    fn parts_in<W: Word>(&self, bits: u128, symmetric: bool, mut each: impl FnMut(Part)) {
+    fn parts_in<W: Word>(
+        &self,
+        bits: u128,
+        cut: u128,
+        symmetric: bool,
+        mut each: impl FnMut(Part),
+    ) {
         let rows = match *self {
             Board::Grid { cols, .. } => Some(Rows::of(cols)),
             _ => None,
@@ -639,7 +701,18 @@ impl Board {
         // innermost loop is straight bit operations.
         let bits = W::narrow(bits);
         match self.spreader::<W>() {
-            grid @ Spreader::Grid { .. } => split(bits, &grid, &mut shaped),
+            // A node at the left end of an edge cut spreads no further to
+            // the right, as if at the end of its row, and the node at its
+            // right end no further to the left.
+            Spreader::Grid { cols, first, last } => {
+                let cut = W::narrow(cut);
+                let grid = Spreader::Grid {
+                    cols,
+                    first: first | cut << 1,
+                    last: last | cut,
+                };
+                split(bits, &grid, &mut shaped)
+            }
             path @ Spreader::Path => split(bits, &path, &mut shaped),
             masks @ Spreader::Masks(_) => split_from_frontier(bits, &masks, &mut shaped),
             any @ Spreader::Any(_) => split(bits, &any, &mut shaped),
@@ -1626,7 +1699,7 @@ mod tests {
             let board = Board::Grid { rows, cols };
             for bits in 0u128..1 << (rows * cols) {
                 let mut boxed = Vec::new();
-                board.parts_boxed(bits, true, |part| {
+                board.parts_boxed(bits, 0, true, |part| {
                     let Some(found) = part.boxed(16) else {
                         panic!("a part of a {rows} × {cols} grid fits a box of 16 cells");
                     };
@@ -1904,6 +1977,60 @@ mod tests {
                     "{bits:b} of {board:?}"
                 );
             }
+        }
+    }
+
+    /// Every region of five grids: the edges [`Board::twin_edges`] drops
+    /// are those of the squares whose two diagonal corners have the
+    /// square's other two cells as their only neighbours, found cell by
+    /// cell; and the region's value in the game that takes an edge's two
+    /// ends is the XOR of its parts' as the region splits without them
+    /// (each part's value that of its cells, by the plain definition, with
+    /// every edge between them).
+    #[test]
+    fn twin_edges_leave_the_value_of_an_edge_game_as_it_was() {
+        for (rows, cols) in [(3, 4), (4, 3), (4, 4), (2, 6), (3, 5)] {
+            let board = Board::Grid { rows, cols };
+            let mut memo = HashMap::new();
+            let mut parts_memo = HashMap::new();
+            let mut cut_somewhere = 0;
+            for bits in 0..1u128 << (rows * cols) {
+                let around = |v: u32| {
+                    let mut around = 0u128;
+                    board.neighbours(v, |w| around |= (bits >> w & 1) << w);
+                    around
+                };
+                let mut expected = 0u128;
+                for r in 0..rows - 1 {
+                    for c in 0..cols - 1 {
+                        let [tl, tr] = [r * cols + c, r * cols + c + 1];
+                        let [bl, br] = [tl + cols, tr + cols];
+                        let held = [tl, tr, bl, br].iter().all(|&v| bits >> v & 1 == 1);
+                        let twins = |a: u32, d: u32, b: u32, c: u32| {
+                            around(a) == (1 << b | 1 << c) && around(d) == (1 << b | 1 << c)
+                        };
+                        if held && (twins(tl, br, tr, bl) || twins(tr, bl, tl, br)) {
+                            expected |= 1 << tl | 1 << bl;
+                        }
+                    }
+                }
+                let cut = board.twin_edges(bits);
+                assert_eq!(cut, expected, "{bits:b} of {rows} × {cols}");
+                cut_somewhere += usize::from(cut != 0);
+                let mut value = 0;
+                board.parts_boxed(bits, cut, false, |part| {
+                    let Region { board, nodes } = part.region();
+                    let part_bits = nodes.bits().expect("a part of a small grid");
+                    let memo = parts_memo.entry(board.clone()).or_default();
+                    value ^= edge_game(&board, part_bits, memo);
+                });
+                assert_eq!(
+                    value,
+                    edge_game(&board, bits, &mut memo),
+                    "{bits:b} of {rows} × {cols}, split without {cut:b}"
+                );
+            }
+            assert!(cut_somewhere > 0, "{rows} × {cols} has twins somewhere");
         }
     }
 
