@@ -312,12 +312,14 @@ impl Board {
     /// The nodes of `bits` (a region of a board of at most 128 nodes) that
     /// no play of a game whose every move takes the two ends of an edge
     /// needs (see `NodeRule::takes_an_edge`): the nodes with no neighbour,
-    /// which no move takes, and all leaves but one on each node. Of two
-    /// leaves on one node either may go: a move that takes the node leaves
-    /// both with no neighbour, and any other leaves them as they were, so
-    /// the position with both and the position with one have the same
-    /// options, one for one, up to nodes with no neighbour. Dropping
-    /// leaves makes no new pair of them, so one pass is all.
+    /// which no move takes; all leaves but one on each node; and the nodes
+    /// that are no leaf and whose every neighbour holds a leaf (see
+    /// [`lone_between_leaves`]). Of two leaves on one node either may go:
+    /// a move that takes the node leaves both with no neighbour, and any
+    /// other leaves them as they were, so the position with both and the
+    /// position with one have the same options, one for one, up to nodes
+    /// with no neighbour. Dropping these makes no new pair of leaves and
+    /// no new node of the third kind, so one pass is all.
     pub fn spare_nodes(&self, bits: u128) -> u128 {
         debug_assert!(self.size() <= 128);
         match self.size() {
@@ -367,7 +369,11 @@ impl Board {
         held = held | on;
         let on = (leaves & left) >> 1;
         spare = spare | (on & held) << 1;
+        held = held | on;
         spare
+            | lone_between_leaves(nodes, leaves, held, |bits| {
+                shift_down(bits) | shift_up(bits) | (bits & !last) << 1 | (bits & !first) >> 1
+            })
     }
 
     /// Edges of `bits` (a region of a board of at most 128 nodes) that a
@@ -969,7 +975,7 @@ impl Region {
 
 /// [`Board::spare_nodes`] for a board whose nodes spread one at a time.
 fn spare_nodes_one_by_one<W: Word>(nodes: W, spreader: &Spreader<'_, W>) -> W {
-    let (mut spare, mut held, mut rest) = (W::ZERO, W::ZERO, nodes);
+    let (mut spare, mut held, mut leaves, mut rest) = (W::ZERO, W::ZERO, W::ZERO, nodes);
     while rest != W::ZERO {
         let node = rest.lowest();
         rest = rest & !node;
@@ -982,9 +988,24 @@ fn spare_nodes_one_by_one<W: Word>(nodes: W, spreader: &Spreader<'_, W>) -> W {
                 spare = spare | node;
             }
             held = held | around;
+            leaves = leaves | node;
         }
     }
-    spare
+    spare | lone_between_leaves(nodes, leaves, held, |bits| spreader.spread(bits))
+}
+
+/// The nodes of `nodes` that are no leaf and have only nodes that hold a
+/// leaf (`held`) for neighbours (so they hold none: their leaf would hold
+/// none): a game that takes an edge's two ends never needs them. Against the position less such a node `x`,
+/// the second player answers a move that takes `x` and a neighbour `s` by
+/// taking `s` and its leaf, which leaves the two positions alike up to a
+/// node with no neighbour (the leaf, or `x`), and any other move by the
+/// same move in the other position, after which `x` still has only such
+/// neighbours: so the two positions have one value. No such node is a
+/// neighbour of another, and dropping one leaves the others as they were.
+#[inline(always)]
+fn lone_between_leaves<W: Word>(nodes: W, leaves: W, held: W, spread: impl Fn(W) -> W) -> W {
+    nodes & !leaves & !spread(nodes & !held)
 }
 
 /// Calls `each` with each connected part of the nodes `rest`: a node's part
@@ -1949,7 +1970,8 @@ mod tests {
         ));
         let mut boards = vec![Board::Graph(graph.clone()), Board::Edges(graph)];
         boards.extend(
-            [(3, 4), (4, 3), (2, 6), (1, 9), (3, 3)].map(|(rows, cols)| Board::Grid { rows, cols }),
+            [(3, 4), (4, 3), (2, 6), (1, 9), (3, 3), (4, 4)]
+                .map(|(rows, cols)| Board::Grid { rows, cols }),
         );
         boards.extend([Board::Path(10), Board::Cycle(9), Board::Cycle(2)]);
         for board in boards {
