@@ -320,6 +320,7 @@ impl Board {
     /// position with one have the same options, one for one, up to nodes
     /// with no neighbour. Dropping these makes no new pair of leaves and
     /// no new node of the third kind, so one pass is all.
+    #[inline(always)]
     pub fn spare_nodes(&self, bits: u128) -> u128 {
         debug_assert!(self.size() <= 128);
         match self.size() {
@@ -394,6 +395,7 @@ impl Board {
     /// then split where the edges went. A twin's neighbours are in its
     /// square alone, so squares are apart and each drops its edges as if
     /// alone. Only grids of two rows or more have such edges here.
+    #[inline(always)]
     pub fn twin_edges(&self, bits: u128) -> u128 {
         debug_assert!(self.size() <= 128);
         match self.size() {
