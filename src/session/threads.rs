@@ -26,6 +26,10 @@ const SHARED_SHARE: usize = 64;
 /// about 30,000 facts, a megabyte).
 const SHARED_MOST: usize = 64 << 20;
 
+/// The most options a search examines on one thread before the other
+/// threads are started: about ten milliseconds of Cram.
+const TRIAL_WORK: u64 = 50_000;
+
 /// `ask`'s answer from the session's engine, on as many threads as the
 /// engine is given when a pruned search answers it: the other threads
 /// ask it too, of engines of their own. With one thread, or a question
@@ -66,6 +70,18 @@ fn threads_if<T>(
         .min(stacks_within_limit(engine.max_table()));
     if threads < 2 || !searches {
         return ask(interp, engine);
+    }
+    // A small search is over before the threads would start (each with an
+    // engine of its own, and a table of shared facts to zero): it is tried
+    // on this thread alone first, within a little work, and a question
+    // that needs more goes on from what the try found.
+    let max_work = engine.max_work();
+    engine.set_max_work(max_work.min(TRIAL_WORK));
+    let tried = ask(interp, engine);
+    engine.set_max_work(max_work);
+    match tried {
+        Err(EngineError::TooMuchWork { .. }) if max_work > TRIAL_WORK => {}
+        tried => return tried,
     }
     let max_table = engine.max_table();
     let bytes = (max_table / SHARED_SHARE).min(SHARED_MOST);
@@ -169,7 +185,64 @@ pub fn address_space_limit() -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+    use std::thread::ThreadId;
+
     use super::*;
+    use crate::engine::{DEFAULT_MAX_STATES, Gamma, Method};
+    use crate::program::GameId;
+    use crate::session::Session;
+    use crate::values::{Board, Region, Set, Value};
+
+    /// The threads that asked `grundy Cram(Grid(rows, cols))` of a session
+    /// given two threads and `max_work`, and the value they answered.
+    fn asked_by(rows: u32, cols: u32, max_work: u64) -> (Vec<ThreadId>, Option<u64>) {
+        let mut session = Session::new(DEFAULT_MAX_STATES);
+        let cram = "game Cram(s) splits up to symmetry {\n  \
+                    move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b\n}";
+        assert!(session.run("<cram>", cram, &mut |_| {}));
+        let nodes = Set::from_bits((1u128 << (rows * cols)) - 1);
+        let board = Board::Grid { rows, cols };
+        let region = Value::Region(Region { board, nodes });
+        let sum = [Component::Game(GameId(0), smallvec::smallvec![region])];
+        let interp = Interpreter::new(&session.program);
+        let engine = &mut session.engine;
+        engine.set_threads(2);
+        engine.set_method(Method::Search);
+        engine.set_max_work(max_work);
+        let askers = Mutex::new(Vec::new());
+        let found = on_threads(&interp, engine, &sum, |interp, engine| {
+            askers.lock().unwrap().push(std::thread::current().id());
+            engine.gamma_sum(interp, &sum)
+        });
+        let value = match found {
+            Ok(Gamma::Finite(value)) => Some(value),
+            _ => None,
+        };
+        (askers.into_inner().unwrap(), value)
+    }
+
+    /// A question answered within [`TRIAL_WORK`] is asked on this thread
+    /// alone: no other thread is started for it (starting them took 3 ms
+    /// a question, a thousand times the question's own time). One that
+    /// needs more is asked on both threads, and answers as it must.
+    #[test]
+    fn only_a_question_past_a_little_work_starts_threads() {
+        let here = std::thread::current().id();
+        // Cram on 2 × 3: a domino along a row leaves a path of four cells
+        // (*2), one across a 2 × 2 square or two dominoes (0): value 1.
+        let (askers, value) = asked_by(2, 3, 1_000_000_000);
+        assert_eq!((askers, value), (vec![here], Some(1)));
+        // Cram on 4 × 9 is 1 (as igsolve finds it, README's table).
+        let (askers, value) = asked_by(4, 9, 1_000_000_000);
+        assert_eq!(value, Some(1));
+        assert_eq!(askers[0], here);
+        assert!(askers.iter().any(|&asker| asker != here), "{askers:?}");
+        // With no more work allowed than the try's, the try's answer (the
+        // limit) is the answer, and no thread is started.
+        let (askers, value) = asked_by(4, 9, TRIAL_WORK);
+        assert_eq!((askers, value), (vec![here], None));
+    }
 
     /// The stacks (1 GB each) and the table must fit the limit together:
     /// under 2.32 GB with the default 1 GB table two threads ran out of
