@@ -6,6 +6,7 @@
 use miette::SourceSpan;
 use smallvec::SmallVec;
 
+use super::error::grouped;
 use super::{Budget, EvalError, assignments, chain_value, eval, quick};
 use crate::program::{BinaryOp, Builtin, Comprehension, Expr, ExprKind};
 use crate::values::board::MAX_BOARD;
@@ -341,15 +342,25 @@ pub fn combine(
 /// Refuses nodes outside a board.
 fn on_board(board: &Board, nodes: &Set, span: SourceSpan) -> Result<(), EvalError> {
     let size = board.size() as i64;
-    match nodes.min().is_some_and(|min| min < 0) || nodes.max().is_some_and(|max| max >= size) {
-        true => Err(EvalError::OutOfRange {
-            what: format!("a node outside the board's {size}"),
-            help: "a board's nodes are numbered from 0 to its size less 1",
-            span,
-            context: String::new(),
-        }),
-        false => Ok(()),
-    }
+    let outside = match (nodes.min(), nodes.max()) {
+        (Some(min), _) if min < 0 => min,
+        (_, Some(max)) if max >= size => max,
+        _ => return Ok(()),
+    };
+    let what = match size {
+        0 => format!("node {outside} is not on the board, which has no nodes"),
+        size => format!(
+            "node {outside} is not on the board, whose {} nodes are 0 to {}",
+            grouped(size),
+            grouped(size - 1)
+        ),
+    };
+    Err(EvalError::OutOfRange {
+        what,
+        help: "a board's nodes are numbered from 0 to its size less 1",
+        span,
+        context: String::new(),
+    })
 }
 
 /// `{e for …}` or `[e for …]`.
