@@ -330,40 +330,23 @@ impl Board {
     }
 
     fn spare_nodes_in<W: Word>(&self, nodes: W) -> W {
-        let (cols, first, last) = match self.spreader::<W>() {
+        let spreader = self.spreader::<W>();
+        let (cols, first, last) = match spreader {
             Spreader::Grid { cols, first, last } => (cols, first, last),
             // A path is a grid of one row, with no rows above or below.
             Spreader::Path => (W::BITS, W::ZERO, W::ZERO),
             other => return spare_nodes_one_by_one(nodes, &other),
         };
-        let shift_down = |bits: W| {
-            if cols < W::BITS {
-                bits << cols
-            } else {
-                W::ZERO
-            }
-        };
-        let shift_up = |bits: W| {
-            if cols < W::BITS {
-                bits >> cols
-            } else {
-                W::ZERO
-            }
-        };
-        // The nodes with a neighbour below, above, to the right, to the left.
-        let below = nodes & shift_up(nodes);
-        let above = nodes & shift_down(nodes);
-        let right = nodes & (nodes & !first) >> 1;
-        let left = nodes & (nodes & !last) << 1;
+        let [below, above, right, left] = sides(nodes, cols, first, last);
         let some = below | above | right | left;
         let two = (below & (above | right | left)) | (above & (right | left)) | (right & left);
         let leaves = some & !two;
         // The node each leaf hangs on, one direction at a time: a leaf
         // whose node already has one goes.
         let mut spare = nodes & !some;
-        let mut held = shift_down(leaves & below);
-        let on = shift_up(leaves & above);
-        spare = spare | shift_down(on & held);
+        let mut held = down(leaves & below, cols);
+        let on = up(leaves & above, cols);
+        spare = spare | down(on & held, cols);
         held = held | on;
         let on = (leaves & right) << 1;
         spare = spare | (on & held) >> 1;
@@ -371,10 +354,7 @@ impl Board {
         let on = (leaves & left) >> 1;
         spare = spare | (on & held) << 1;
         held = held | on;
-        spare
-            | lone_between_leaves(nodes, leaves, held, |bits| {
-                shift_down(bits) | shift_up(bits) | (bits & !last) << 1 | (bits & !first) >> 1
-            })
+        spare | lone_between_leaves(nodes, leaves, held, |bits| spreader.spread(bits))
     }
 
     /// Edges of `bits` (a region of a board of at most 128 nodes) that a
@@ -408,14 +388,7 @@ impl Board {
         let Spreader::Grid { cols, first, last } = self.spreader::<W>() else {
             return W::ZERO;
         };
-        // A grid of two rows or more: `cols` is less than the word's bits.
-        let down = |bits: W| bits << cols;
-        let up = |bits: W| bits >> cols;
-        // The nodes with a neighbour below, above, to the right, to the left.
-        let below = nodes & up(nodes);
-        let above = nodes & down(nodes);
-        let right = nodes & (nodes & !first) >> 1;
-        let left = nodes & (nodes & !last) << 1;
+        let [below, above, right, left] = sides(nodes, cols, first, last);
         // The corners of a square whose only neighbours are in it.
         let top_left = right & below & !left & !above;
         let top_right = left & below & !right & !above;
@@ -424,10 +397,10 @@ impl Board {
         // A square by its top row's left end, where its top-left corner's
         // twin is at the bottom right, or its top-right corner's at the
         // bottom left: the edges of both its rows go.
-        let falling = top_left & up(bottom_right) >> 1;
-        let rising = (top_right & up(bottom_left) << 1) >> 1;
+        let falling = top_left & up(bottom_right, cols) >> 1;
+        let rising = (top_right & up(bottom_left, cols) << 1) >> 1;
         let tops = falling | rising;
-        tops | down(tops)
+        tops | down(tops, cols)
     }
 
     /// How to find the nodes next to a set of nodes of a board whose
@@ -451,6 +424,38 @@ impl Board {
             other => Spreader::Any(other),
         }
     }
+}
+
+/// The nodes of a grid of `cols` columns one row below `bits` (none when
+/// a row is the whole word: a path).
+#[inline(always)]
+fn down<W: Word>(bits: W, cols: u32) -> W {
+    match cols < W::BITS {
+        true => bits << cols,
+        false => W::ZERO,
+    }
+}
+
+/// The nodes one row above `bits` (see [`down`]).
+#[inline(always)]
+fn up<W: Word>(bits: W, cols: u32) -> W {
+    match cols < W::BITS {
+        true => bits >> cols,
+        false => W::ZERO,
+    }
+}
+
+/// The nodes of `nodes` with a neighbour among them below, above, to the
+/// right and to the left, on a grid of `cols` columns whose first and
+/// last columns are `first` and `last`.
+#[inline(always)]
+fn sides<W: Word>(nodes: W, cols: u32, first: W, last: W) -> [W; 4] {
+    [
+        nodes & up(nodes, cols),
+        nodes & down(nodes, cols),
+        nodes & (nodes & !first) >> 1,
+        nodes & (nodes & !last) << 1,
+    ]
 }
 
 /// A word of bits, one a node: `u64` for boards of at most 64 nodes, whose
