@@ -278,3 +278,35 @@ fn crosscheck_searches_a_product_as_its_board() {
     assert!(checks[2].agree() && !checks[2].search_wins && !checks[2].boards);
     assert_eq!(checks[2].positions, 6);
 }
+
+/// A head of Rugs at (100, 4) reaches the 400 coins (x, y) with x ≤ 100
+/// and y ≤ 4, a board of 2^400 positions: the crosscheck is refused as
+/// soon as its count of coins passes the 20 whose 2^20 boards could fit
+/// the limit of a million, not after searching a million of them, each
+/// with hundreds of options of hundreds of heads.
+#[test]
+fn a_crosscheck_of_a_board_of_too_many_coins_is_refused_by_its_coins() {
+    let output = common::sprague(
+        &["run", "-"],
+        &format!("{COINS} crosscheck Rugs(100, 4)\ncrosscheck Rugs(3, 4)"),
+    );
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(errors.contains("a board of more than 20 coins"), "{errors}");
+    assert!(errors.contains("--max-search"), "{errors}");
+    assert_eq!(output.status.code(), Some(1), "{errors}");
+}
+
+/// `remoteness` keeps every head, so the sums of Rugs(100, 4) are
+/// multisets of heads no limit of sums bounds the cost of: the heads its
+/// options hold count toward the work limit, and the search stops at it
+/// with the work limit's error.
+#[test]
+fn a_remoteness_of_sums_of_many_heads_stops_at_the_work_limit() {
+    let output = common::sprague(
+        &["run", "--max-work", "100000", "-"],
+        &format!("{COINS} remoteness Rugs(100, 4)"),
+    );
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(errors.contains("past the limit of 100,000"), "{errors}");
+    assert!(errors.contains("--max-work"), "{errors}");
+}

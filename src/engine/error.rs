@@ -56,6 +56,9 @@ pub enum EngineError<P, E> {
     Interrupted,
     /// A search over a whole sum would need more positions than allowed.
     SearchTooLarge { limit: usize, needed: u128 },
+    /// A search over a whole sum of coins would search a board of more
+    /// than `coins` coins, up to 2^coins sums: more than allowed.
+    BoardTooLarge { limit: usize, coins: usize },
     /// A position has more options than the engine lists (a huge Nim heap):
     /// refused before any is built.
     TooManyOptions {

@@ -211,9 +211,23 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let tables = sum
+        self.begin_work();
+        let (coins, others): (Vec<&P>, Vec<&P>) = sum
             .iter()
-            .map(|component| self.reachable(rules, component, limit))
+            .partition(|component| outcome && rules.cancels_in_pairs(component));
+        if !coins.is_empty() {
+            // The sums are the boards of the coins the heads reach, at most
+            // 2^n for n coins: past log2(limit) coins, they are not counted
+            // further (each head of a large board has thousands of options).
+            let most = (usize::BITS - limit.leading_zeros()) as usize;
+            let count = self.reachable_from(rules, &coins, most)?;
+            if count > most {
+                return Err(EngineError::BoardTooLarge { limit, coins: most });
+            }
+        }
+        let tables = others
+            .into_iter()
+            .map(|component| self.count_reachable(rules, component, limit))
             .collect::<Result<Vec<usize>, P, R::Error>>()?;
         let needed = tables
             .iter()
@@ -317,9 +331,13 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             frame.option += 1;
             // Every child is work, those already valued too: most are,
             // and counting only the sums entered read the stop flag
-            // seconds apart.
-            self.charge(1);
+            // seconds apart. A child of thousands of heads is as much
+            // work as their number: the work limit bounds what one sum
+            // costs, which the limit of sums does not.
             let key = &frame.key;
+            if self.count_work((key.len() + to.len()) as u64) {
+                return Err(self.too_much_work(parts.parts[moved as usize].clone()));
+            }
             let mut child = Vec::with_capacity(key.len() + to.len());
             child.extend_from_slice(&key[..frame.component]);
             child.extend_from_slice(to);
@@ -379,8 +397,23 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
 
     /// How many distinct components can arise from `position` (itself
     /// included), counting no further than `cap + 1`: the positions a
-    /// table of its values holds.
+    /// table of its values holds. The heads of the options listed count
+    /// toward the work limit.
     pub fn reachable<R>(
+        &mut self,
+        rules: &R,
+        position: &P,
+        cap: usize,
+    ) -> Result<usize, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        self.begin_work();
+        self.count_reachable(rules, position, cap)
+    }
+
+    /// [`Engine::reachable`] within the work of a search under way.
+    fn count_reachable<R>(
         &mut self,
         rules: &R,
         position: &P,
@@ -392,13 +425,31 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if let Some(n) = rules.as_heap(position) {
             return Ok(usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1));
         }
-        let mut seen = HashSet::from([position.clone()]);
-        let mut queue = vec![position.clone()];
+        self.reachable_from(rules, &[position], cap)
+    }
+
+    /// The positions reachable from any of `starts`, counted as
+    /// [`Engine::reachable`] counts them: past `cap`, the count stops.
+    fn reachable_from<R>(
+        &mut self,
+        rules: &R,
+        starts: &[&P],
+        cap: usize,
+    ) -> Result<usize, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        let mut seen: HashSet<P> = starts.iter().map(|&start| start.clone()).collect();
+        let mut queue: Vec<P> = seen.iter().cloned().collect();
         while let Some(next) = queue.pop() {
             for option in self.options(rules, &next)? {
                 // A board of coins has thousands of options, each costly
-                // to list: a stop from outside is heard as they are read.
+                // to list: a stop from outside is heard as they are read,
+                // and their heads are work.
                 self.watch()?;
+                if self.count_work(option.len() as u64) {
+                    return Err(self.too_much_work(next));
+                }
                 for part in option {
                     if seen.len() > cap {
                         return Ok(seen.len());

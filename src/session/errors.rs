@@ -164,6 +164,15 @@ pub(super) fn engine_error(
             },
             span,
         },
+        EngineError::BoardTooLarge { limit, coins } => EvalError::SearchTooLarge {
+            limit,
+            needed: format!(
+                "a board of more than {} coins, with room for {} or more",
+                grouped(coins),
+                grouped_count(1u128 << (coins + 1).min(127), "position", "positions")
+            ),
+            span,
+        },
     }
 }
 
