@@ -167,8 +167,8 @@ pub(super) fn engine_error(
         EngineError::BoardTooLarge { limit, coins } => EvalError::SearchTooLarge {
             limit,
             needed: format!(
-                "a board of more than {} coins, with room for {} or more",
-                grouped(coins),
+                "a board of more than {}, with room for {} or more",
+                grouped_count(coins as u128, "coin", "coins"),
                 grouped_count(1u128 << (coins + 1).min(127), "position", "positions")
             ),
             span,
