@@ -615,8 +615,9 @@ impl Region {
         let size = self.board.size();
         match self.nodes.bits() {
             Some(bits) if size <= 128 => self.board.parts(bits, symmetric, each),
-            _ => self
-                .connected(&mut |part| each(self.board.shaped(Set::from_values(part), symmetric))),
+            _ => self.connected(&mut |part| {
+                each(self.board.shaped(Set::from_increasing(part), symmetric))
+            }),
         }
     }
 

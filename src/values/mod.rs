@@ -6,6 +6,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use itertools::{EitherOrBoth, Itertools};
+
 pub mod automorphisms;
 pub mod board;
 pub mod involutions;
@@ -134,6 +136,17 @@ impl Set {
         Set::Large(large.into())
     }
 
+    /// The set of integers given in increasing order, no repeats: kept as
+    /// given, with no sort.
+    pub fn from_increasing(values: impl IntoIterator<Item = i64>) -> Set {
+        let values: Vec<i64> = values.into_iter().collect();
+        debug_assert!(values.is_sorted_by(|a, b| a < b), "{values:?}");
+        match (values.first(), values.last()) {
+            (Some(&first), Some(&last)) if first < 0 || last >= SMALL => Set::Large(values.into()),
+            _ => Set::from_bits(values.iter().fold(0, |bits, &value| bits | 1 << value)),
+        }
+    }
+
     /// The bits of a set inside `0..128`.
     #[inline]
     pub fn bits(&self) -> Option<u128> {
@@ -198,13 +211,16 @@ impl Set {
             SetOp::Intersection => in_a && in_b,
             SetOp::SymmetricDifference => in_a != in_b,
         };
-        let mut all: Vec<i64> = self.iter().chain(other.iter()).collect();
-        all.sort_unstable();
-        all.dedup();
-        Set::from_values(
-            all.into_iter()
-                .filter(|&value| keep(self.contains(value), other.contains(value))),
-        )
+        // Both in increasing order: one pass over the two, in step.
+        let merged = self.iter().merge_join_by(other.iter(), i64::cmp);
+        Set::from_increasing(merged.filter_map(|both| {
+            let (in_a, in_b) = match both {
+                EitherOrBoth::Both(..) => (true, true),
+                EitherOrBoth::Left(_) => (true, false),
+                EitherOrBoth::Right(_) => (false, true),
+            };
+            keep(in_a, in_b).then(|| both.reduce(|value, _| value))
+        }))
     }
 }
 
