@@ -22,6 +22,7 @@ mod dense;
 mod endgames;
 mod error;
 mod forgetting;
+mod huge_pages;
 mod lines;
 mod loopy;
 mod mex;

@@ -259,6 +259,8 @@ impl<K: Word> Table<K> {
         let mut states: Vec<u8> = Vec::new();
         keys.try_reserve_exact(slots)?;
         states.try_reserve_exact(slots)?;
+        super::huge_pages::advise(keys.spare_capacity_mut());
+        super::huge_pages::advise(states.spare_capacity_mut());
         keys.resize(slots, K::EMPTY);
         states.resize(slots, 0);
         let old = Table {

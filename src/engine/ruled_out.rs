@@ -209,6 +209,7 @@ impl<K: Tag> Ways<K> {
             self.ceiling = self.sets.len();
             return !self.sets.is_empty();
         }
+        super::huge_pages::advise(grown.spare_capacity_mut());
         grown.resize(
             sets,
             Set {

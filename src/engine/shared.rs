@@ -80,8 +80,10 @@ impl Shared {
     pub fn within(bytes: usize) -> Option<Shared> {
         let most = (bytes / SLOT_BYTES).max(1024);
         let slots = 1 << (usize::BITS - 1 - most.leading_zeros());
+        let mut words = bytemuck::allocation::try_zeroed_slice_box(slots * WORDS).ok()?;
+        super::huge_pages::advise(&mut words);
         Some(Shared {
-            words: bytemuck::allocation::try_zeroed_slice_box(slots * WORDS).ok()?,
+            words,
             slots,
             claimed: AtomicUsize::new(0),
             answered: AtomicBool::new(false),
