@@ -664,6 +664,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             Ok(root) => root,
             Err(error) => return Err(self.whole_cycle(rules, error)),
         };
+        if self.longest.contains_key(&root) {
+            return Ok(self.longest[&root]);
+        }
+        self.begin_work();
         // Solved positions reach no cycle, so this walk ends. Each frame is
         // a position to measure, with the option it reads from and the
         // longest play among the options before that one. A frame that
@@ -697,6 +701,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 .enumerate()
                 .skip(next)
             {
+                // An option of a board of coins may hold thousands of
+                // heads: each is work, and a stop is heard between options.
+                self.watch()?;
+                if self.count_work(option.len() as u64) {
+                    return Err(self.too_much_work(position.clone()));
+                }
                 let mut total = Some(0u64);
                 for part in option {
                     // A part's longest play, or its key while unmeasured.
