@@ -12,8 +12,8 @@ import sprague
 
 GRUNDY = 'game Grundy = octal "4!.0"\n'
 
-# A game of rules slow enough to be stopped: each position has every pair
-# of smaller rows as an option.
+# A game of rules with many positions: each has every pair of smaller
+# rows as an option.
 SLOW = "game Slow(n) { move Slow(a) + Slow(b) for a in 0..n, b in 0..n if a + b < n }\n"
 
 CHILD = textwrap.dedent(
@@ -23,7 +23,7 @@ CHILD = textwrap.dedent(
     s = sprague.Session({source!r})
     print("working", flush=True)
     try:
-        s.grundy("Grundy(9999999)")
+        s.grundy("Cram(Grid(5, 9))")
         print("finished", flush=True)
     except KeyboardInterrupt:
         print("interrupted", flush=True)
@@ -33,9 +33,15 @@ CHILD = textwrap.dedent(
 )
 
 
+# A search long enough to be stopped: Cram 5 × 9 takes tens of seconds
+# (Grundy's game to ten million heaps had ended within the 1.5 s the
+# test waits, on a quiet machine).
+CRAM = "game Cram(s) splits { move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b }\n"
+
+
 def test_ctrl_c_stops_the_engine_and_the_session_answers_after():
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD.format(source=GRUNDY + SLOW)],
+        [sys.executable, "-c", CHILD.format(source=CRAM + SLOW)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
