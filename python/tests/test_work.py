@@ -23,7 +23,7 @@ CHILD = textwrap.dedent(
     s = sprague.Session({source!r})
     print("working", flush=True)
     try:
-        s.grundy("Cram(Grid(5, 9))")
+        s.grundy("Cram(Grid(6, 9))")
         print("finished", flush=True)
     except KeyboardInterrupt:
         print("interrupted", flush=True)
@@ -33,7 +33,7 @@ CHILD = textwrap.dedent(
 )
 
 
-# A search long enough to be stopped: Cram 5 × 9 takes tens of seconds
+# A search long enough to be stopped: Cram 6 × 9 takes hours
 # (Grundy's game to ten million heaps had ended within the 1.5 s the
 # test waits, on a quiet machine).
 CRAM = "game Cram(s) splits { move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b }\n"
