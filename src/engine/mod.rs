@@ -664,8 +664,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             Ok(root) => root,
             Err(error) => return Err(self.whole_cycle(rules, error)),
         };
-        if self.longest.contains_key(&root) {
-            return Ok(self.longest[&root]);
+        // Measured before: no walk, so no work of its own begun.
+        if let Some(&n) = self.longest.get(&root) {
+            return Ok(n);
         }
         self.begin_work();
         // Solved positions reach no cycle, so this walk ends. Each frame is

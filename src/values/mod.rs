@@ -6,7 +6,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use itertools::{EitherOrBoth, Itertools};
+use itertools::Itertools;
 
 pub mod automorphisms;
 pub mod board;
@@ -214,12 +214,7 @@ impl Set {
         // Both in increasing order: one pass over the two, in step.
         let merged = self.iter().merge_join_by(other.iter(), i64::cmp);
         Set::from_increasing(merged.filter_map(|both| {
-            let (in_a, in_b) = match both {
-                EitherOrBoth::Both(..) => (true, true),
-                EitherOrBoth::Left(_) => (true, false),
-                EitherOrBoth::Right(_) => (false, true),
-            };
-            keep(in_a, in_b).then(|| both.reduce(|value, _| value))
+            keep(both.has_left(), both.has_right()).then(|| both.reduce(|value, _| value))
         }))
     }
 }
