@@ -310,3 +310,27 @@ fn a_remoteness_of_sums_of_many_heads_stops_at_the_work_limit() {
     assert!(errors.contains("past the limit of 100,000"), "{errors}");
     assert!(errors.contains("--max-work"), "{errors}");
 }
+
+/// Under misère play a sum is searched whole, each state a multiset of
+/// heads: a head of Rugs(40, 4) has up to 160 options of up to 160 heads,
+/// and a search bounded by its count of states alone held gigabytes long
+/// before a million of them. What the states, their children and the
+/// heads' options hold is bounded by `--max-table`: under an address space
+/// of 1.5 GB, the query is refused with the memory limit's error, and the
+/// next query is answered (a single head of Rugs(1, 1) has one move, to
+/// the empty board: under misère play its mover loses).
+#[test]
+fn a_misere_search_of_many_heads_is_bounded_by_its_memory() {
+    let output = common::run_capped_with(
+        &["--max-table", "16MB"],
+        &format!("{COINS} crosscheck misere Rugs(40, 4)\nwins? misere Rugs(1, 1)"),
+        1_500_000_000,
+    );
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(errors.contains("sums_too_large"), "{errors}");
+    assert!(errors.contains("more than 16 MB"), "{errors}");
+    assert!(errors.contains("--max-table"), "{errors}");
+    assert_eq!(output.status.code(), Some(1), "{errors}");
+    let answers = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(answers.trim(), "wins? misere Rugs(1, 1) = false");
+}

@@ -186,8 +186,8 @@ struct Limits {
     /// (or with a unit: 512KB, 64MB, 2GB): past it, the values cheapest to find again
     /// are forgotten and the search goes on (the answers stay exact); they count toward
     /// --max-states too, which also makes the search forget rather than stop. It also
-    /// bounds the graph a loopy game is valued on, and what the positions kept hold in
-    /// lists and large sets.
+    /// bounds the graph a loopy game is valued on, what the positions kept hold in
+    /// lists and large sets, and the sums a search under misère play keeps.
     #[arg(long, default_value = "1GB", value_name = "SIZE", value_parser = megabytes)]
     max_table: usize,
     /// The most sums `crosscheck`, `remoteness` and misère play may search for one row of a query.

@@ -219,6 +219,8 @@ pub type GenusMove<P> = (Move<P>, Genus);
 struct Frame<P> {
     key: Vec<P>,
     children: Vec<Vec<P>>,
+    /// What the children were counted in [`Held`].
+    held: usize,
     next: usize,
     /// Whether the children are the state's components alone, asked first
     /// to see whether genus theory answers for the sum.
@@ -285,7 +287,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let mut stack = vec![self.genus_frame(rules, moves, root, theory)?];
+        let mut held = Held::new(self.max_work, self.max_table);
+        let mut stack = vec![self.genus_frame(rules, moves, &mut held, root, theory)?];
         while let Some(frame) = stack.last_mut() {
             if let Some(child) = frame.children.get(frame.next).cloned() {
                 frame.next += 1;
@@ -293,8 +296,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     continue;
                 }
                 // No state is met again below itself: every component of a
-                // state was solved (its longest play found), so none reaches
-                // a cycle, and neither does their sum.
+                // state was solved, so none reaches a cycle, and neither
+                // does their sum.
                 if known.len().saturating_sub(base) + stack.len() >= limit {
                     return Err(EngineError::SearchTooLarge {
                         limit,
@@ -303,7 +306,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 }
                 self.sums += 1;
                 self.watch()?;
-                let frame = self.genus_frame(rules, moves, child, theory)?;
+                let frame = self.genus_frame(rules, moves, &mut held, child, theory)?;
                 stack.push(frame);
                 continue;
             }
@@ -311,12 +314,16 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 let all_tame = frame.children.iter().all(|child| known[child].tame);
                 if !all_tame {
                     let key = frame.key.clone();
-                    let children = self.children(rules, moves, &key)?;
+                    let children = self.children(rules, moves, &mut held, &key)?;
                     let frame = stack.last_mut().expect("the loop holds a frame");
-                    (frame.children, frame.next, frame.parts) = (children, 0, false);
+                    held.release(frame.held);
+                    (frame.children, frame.held) = children;
+                    (frame.next, frame.parts) = (0, false);
                     continue;
                 }
                 let frame = stack.pop().expect("the loop holds a frame");
+                held.release(frame.held);
+                held.keep(frame.key.len() + 1);
                 let genus = Genus::tame_sum(
                     frame
                         .key
@@ -327,6 +334,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 continue;
             }
             let frame = stack.pop().expect("the loop holds a frame");
+            held.release(frame.held);
+            held.keep(frame.key.len() + 1);
             if let (true, [heap]) = (theory, frame.key.as_slice())
                 && let Some(n) = rules.as_heap(heap)
             {
@@ -347,6 +356,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         &mut self,
         rules: &R,
         moves: &mut Moves<P>,
+        held: &mut Held,
         key: Vec<P>,
         theory: bool,
     ) -> Result<Frame<P>, P, R::Error>
@@ -356,37 +366,39 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         // With theory, a sum's parts are solved first, alone; a Nim heap
         // alone needs no children, its genus being known.
         let parts = theory && key.len() >= 2;
-        let children = match (theory, key.as_slice()) {
-            (true, [heap]) if rules.as_heap(heap).is_some() => Vec::new(),
+        let (children, counted) = match (theory, key.as_slice()) {
+            (true, [heap]) if rules.as_heap(heap).is_some() => (Vec::new(), 0),
             _ if parts => {
                 let mut parts: Vec<Vec<P>> = key.iter().map(|part| vec![part.clone()]).collect();
                 parts.dedup();
-                parts
+                let counted = 2 * parts.len();
+                held.build(self, counted, || key[0].clone())?;
+                (parts, counted)
             }
-            _ => self.children(rules, moves, &key)?,
+            _ => self.children(rules, moves, held, &key)?,
         };
-        // Each child built is work: a sum of many parts has thousands,
-        // and counting sums alone read the stop flag seconds apart.
-        self.charge(children.len() as u64);
         Ok(Frame {
             key,
             children,
+            held: counted,
             next: 0,
             parts,
         })
     }
 
-    /// The states a state moves to, each once.
+    /// The states a state moves to, each once, and what they were counted
+    /// in `held` as they were built.
     fn children<R>(
         &mut self,
         rules: &R,
         moves: &mut Moves<P>,
+        held: &mut Held,
         key: &[P],
-    ) -> Result<Vec<Vec<P>>, P, R::Error>
+    ) -> Result<(Vec<Vec<P>>, usize), P, R::Error>
     where
         R: Rules<Position = P>,
     {
-        let mut children = Vec::new();
+        let (mut children, mut counted) = (Vec::new(), 0);
         for (component, position) in key.iter().enumerate() {
             if key[..component].last() == Some(position) {
                 continue;
@@ -398,12 +410,17 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                     for to in self.options(rules, position)? {
                         options.push(self.state(rules, to.into_iter())?);
                     }
+                    let parts = options.iter().map(|option| option.len() + 1).sum();
+                    held.build(self, parts, || position.clone())?;
                     let options = Arc::new(options);
                     moves.insert(position.clone(), options.clone());
                     options
                 }
             };
             for to in options.iter() {
+                let parts = key.len() + to.len();
+                held.build(self, parts, || position.clone())?;
+                counted += parts;
                 let mut child = Vec::with_capacity(key.len() - 1 + to.len());
                 child.extend_from_slice(&key[..component]);
                 child.extend_from_slice(&key[component + 1..]);
@@ -414,7 +431,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
         children.sort();
         children.dedup();
-        Ok(children)
+        Ok((children, counted))
     }
 
     /// A sum as a state: terminal components dropped, the rest sorted.
@@ -424,13 +441,119 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     {
         let mut state = Vec::new();
         for part in parts {
-            // Only a terminal position has no play at all.
-            if self.longest(rules, &part)? > 0 {
+            if !self.is_terminal(rules, &part)? {
                 state.push(part);
             }
         }
         state.sort();
         Ok(state)
+    }
+
+    /// Whether a component has no move, solving it first: a cycle it
+    /// reaches is an error. A component of a nonzero value has a move;
+    /// only one of value 0 is asked for its options, and a terminal one is
+    /// noted as a play of no moves. (Its longest play would do, but a
+    /// large board of coins has thousands of heads of thousands of options
+    /// each, and a walk through all of them took minutes before the
+    /// search began.)
+    fn is_terminal<R>(&mut self, rules: &R, part: &P) -> Result<bool, P, R::Error>
+    where
+        R: Rules<Position = P>,
+    {
+        if let Some(n) = rules.as_heap(part) {
+            return Ok(n == 0);
+        }
+        let key = match self.solved(rules, part) {
+            Ok(key) => key,
+            Err(error) => return Err(self.whole_cycle(rules, error)),
+        };
+        if self.value(key) != 0 {
+            return Ok(false);
+        }
+        if let Some(&longest) = self.longest.get(&key) {
+            return Ok(longest == 0);
+        }
+        let options = self.options(rules, part)?;
+        if self.count_work(options.iter().map(|option| option.len() as u64 + 1).sum()) {
+            return Err(self.too_much_work(part.clone()));
+        }
+        if options.is_empty() {
+            self.longest.insert(key, 0);
+        }
+        Ok(options.is_empty())
+    }
+}
+
+/// What a search of whole sums under misère play has built and holds: the
+/// components of the states it listed (work, bounded by `--max-work`), and
+/// of the states it keeps, the children it has yet to search and the
+/// components' options (memory, bounded by `--max-table`). A board of coins
+/// has heads of thousands of options, each of thousands of heads: counting
+/// states alone, such a search filled the memory long before
+/// `--max-search` states.
+struct Held {
+    built: u64,
+    max_work: u64,
+    parts: usize,
+    max_parts: usize,
+}
+
+impl Held {
+    /// The bytes a component of a state takes, with its share of the
+    /// state's own list and of a map's slot: a component is a few words.
+    /// A state of n components counts n + 1.
+    const PART_BYTES: usize = 64;
+
+    fn new(max_work: u64, max_table: usize) -> Held {
+        Held {
+            built: 0,
+            max_work,
+            parts: 0,
+            max_parts: max_table / Self::PART_BYTES,
+        }
+    }
+
+    /// Counts `parts` components built and held; the work limit's error, or
+    /// the memory limit's, once they pass it. A stop from outside is heard
+    /// as they are counted.
+    fn build<P: Clone + Eq + Hash + Ord, E>(
+        &mut self,
+        engine: &mut Engine<P>,
+        parts: usize,
+        expanding: impl FnOnce() -> P,
+    ) -> Result<(), P, E> {
+        engine.charge(parts as u64);
+        engine.watch()?;
+        self.built = self.built.saturating_add(parts as u64);
+        self.parts = self.parts.saturating_add(parts);
+        if self.built > self.max_work {
+            return Err(EngineError::TooMuchWork {
+                limit: self.max_work,
+                examined: self.built,
+                solved: engine.states(),
+                of: None,
+                expanding: Box::new(expanding()),
+                forgotten: None,
+                found: None,
+            });
+        }
+        if self.parts > self.max_parts {
+            return Err(EngineError::SumsTooLarge {
+                bytes: self.max_parts * Self::PART_BYTES,
+                expanding: expanding(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Components no longer held (a frame's children, searched).
+    fn release(&mut self, parts: usize) {
+        self.parts = self.parts.saturating_sub(parts);
+    }
+
+    /// Components kept from now on, once counted as built.
+    fn keep(&mut self, parts: usize) {
+        self.parts = self.parts.saturating_add(parts);
     }
 }
 

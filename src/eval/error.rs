@@ -519,6 +519,21 @@ pub enum EvalError {
         span: SourceSpan,
     },
 
+    #[error("the sums searched would hold more than {size}, while expanding a sum with {position}")]
+    #[diagnostic(
+        code(sprague::eval::sums_too_large),
+        help(
+            "`--max-table SIZE` bounds the memory of the sums a search of whole sums keeps (misère play) as well as the tables': raise it if the machine has the room, or ask about a smaller sum"
+        )
+    )]
+    SumsTooLarge {
+        /// The bound, as `--max-table` reads it: `512 MB`.
+        size: String,
+        position: String,
+        #[label("searching this needs more memory")]
+        span: SourceSpan,
+    },
+
     #[error("more than {size} to hold the loopy positions {position} reaches")]
     #[diagnostic(
         code(sprague::eval::loopy_too_large),
@@ -710,6 +725,7 @@ impl EvalError {
             | EvalError::AliasTooDeep { .. }
             | EvalError::TooManyMoves { .. }
             | EvalError::LoopyTooLarge { .. }
+            | EvalError::SumsTooLarge { .. }
             | EvalError::PositionsTooLarge { .. }
             | EvalError::TooManyStates { .. }
             | EvalError::OutOfMemory { .. }

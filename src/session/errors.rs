@@ -89,6 +89,11 @@ pub(super) fn engine_error(
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
             span,
         },
+        EngineError::SumsTooLarge { bytes, expanding } => EvalError::SumsTooLarge {
+            size: table_size(bytes),
+            position: interp.show(std::slice::from_ref(&expanding)).to_string(),
+            span,
+        },
         EngineError::LoopyTooLarge { bytes, expanding } => EvalError::LoopyTooLarge {
             size: table_size(bytes),
             position: interp.show(std::slice::from_ref(&expanding)).to_string(),
