@@ -334,3 +334,29 @@ fn a_misere_search_of_many_heads_is_bounded_by_its_memory() {
     let answers = String::from_utf8_lossy(&output.stdout);
     assert_eq!(answers.trim(), "wins? misere Rugs(1, 1) = false");
 }
+
+/// `remoteness` keeps every head of its sums, each sum a list of thousands
+/// of heads from Rugs(40, 4) on: what its sums and the heads' options hold
+/// is bounded by `--max-table`, and the query is refused with the memory
+/// limit's error under an address space of 1.5 GB (it had run out of
+/// memory and aborted). The next query is answered: Rugs(1, 1) moves to
+/// the empty board, a win in one move.
+#[test]
+fn a_remoteness_of_many_heads_is_bounded_by_its_memory() {
+    let output = common::run_capped_with(
+        &["--max-table", "16MB"],
+        &format!("{COINS} remoteness Rugs(40, 4)\nremoteness Rugs(1, 1)"),
+        1_500_000_000,
+    );
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(errors.contains("sums_too_large"), "{errors}");
+    assert!(errors.contains("more than 16 MB"), "{errors}");
+    assert_eq!(output.status.code(), Some(1), "{errors}");
+    let answers = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        answers
+            .trim()
+            .starts_with("remoteness Rugs(1, 1) = 1 (win)"),
+        "{answers}"
+    );
+}

@@ -187,7 +187,8 @@ struct Limits {
     /// are forgotten and the search goes on (the answers stay exact); they count toward
     /// --max-states too, which also makes the search forget rather than stop. It also
     /// bounds the graph a loopy game is valued on, what the positions kept hold in
-    /// lists and large sets, and the sums a search under misère play keeps.
+    /// lists and large sets, and the sums a search of whole sums keeps (crosscheck,
+    /// remoteness, misère play).
     #[arg(long, default_value = "1GB", value_name = "SIZE", value_parser = megabytes)]
     max_table: usize,
     /// The most sums `crosscheck`, `remoteness` and misère play may search for one row of a query.

@@ -46,6 +46,12 @@ type Id = u32;
 /// A sum as a search keeps it: its components' numbers, sorted.
 type Key = Box<[Id]>;
 
+/// The bytes a sum of `len` components takes where a search keeps it: its
+/// numbers, the box's pointer and length, and its share of a map's slot.
+fn key_bytes(len: usize) -> usize {
+    len * size_of::<Id>() + 48
+}
+
 /// A sum being expanded: its moves are made one at a time, those of one
 /// component listed at once, and what each leaves is folded in as found.
 struct Frame {
@@ -95,6 +101,9 @@ impl<P: Eq + Hash> Minimax<P> {
 /// sorted list of numbers), listed when first moved in, and whether two of
 /// it cancel.
 struct Parts<P> {
+    /// The bytes the search holds in its sums (kept, and on its path) and
+    /// in the components' options: within the tables' bound.
+    held: usize,
     ids: HashMap<P, Id>,
     parts: Vec<P>,
     options: Vec<Option<Rc<[Key]>>>,
@@ -106,6 +115,7 @@ struct Parts<P> {
 impl<P: Clone + Eq + Hash> Parts<P> {
     fn new(cancel: bool) -> Self {
         Parts {
+            held: 0,
             ids: HashMap::new(),
             parts: Vec::new(),
             options: Vec::new(),
@@ -250,6 +260,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             let Some(child) = child else {
                 let frame = stack.pop().expect("the loop holds a frame");
                 on_stack.remove(&frame.key);
+                parts.held = parts.held.saturating_sub(key_bytes(frame.key.len()));
                 let found = frame.fold.outcome();
                 if let Some(parent) = stack.last_mut() {
                     parent.fold.add(found);
@@ -282,6 +293,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
             self.sums += 1;
             self.watch()?;
+            // On the path twice (its frame, the set of sums on it), then
+            // kept once.
+            parts.held = parts.held.saturating_add(2 * key_bytes(child.len()));
+            self.hold(&parts, child.first().copied())?;
             on_stack.insert(child.clone());
             stack.push(Frame::new(child));
         }
@@ -365,8 +380,23 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .iter()
             .map(|option| option.iter().map(|part| parts.id(rules, part)).collect())
             .collect();
+        let bytes: usize = options.iter().map(|option| key_bytes(option.len())).sum();
+        parts.held = parts.held.saturating_add(bytes);
+        self.hold(parts, Some(id))?;
         parts.options[id as usize] = Some(options.clone());
         Ok(options)
+    }
+
+    /// The memory limit's error once what a search holds passes the
+    /// tables' bound, met at component `at`.
+    fn hold<E>(&self, parts: &Parts<P>, at: Option<Id>) -> Result<(), P, E> {
+        match (parts.held > self.max_table, at) {
+            (true, Some(at)) => Err(EngineError::SumsTooLarge {
+                bytes: self.max_table,
+                expanding: parts.parts[at as usize].clone(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The first move from `sum` that keeps to the remoteness found.

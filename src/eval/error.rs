@@ -523,7 +523,7 @@ pub enum EvalError {
     #[diagnostic(
         code(sprague::eval::sums_too_large),
         help(
-            "`--max-table SIZE` bounds the memory of the sums a search of whole sums keeps (misère play) as well as the tables': raise it if the machine has the room, or ask about a smaller sum"
+            "`--max-table SIZE` bounds the memory of the sums a search of whole sums keeps (`crosscheck`, `remoteness`, misère play) as well as the tables': raise it if the machine has the room, or ask about a smaller sum"
         )
     )]
     SumsTooLarge {
