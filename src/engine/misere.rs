@@ -495,7 +495,7 @@ struct Held {
     built: u64,
     max_work: u64,
     parts: usize,
-    max_parts: usize,
+    max_table: usize,
 }
 
 impl Held {
@@ -510,7 +510,7 @@ impl Held {
             built: 0,
             max_work,
             parts: 0,
-            max_parts: max_table / Self::PART_BYTES,
+            max_table,
         }
     }
 
@@ -538,9 +538,9 @@ impl Held {
                 found: None,
             });
         }
-        if self.parts > self.max_parts {
+        if self.parts.saturating_mul(Self::PART_BYTES) > self.max_table {
             return Err(EngineError::SumsTooLarge {
-                bytes: self.max_parts * Self::PART_BYTES,
+                bytes: self.max_table,
                 expanding: expanding(),
             });
         }
