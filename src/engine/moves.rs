@@ -155,6 +155,10 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         let mut moves = Vec::new();
         for (component, position) in sum.iter().enumerate() {
             for to in self.options_listed(rules, position, moves.len())? {
+                // An option of a board of coins holds thousands of heads,
+                // each valued: a stop is heard between options.
+                self.charge(to.len() as u64);
+                self.watch()?;
                 let r#move = Move { component, to };
                 let valued = value(self, &r#move.apply(sum))?;
                 moves.push((r#move, valued));
@@ -185,6 +189,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 return Ok(Some(Move { component, to }));
             }
             for to in self.options(rules, position)? {
+                // As in `valued_moves`: a stop is heard between options.
+                self.charge(to.len() as u64);
+                self.watch()?;
                 if self.sum_is(rules, &to, target)? {
                     return Ok(Some(Move { component, to }));
                 }
