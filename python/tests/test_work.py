@@ -1,6 +1,7 @@
 """Long work: Ctrl-C, threads inside the engine and Python threads around it."""
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -52,6 +53,9 @@ def test_ctrl_c_stops_the_engine_and_the_session_answers_after():
         time.sleep(1.5)
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
+        # A stop never heard fails the test, not hangs it.
+        ready, _, _ = select.select([child.stdout], [], [], 60)
+        assert ready, "no answer within 60 s of SIGINT"
         line = child.stdout.readline().strip()
         heard = time.monotonic() - sent
         assert line == "interrupted", child.stderr.read()
