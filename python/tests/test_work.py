@@ -19,8 +19,12 @@ SLOW = "game Slow(n) { move Slow(a) + Slow(b) for a in 0..n, b in 0..n if a + b 
 
 CHILD = textwrap.dedent(
     """
-    import sys, time
+    import signal, sys, time
     import sprague
+    # A process started in the background (`cmd &` in a script, as a CI
+    # runner may be) inherits SIGINT ignored, and Python then installs no
+    # handler for it: the test's signal would be lost.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     s = sprague.Session({source!r})
     print("working", flush=True)
     try:
