@@ -79,8 +79,9 @@ pub enum EngineError<P, E> {
         solved: usize,
         expanding: P,
     },
-    /// The sums a search of whole sums keeps (under misère play) would
-    /// hold more bytes than the limit (that of the tables).
+    /// The sums a search of whole sums keeps (`crosscheck`, `remoteness`,
+    /// misère play) would hold more bytes than the limit (that of the
+    /// tables).
     SumsTooLarge { bytes: usize, expanding: P },
     /// Labelling a loopy game would hold more bytes than the limit (that
     /// of the tables).

@@ -287,7 +287,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
     where
         R: Rules<Position = P>,
     {
-        let mut held = Held::new(self.max_work, self.max_table);
+        let mut held = Held::new(self.max_work);
         let mut stack = vec![self.genus_frame(rules, moves, &mut held, root, theory)?];
         while let Some(frame) = stack.last_mut() {
             if let Some(child) = frame.children.get(frame.next).cloned() {
@@ -495,7 +495,6 @@ struct Held {
     built: u64,
     max_work: u64,
     parts: usize,
-    max_table: usize,
 }
 
 impl Held {
@@ -505,12 +504,11 @@ impl Held {
     /// (Counted at 64 bytes, a search refused at 1 GB had peaked at 1.6.)
     const PART_BYTES: usize = 96;
 
-    fn new(max_work: u64, max_table: usize) -> Held {
+    fn new(max_work: u64) -> Held {
         Held {
             built: 0,
             max_work,
             parts: 0,
-            max_table,
         }
     }
 
@@ -538,13 +536,7 @@ impl Held {
                 found: None,
             });
         }
-        if self.parts.saturating_mul(Self::PART_BYTES) > self.max_table {
-            return Err(EngineError::SumsTooLarge {
-                bytes: self.max_table,
-                expanding: expanding(),
-            });
-        }
-        Ok(())
+        engine.within_table(self.parts.saturating_mul(Self::PART_BYTES), expanding)
     }
 
     /// Components no longer held (a frame's children, searched).

@@ -887,6 +887,19 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         }
     }
 
+    /// The memory limit's error once what a search of whole sums holds,
+    /// `bytes`, passes the tables' bound (`crosscheck`, `remoteness`,
+    /// misère play), met while expanding a sum with `expanding`.
+    fn within_table<E>(&self, bytes: usize, expanding: impl FnOnce() -> P) -> Result<(), P, E> {
+        match bytes > self.max_table {
+            true => Err(EngineError::SumsTooLarge {
+                bytes: self.max_table,
+                expanding: expanding(),
+            }),
+            false => Ok(()),
+        }
+    }
+
     /// The error of memory run out, with what is solved so far.
     fn out_of_memory<E>(&self) -> EngineError<P, E> {
         EngineError::OutOfMemory {

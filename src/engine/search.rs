@@ -296,7 +296,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             // On the path twice (its frame, the set of sums on it), then
             // kept once.
             parts.held = parts.held.saturating_add(2 * key_bytes(child.len()));
-            self.hold(&parts, child.first().copied())?;
+            if let Some(&first) = child.first() {
+                self.within_table(parts.held, || parts.parts[first as usize].clone())?;
+            }
             on_stack.insert(child.clone());
             stack.push(Frame::new(child));
         }
@@ -382,21 +384,9 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             .collect();
         let bytes: usize = options.iter().map(|option| key_bytes(option.len())).sum();
         parts.held = parts.held.saturating_add(bytes);
-        self.hold(parts, Some(id))?;
+        self.within_table(parts.held, || parts.parts[id as usize].clone())?;
         parts.options[id as usize] = Some(options.clone());
         Ok(options)
-    }
-
-    /// The memory limit's error once what a search holds passes the
-    /// tables' bound, met at component `at`.
-    fn hold<E>(&self, parts: &Parts<P>, at: Option<Id>) -> Result<(), P, E> {
-        match (parts.held > self.max_table, at) {
-            (true, Some(at)) => Err(EngineError::SumsTooLarge {
-                bytes: self.max_table,
-                expanding: parts.parts[at as usize].clone(),
-            }),
-            _ => Ok(()),
-        }
     }
 
     /// The first move from `sum` that keeps to the remoteness found.
