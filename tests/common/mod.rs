@@ -125,9 +125,25 @@ pub fn signalled_after_the_first_line(
     let mut printed = String::new();
     out.read_line(&mut printed).unwrap();
     std::thread::sleep(settle);
+    let pid = child.id() as libc::pid_t;
     // SAFETY: the pid is our child's, not yet waited for.
-    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    unsafe { libc::kill(pid, signal) };
+    // A child that does not hear the signal is killed after a minute, so
+    // the test fails (no exit code) instead of waiting for its end.
+    let (heard, hear) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if hear
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .is_err()
+        {
+            // SAFETY: the child is not reaped before `heard` is sent, so
+            // the pid is still ours.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    });
     out.read_to_string(&mut printed).unwrap();
+    let _ = heard.send(());
+    watchdog.join().unwrap();
     let output = child.wait_with_output().unwrap();
     let said = String::from_utf8_lossy(&output.stderr).into_owned();
     (printed, said, output.status.code())
