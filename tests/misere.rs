@@ -284,3 +284,30 @@ fn grundy_misere_is_the_misere_grundy_value() {
         .collect();
     assert_eq!(found, expected);
 }
+
+/// What a misère search of whole sums holds is counted in bytes, each state
+/// with its own share of a map's slot and its components in place: counted
+/// at 96 bytes a component and none a state, a search of Cram's regions
+/// (states of few components) refused at 200 MB had held 380 MB, and under
+/// an address space of 1.5 GB (1 GB of it the evaluator's stack, reserved)
+/// it aborted out of memory before the bound. Now it is refused with the
+/// memory limit's error, and the next query is answered: on a 1 × 2 board
+/// the mover's one domino ends the game, which loses under misère play.
+#[test]
+fn a_misere_search_of_regions_is_held_within_its_bound() {
+    let output = common::run_capped_with(
+        &["--max-table", "200MB"],
+        "game Cram(s) splits up to symmetry {
+           move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b
+         }
+         wins? misere Cram(Grid(5, 6))
+         wins? misere Cram(Grid(1, 2))",
+        1_500_000_000,
+    );
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(errors.contains("sums_too_large"), "{errors}");
+    assert!(errors.contains("more than 200 MB"), "{errors}");
+    assert_eq!(output.status.code(), Some(1), "{errors}");
+    let answers = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(answers.trim(), "wins? misere Cram(Grid(1, 2)) = false");
+}

@@ -219,7 +219,7 @@ pub type GenusMove<P> = (Move<P>, Genus);
 struct Frame<P> {
     key: Vec<P>,
     children: Vec<Vec<P>>,
-    /// What the children were counted in [`Held`].
+    /// The bytes the children were counted in [`Held`].
     held: usize,
     next: usize,
     /// Whether the children are the state's components alone, asked first
@@ -323,7 +323,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                 }
                 let frame = stack.pop().expect("the loop holds a frame");
                 held.release(frame.held);
-                held.keep(frame.key.len() + 1);
+                held.keep(Held::state_bytes(rules, &frame.key));
                 let genus = Genus::tame_sum(
                     frame
                         .key
@@ -335,7 +335,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             }
             let frame = stack.pop().expect("the loop holds a frame");
             held.release(frame.held);
-            held.keep(frame.key.len() + 1);
+            held.keep(Held::state_bytes(rules, &frame.key));
             if let (true, [heap]) = (theory, frame.key.as_slice())
                 && let Some(n) = rules.as_heap(heap)
             {
@@ -371,9 +371,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
             _ if parts => {
                 let mut parts: Vec<Vec<P>> = key.iter().map(|part| vec![part.clone()]).collect();
                 parts.dedup();
-                let counted = 2 * parts.len();
-                held.build(self, counted, || key[0].clone())?;
-                (parts, counted)
+                let bytes = parts
+                    .iter()
+                    .map(|part| Held::state_bytes(rules, part))
+                    .sum();
+                held.build(self, 2 * parts.len(), bytes, || key[0].clone())?;
+                (parts, bytes)
             }
             _ => self.children(rules, moves, held, &key)?,
         };
@@ -386,8 +389,8 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         })
     }
 
-    /// The states a state moves to, each once, and what they were counted
-    /// in `held` as they were built.
+    /// The states a state moves to, each once, and the bytes they were
+    /// counted in `held` as they were built.
     fn children<R>(
         &mut self,
         rules: &R,
@@ -399,6 +402,7 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         R: Rules<Position = P>,
     {
         let (mut children, mut counted) = (Vec::new(), 0);
+        let key_bytes = Held::state_bytes(rules, key);
         for (component, position) in key.iter().enumerate() {
             if key[..component].last() == Some(position) {
                 continue;
@@ -411,16 +415,25 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
                         options.push(self.state(rules, to.into_iter())?);
                     }
                     let parts = options.iter().map(|option| option.len() + 1).sum();
-                    held.build(self, parts, || position.clone())?;
+                    let bytes = options
+                        .iter()
+                        .map(|option| Held::state_bytes(rules, option))
+                        .sum();
+                    held.build(self, parts, bytes, || position.clone())?;
                     let options = Arc::new(options);
                     moves.insert(position.clone(), options.clone());
                     options
                 }
             };
+            // A child is the state with one component replaced by an
+            // option's.
+            let replaced = size_of::<P>() + rules.held_bytes(position);
             for to in options.iter() {
                 let parts = key.len() + to.len();
-                held.build(self, parts, || position.clone())?;
-                counted += parts;
+                let bytes =
+                    (key_bytes - replaced) + (Held::state_bytes(rules, to) - Held::STATE_BYTES);
+                held.build(self, parts, bytes, || position.clone())?;
+                counted += bytes;
                 let mut child = Vec::with_capacity(key.len() - 1 + to.len());
                 child.extend_from_slice(&key[..component]);
                 child.extend_from_slice(&key[component + 1..]);
@@ -486,45 +499,52 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
 
 /// What a search of whole sums under misère play has built and holds: the
 /// components of the states it listed (work, bounded by `--max-work`), and
-/// of the states it keeps, the children it has yet to search and the
-/// components' options (memory, bounded by `--max-table`). A board of coins
-/// has heads of thousands of options, each of thousands of heads: counting
-/// states alone, such a search filled the memory long before
-/// `--max-search` states.
+/// the bytes of the states it keeps, of the children it has yet to search
+/// and of the components' options (memory, bounded by `--max-table`). A
+/// board of coins has heads of thousands of options, each of thousands of
+/// heads: counting states alone, such a search filled the memory long
+/// before `--max-search` states.
 struct Held {
     built: u64,
     max_work: u64,
-    parts: usize,
+    bytes: usize,
 }
 
 impl Held {
-    /// The bytes a component of a state takes, with its share of the
-    /// state's own list, of a map's slot and of the lists' spare room: a
-    /// component is a few words. A state of n components counts n + 1.
-    /// (Counted at 64 bytes, a search refused at 1 GB had peaked at 1.6.)
-    const PART_BYTES: usize = 96;
+    /// The bytes a state takes beside its components: its slot in a map
+    /// or a list (its list's header, its genus), with the map's spare room
+    /// and the headers of its allocations.
+    const STATE_BYTES: usize = 384;
 
     fn new(max_work: u64) -> Held {
         Held {
             built: 0,
             max_work,
-            parts: 0,
+            bytes: 0,
         }
     }
 
-    /// Counts `parts` components built and held; the work limit's error, or
-    /// the memory limit's, once they pass it. A stop from outside is heard
-    /// as they are counted.
+    /// The bytes a state holds: its own, its components in place, and
+    /// what each holds behind pointers (a region's nodes, a large set).
+    fn state_bytes<R: Rules>(rules: &R, parts: &[R::Position]) -> usize {
+        let behind: usize = parts.iter().map(|part| rules.held_bytes(part)).sum();
+        Self::STATE_BYTES + size_of_val(parts) + behind
+    }
+
+    /// Counts `parts` components built, holding `bytes`; the work limit's
+    /// error, or the memory limit's, once they pass it. A stop from outside
+    /// is heard as they are counted.
     fn build<P: Clone + Eq + Hash + Ord, E>(
         &mut self,
         engine: &mut Engine<P>,
         parts: usize,
+        bytes: usize,
         expanding: impl FnOnce() -> P,
     ) -> Result<(), P, E> {
         engine.charge(parts as u64);
         engine.watch()?;
         self.built = self.built.saturating_add(parts as u64);
-        self.parts = self.parts.saturating_add(parts);
+        self.bytes = self.bytes.saturating_add(bytes);
         if self.built > self.max_work {
             return Err(EngineError::TooMuchWork {
                 limit: self.max_work,
@@ -536,17 +556,17 @@ impl Held {
                 found: None,
             });
         }
-        engine.within_table(self.parts.saturating_mul(Self::PART_BYTES), expanding)
+        engine.within_table(self.bytes, expanding)
     }
 
-    /// Components no longer held (a frame's children, searched).
-    fn release(&mut self, parts: usize) {
-        self.parts = self.parts.saturating_sub(parts);
+    /// Bytes no longer held (a frame's children, searched).
+    fn release(&mut self, bytes: usize) {
+        self.bytes = self.bytes.saturating_sub(bytes);
     }
 
-    /// Components kept from now on, once counted as built.
-    fn keep(&mut self, parts: usize) {
-        self.parts = self.parts.saturating_add(parts);
+    /// Bytes kept from now on, once counted as built.
+    fn keep(&mut self, bytes: usize) {
+        self.bytes = self.bytes.saturating_add(bytes);
     }
 }
 
