@@ -123,6 +123,14 @@ impl<P> Candidates<P> {
             weights: Vec::new(),
         }
     }
+
+    /// Empties the buffers, keeping their room.
+    fn clear(&mut self) {
+        self.parts.clear();
+        self.candidates.clear();
+        self.known.clear();
+        self.weights.clear();
+    }
 }
 
 /// What expanding a component found (see [`Engine::expand`]).
@@ -870,7 +878,12 @@ impl<P: Clone + Eq + Hash + Ord> Engine<P> {
         if self.count_work(listed.len() as u64 + 1) {
             return Err(self.too_much_work(position.clone()).into());
         }
-        let mut options = Candidates::new();
+        // A spare's buffers, as the fold's are taken: the options go to the
+        // spares when searched, so one made anew each time a position is
+        // listed would add a spare each time (with a small table, whose
+        // folds overflow, the spares grew by gigabytes).
+        let mut options = self.spare.pop().unwrap_or_else(Candidates::new);
+        options.clear();
         for option in listed.iter() {
             let (start, mut x) = (options.parts.len(), 0);
             for part in option {
