@@ -694,23 +694,41 @@ fn a_run_killed_during_a_long_search_leaves_a_table_saved_during_it() {
 /// Ctrl-C stops the search, and the values it found are saved.
 #[test]
 fn ctrl_c_stops_a_long_search_and_saves_its_values() {
-    stopped_by_a_signal_saves(libc::SIGINT);
+    stopped_by_a_signal_saves(libc::SIGINT, 1);
 }
 
 /// A batch system's or `timeout`'s SIGTERM (and a closed terminal's
 /// SIGHUP) stops the search as Ctrl-C does, and the values are saved.
 #[test]
 fn sigterm_stops_a_long_search_and_saves_its_values() {
-    stopped_by_a_signal_saves(libc::SIGTERM);
+    stopped_by_a_signal_saves(libc::SIGTERM, 1);
 }
 
-fn stopped_by_a_signal_saves(signal: libc::c_int) {
+/// `timeout` signals the program, then its process group: the program
+/// twice at once. Signals sent together are one stop, and the values are
+/// saved (heard as a second stop, the pair had ended the run at once, in
+/// three runs of six, with nothing saved).
+#[test]
+fn signals_sent_together_are_one_stop_and_the_values_are_saved() {
+    stopped_by_a_signal_saves(libc::SIGINT, 2);
+    stopped_by_a_signal_saves(libc::SIGTERM, 3);
+}
+
+/// Sends `signal` `times` times at once to a long search saving to a table.
+fn stopped_by_a_signal_saves(signal: libc::c_int, times: usize) {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let child = long_run(dir, &["--save", "t"]);
     std::thread::sleep(Duration::from_millis(1500));
-    // SAFETY: the pid is our child's, not yet waited for.
-    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    for time in 0..times {
+        // Sent back to back, the same signal may be delivered once: a
+        // millisecond apart, each is heard.
+        if time > 0 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // SAFETY: the pid is our child's, not yet waited for.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    }
     let output = child.wait_with_output().unwrap();
     let said = text(&output.stderr);
     assert_eq!(output.status.code(), Some(130), "{said}");

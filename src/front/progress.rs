@@ -32,6 +32,29 @@ static SAVING: AtomicBool = AtomicBool::new(false);
 /// would.
 const GRACE: Duration = Duration::from_secs(5);
 
+/// Signals this close to the last stop heard are that stop: `timeout`
+/// signals the program and then its process group, the program again, and
+/// a batch system may do the same. Heard as a second stop, the pair ended
+/// a run at once, without the save it was stopped for.
+const SAME_STOP: Duration = Duration::from_millis(250);
+
+/// When the last stop was heard (see [`SAME_STOP`]).
+static STOPPED_AT: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// Whether a signal is heard as a stop of its own, not one sent with the
+/// last (see [`SAME_STOP`]); notes it.
+fn a_stop_of_its_own() -> bool {
+    let now = Instant::now();
+    let mut last = STOPPED_AT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if last.is_some_and(|at| now.duration_since(at) < SAME_STOP) {
+        return false;
+    }
+    *last = Some(now);
+    true
+}
+
 /// Makes Ctrl-C stop the search under way (between [`Progress::start`] and
 /// [`Progress::finish`]), which then ends with the interrupted error; with
 /// none under way, Ctrl-C ends the program (exit 130, saying so), but for
@@ -40,9 +63,12 @@ const GRACE: Duration = Duration::from_secs(5);
 ///
 /// Where a stop `ends` the program (`run`, `diff`: not the REPL, which
 /// goes on), a second stop, or a run not ended [`GRACE`] after the first,
-/// ends it at once.
+/// ends it at once. Signals sent together are one stop ([`SAME_STOP`]).
 pub fn hear_ctrl_c(ends: bool) {
     let _ = ctrlc::set_handler(move || {
+        if !a_stop_of_its_own() {
+            return;
+        }
         if SAVING.load(Ordering::SeqCst) {
             telln!("saving the values found first: the run ends when they are written");
         } else if COMPUTING.load(Ordering::SeqCst) {
