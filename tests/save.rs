@@ -553,6 +553,14 @@ fn a_table_cut_short_altered_or_foreign_is_refused_before_any_query() {
     let mut flipped = table.clone();
     flipped[table.len() / 2] ^= 0x10;
     refused(&flipped, "altered or damaged");
+    // A bit of the length the header gives (bytes 20 to 27), flipped: the
+    // file is whole, and its checksum says so (it was said cut short).
+    for bit in [0, 13, 40] {
+        let mut length = table.clone();
+        length[20 + bit / 8] ^= 1 << (bit % 8);
+        let whole = table.len() - 32;
+        refused(&length, &format!("checksum say {whole}"));
+    }
     refused(
         &std::fs::read(dir.join(&file)).unwrap(),
         "not a table saved by sprague",
@@ -572,6 +580,17 @@ fn a_table_cut_short_altered_or_foreign_is_refused_before_any_query() {
     assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
     assert!(text(&output.stderr).contains("`Cram`, which no source declares"));
+    // A stream that is no table is refused by its first bytes: it was read
+    // whole first, a gigabyte of /dev/zero before "out of memory" under an
+    // address space of 3 GB (1 GB of it the evaluator's stack, reserved).
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command
+        .args(["run", "--resume", "/dev/zero", &file])
+        .current_dir(dir);
+    common::cap_child(&mut command, common::Cap::AddressSpace(3_000_000_000));
+    let output = command.output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("not a table saved by sprague"));
     // A missing file is a usage error (exit 2), as a missing source is.
     let output = sprague_in(dir, &["run", "--resume", "missing", &file]);
     assert!(text(&output.stderr).contains("cannot read the table `missing`"));

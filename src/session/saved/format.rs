@@ -175,6 +175,36 @@ impl Out for Length {
     }
 }
 
+/// The bytes of a file that may be a table, for [`decode`]: its header,
+/// and then only if it begins as a table does, as many more as the header
+/// says the table has (and one, to see that it ends there). A stream that
+/// is no table (`/dev/zero`) was read whole into memory first.
+pub fn read(file: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(HEADER);
+    use std::io::Read;
+    let mut file = file.take(HEADER as u64);
+    file.read_to_end(&mut bytes)?;
+    if bytes.len() < HEADER || !bytes.starts_with(MAGIC) {
+        return Ok(bytes);
+    }
+    let length = u64::from_le_bytes(bytes[HEADER - 8..].try_into().expect("eight bytes"));
+    let more = length.saturating_add(CHECKSUM as u64 + 1);
+    file.into_inner().take(more).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Whether a table is whole but for the length its header gives: its
+/// checksum matches its bytes with the length they have written in.
+fn only_its_length_altered(bytes: &[u8]) -> bool {
+    let end = bytes.len() - CHECKSUM;
+    let length = (end - HEADER) as u64;
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&bytes[..HEADER - 8]);
+    crc.update(&length.to_le_bytes());
+    crc.update(&bytes[HEADER..end]);
+    crc.finalize().to_le_bytes() == bytes[end..]
+}
+
 /// The table in the bytes of the file at `path`, or why it is refused.
 pub fn decode(path: &str, bytes: &[u8]) -> Result<Table, Refused> {
     let path = path.to_owned();
@@ -201,6 +231,14 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<Table, Refused> {
     }
     let length = u64::from_le_bytes(bytes[HEADER - 8..HEADER].try_into().expect("eight bytes"));
     let whole = length.saturating_add((HEADER + CHECKSUM) as u64);
+    if found != whole && only_its_length_altered(bytes) {
+        let reason = format!(
+            "its header gives a length of {length} bytes, where its {} bytes and checksum say {}",
+            found,
+            found - (HEADER + CHECKSUM) as u64
+        );
+        return Err(Refused::Altered { path, reason });
+    }
     if found < whole {
         return Err(Refused::Truncated {
             path,

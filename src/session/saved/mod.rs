@@ -89,10 +89,13 @@ impl Session {
     /// taken in as their games are declared; returns how many it holds.
     pub fn resume(&mut self, path: &Path, sources: &[(String, String)]) -> Result<usize, Report> {
         let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|error| Refused::Unreadable {
-            path: shown.clone(),
-            reason: error.to_string(),
-        })?;
+        let file = std::fs::File::open(path);
+        let bytes = file
+            .and_then(format::read)
+            .map_err(|error| Refused::Unreadable {
+                path: shown.clone(),
+                reason: error.to_string(),
+            })?;
         let table = format::decode(&shown, &bytes)?;
         check_games(&shown, &table, sources)?;
         let held = table.values.len();
