@@ -177,19 +177,27 @@ impl Out for Length {
 
 /// The bytes of a file that may be a table, for [`decode`]: its header,
 /// and then only if it begins as a table does, as many more as the header
-/// says the table has (and one, to see that it ends there). A stream that
-/// is no table (`/dev/zero`) was read whole into memory first.
-pub fn read(file: impl std::io::Read) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::with_capacity(HEADER);
+/// says the table has (and one, to see that it ends there), in room asked
+/// for at once as far as the file's size goes. A stream that is no table
+/// (`/dev/zero`) was read whole into memory first. Room not given is
+/// [`std::io::ErrorKind::OutOfMemory`].
+pub fn read(mut file: std::fs::File) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let mut file = file.take(HEADER as u64);
-    file.read_to_end(&mut bytes)?;
+    let mut bytes = Vec::with_capacity(HEADER);
+    (&mut file).take(HEADER as u64).read_to_end(&mut bytes)?;
     if bytes.len() < HEADER || !bytes.starts_with(MAGIC) {
         return Ok(bytes);
     }
     let length = u64::from_le_bytes(bytes[HEADER - 8..].try_into().expect("eight bytes"));
     let more = length.saturating_add(CHECKSUM as u64 + 1);
-    file.into_inner().take(more).read_to_end(&mut bytes)?;
+    let left = file
+        .metadata()
+        .map_or(0, |file| file.len().saturating_sub(HEADER as u64));
+    let room = usize::try_from(more.min(left)).unwrap_or(usize::MAX);
+    bytes
+        .try_reserve_exact(room)
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+    file.take(more).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

@@ -92,9 +92,20 @@ impl Session {
         let file = std::fs::File::open(path);
         let bytes = file
             .and_then(format::read)
-            .map_err(|error| Refused::Unreadable {
-                path: shown.clone(),
-                reason: error.to_string(),
+            .map_err(|error| match error.kind() {
+                std::io::ErrorKind::OutOfMemory => Refused::Memory {
+                    path: shown.clone(),
+                    doing: "read",
+                    size: std::fs::metadata(path).map_or_else(
+                        |_| "its bytes".to_owned(),
+                        |file| format!("{} bytes", file.len()),
+                    ),
+                    help: READ_MEMORY,
+                },
+                _ => Refused::Unreadable {
+                    path: shown.clone(),
+                    reason: error.to_string(),
+                },
             })?;
         let table = format::decode(&shown, &bytes)?;
         check_games(&shown, &table, sources)?;
