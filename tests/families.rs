@@ -308,14 +308,14 @@ fn every_malformed_family_is_refused_with_a_diagnostic() {
             "graph All(n) { nodes 0..n  edge i -- j for i in 0..n, j in 0..n if i < j }\ngrundy NodeKayles(All(10000))",
             &[
                 "All(10000) has more than 4,194,304 edges",
-                "narrow the bindings",
+                "ask for a smaller",
             ],
         ),
         (
             "graph Few(n) { nodes 0..2  edge 0 -- 1 for i in 0..n, j in 0..n if i + j < 0 }\ngrundy NodeKayles(Few(100000))",
             &[
                 "Few(100000) has more than 16,777,216 assignments",
-                "narrow the bindings",
+                "bind fewer values",
             ],
         ),
         (

@@ -239,7 +239,7 @@ pub enum EvalError {
     #[diagnostic(
         code(sprague::eval::board_too_large),
         help(
-            "a board of a family has at most {} {what}; narrow the bindings, e.g. `for j in i + 1..n` rather than `for j in 0..n if i < j`", grouped(.limit)
+            "a board of a family has at most {} {what}: ask for a smaller board; where the rules give an edge many times over or guard most assignments away, bind fewer values (e.g. `for j in i + 1..n` rather than `for j in 0..n if i < j`)", grouped(.limit)
         )
     )]
     TooManyEdges {

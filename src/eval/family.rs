@@ -124,7 +124,7 @@ fn build(family: &Family, args: &[i64], span: SourceSpan) -> Result<GraphBoard, 
                         "an edge of {shown} joins node {} to itself",
                         start as i128 + i128::from(a)
                     ),
-                    help: "a board has no loops: guard the rule with `if i != j`",
+                    help: "a board has no loops: guard the rule so that its two ends differ (e.g. `if i != j`)",
                     span: rule.span,
                     context: String::new(),
                 });
