@@ -175,7 +175,8 @@ enum Command {
 #[derive(Debug, Clone, clap::Args)]
 struct Limits {
     /// The most distinct positions the session may solve (the pruned search forgets
-    /// the values cheapest to find again to stay within it, as within --max-table).
+    /// the values cheapest to find again to stay within it, as within --max-table), and
+    /// the most assignments of a rule's bindings one position's options are listed by.
     #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N", value_parser = limit)]
     max_states: usize,
     /// The most options one search may examine before it is stopped, and the most assignments of
