@@ -188,7 +188,7 @@ pub fn read(mut file: std::fs::File) -> std::io::Result<Vec<u8>> {
     if bytes.len() < HEADER || !bytes.starts_with(MAGIC) {
         return Ok(bytes);
     }
-    let length = u64::from_le_bytes(bytes[HEADER - 8..].try_into().expect("eight bytes"));
+    let length = body_length(&bytes);
     let more = length.saturating_add(CHECKSUM as u64 + 1);
     let left = file
         .metadata()
@@ -199,6 +199,12 @@ pub fn read(mut file: std::fs::File) -> std::io::Result<Vec<u8>> {
         .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
     file.take(more).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// The length of the body a table's header gives, from its bytes (at
+/// least [`HEADER`] of them).
+fn body_length(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes[HEADER - 8..HEADER].try_into().expect("eight bytes"))
 }
 
 /// Whether a table is whole but for the length its header gives: its
@@ -237,7 +243,7 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<Table, Refused> {
             reads: VERSION,
         });
     }
-    let length = u64::from_le_bytes(bytes[HEADER - 8..HEADER].try_into().expect("eight bytes"));
+    let length = body_length(bytes);
     let whole = length.saturating_add((HEADER + CHECKSUM) as u64);
     if found != whole && only_its_length_altered(bytes) {
         let reason = format!(
