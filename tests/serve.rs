@@ -550,6 +550,23 @@ impl Server {
         );
         exchange(self.port, request.as_bytes())
     }
+
+    /// What a failed answer's message adds: whether the server still runs
+    /// and, if it ended, how and what it wrote on stderr (an abort for
+    /// want of memory closes every connection unanswered, status 0).
+    fn postmortem(&mut self) -> String {
+        match self.child.try_wait() {
+            Ok(Some(status)) => {
+                let mut stderr = String::new();
+                if let Some(mut pipe) = self.child.stderr.take() {
+                    let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
+                }
+                format!("\nthe server ended ({status}); its stderr:\n{stderr}")
+            }
+            Ok(None) => "\nthe server still runs".to_owned(),
+            Err(error) => format!("\nthe server's state is unknown: {error}"),
+        }
+    }
 }
 
 impl Drop for Server {
@@ -607,12 +624,18 @@ fn the_server_answers_within_a_4_gb_address_space() {
 /// about 3 KB a row, and the server ran out of memory and died.
 #[test]
 fn a_table_of_a_million_rows_is_answered_within_a_4_gb_address_space() {
-    let server = Server::start(4_000_000_000, &[]);
+    let mut server = Server::start(4_000_000_000, &[]);
     // Three at once, in three lanes: they took the server past its address
     // space (each lane's stack reserves a gigabyte); now they take turns.
     let source = "nim x * y for x in 0..1000, y in 0..1000";
     for (status, body) in posted_at_once(&server, 3, |_| source.to_owned()) {
-        assert_eq!(status, 200, "{}", &body[..body.len().min(500)]);
+        assert_eq!(
+            status,
+            200,
+            "{}{}",
+            &body[..body.len().min(500)],
+            server.postmortem()
+        );
         let body: Value = serde_json::from_str(&body).unwrap();
         let answers = body["answers"].as_array().unwrap();
         assert_eq!(answers.len(), 1_000_000);
@@ -651,9 +674,15 @@ fn large_answers_are_answered_or_refused_within_a_4_gb_address_space() {
         to: String,
         value: u64,
     }
-    let server = Server::start(4_000_000_000, &[]);
+    let mut server = Server::start(4_000_000_000, &[]);
     let (status, body) = server.post("/api/run", &json!({ "source": "strategy *300000" }));
-    assert_eq!(status, 200, "{}", &body[..body.len().min(500)]);
+    assert_eq!(
+        status,
+        200,
+        "{}{}",
+        &body[..body.len().min(500)],
+        server.postmortem()
+    );
     let body: Body = serde_json::from_str(&body).unwrap();
     let strategy = &body.answers[0];
     // *300000 + *300000: each of the 600,000 first moves, to *k in either
@@ -720,10 +749,10 @@ fn posted_at_once(
 /// or fourth thread found no room, and most requests were answered 503).
 #[test]
 fn concurrent_requests_within_a_4_gb_address_space_wait_their_turn() {
-    let server = Server::start(4_000_000_000, &[]);
+    let mut server = Server::start(4_000_000_000, &[]);
     let source = "game Cram(s) splits up to symmetry { move Cram(s - {a, b}) for a in s, b in neighbours(s, a) if a < b }\ngrundy Cram(Grid(4, 7))";
     for (status, body) in posted_at_once(&server, 20, |_| source.to_owned()) {
-        assert_eq!(status, 200, "{body}");
+        assert_eq!(status, 200, "{body}{}", server.postmortem());
         let body: Value = serde_json::from_str(&body).unwrap();
         // Cram on 4 × 7: 3, as igsolve (Beling and Rogalski) finds it.
         assert_eq!(body["answers"][0]["value"], 3, "{body}");
