@@ -133,7 +133,7 @@ impl Builder {
         let param = self.ident(inner.next().expect("coins name the place of a coin"));
         let turns = inner
             .map(|pair| {
-                let span = self.span(&pair);
+                let span = self.tight_span(&pair);
                 let mut inner = children(pair);
                 let set = self.expr(inner.next().expect("a turn names the coins turned"))?;
                 let (bindings, guard) = self.bindings_and_guard(inner)?;
@@ -188,7 +188,7 @@ impl Builder {
     }
 
     fn move_rule(&self, pair: Pair<Rule>) -> Built<MoveRule> {
-        let span = self.span(&pair);
+        let span = self.tight_span(&pair);
         let mut inner = children(pair);
         let target = self.sum(inner.next().expect("a move has a target"))?;
         let (bindings, guard) = self.bindings_and_guard(inner)?;
@@ -301,7 +301,7 @@ impl Builder {
     }
 
     fn family_nodes(&self, pair: Pair<Rule>) -> Built<FamilyNodes> {
-        let span = self.span(&pair);
+        let span = self.tight_span(&pair);
         let mut inner = children(pair);
         let start = self.expr(inner.next().expect("a range has a start"))?;
         let inclusive =
@@ -316,7 +316,7 @@ impl Builder {
     }
 
     fn edge_rule(&self, pair: Pair<Rule>) -> Built<EdgeRule> {
-        let span = self.span(&pair);
+        let span = self.tight_span(&pair);
         let mut inner = children(pair);
         let from = self.expr(inner.next().expect("an edge has a first end"))?;
         let to = self.expr(inner.next().expect("an edge has a second end"))?;
