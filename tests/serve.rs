@@ -648,6 +648,45 @@ fn a_table_of_a_million_rows_is_answered_within_a_4_gb_address_space() {
     }
 }
 
+/// Under an address space that leaves one lane, the same table is
+/// answered as far as a response holds and the rest refused with a
+/// diagnostic: the server reserves room for its own threads and arenas
+/// and counts what keeping each answer costs (under 1.6 GB and 1.3 GB it
+/// aborted, "memory allocation failed", with every connection closed).
+#[test]
+fn a_table_past_a_small_address_space_is_refused_and_the_server_goes_on() {
+    for cap in [1_300_000_000, 1_600_000_000] {
+        let mut server = Server::start(cap, &[]);
+        let source = "nim x * y for x in 0..1000, y in 0..1000";
+        for (status, body) in posted_at_once(&server, 2, |_| source.to_owned()) {
+            assert_eq!(
+                status,
+                200,
+                "{}{}",
+                &body[..body.len().min(500)],
+                server.postmortem()
+            );
+            let body: Value = serde_json::from_str(&body).unwrap();
+            let answers = body["answers"].as_array().unwrap();
+            assert!(answers.len() < 1_000_000, "{} answers", answers.len());
+            // The rows kept are the first ones, in order: 0 * y = 0.
+            assert!(answers.iter().take(1000).all(|row| row["value"] == 0));
+            assert_eq!(
+                body["errors"][0]["code"], "sprague::serve::answers_too_large",
+                "{}",
+                body["errors"]
+            );
+        }
+        let (status, body) = server.post("/api/run", &json!({ "source": "grundy *1 + *2" }));
+        assert_eq!(
+            (status, body.contains(r#""value":3"#)),
+            (200, true),
+            "{body}{}",
+            server.postmortem()
+        );
+    }
+}
+
 /// An answer of many moves is written element by element (its tree of
 /// JSON values took 2.3 GB for `strategy *250000`, and a larger one
 /// aborted the server under 4 GB); a request whose answers pass what one

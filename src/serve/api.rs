@@ -175,7 +175,8 @@ pub async fn run(
                 Event::Answer(_) if full.get() => {}
                 Event::Answer(answer) => {
                     let (json, text) = (output::json_raw(&answer), output::text(&answer));
-                    answered = answered.saturating_add(json.get().len() + text.len());
+                    let bytes = json.get().len() + text.len() + ANSWER_KEEPING;
+                    answered = answered.saturating_add(bytes);
                     if answered > room {
                         full.set(true);
                         return;
@@ -245,6 +246,11 @@ pub async fn run(
         Err(unanswered) => unanswered.into_response(),
     }
 }
+
+/// What keeping one answer costs besides its text and JSON: the two
+/// boxes that hold them, each with the allocator's header, and its line.
+/// A million small rows take more in these than in their text.
+const ANSWER_KEEPING: usize = size_of::<Box<RawValue>>() + size_of::<String>() + 2 * 16 + 8;
 
 /// A response past the bytes of answers it may hold.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]

@@ -238,16 +238,25 @@ pub struct Shared {
     pub(super) max_answered: usize,
 }
 
+/// What the server takes of a limited address space besides its lanes'
+/// stacks and the answers they keep: the allocator's arenas (each thread
+/// that allocates reserves 64 MB of address space), the runtime's threads
+/// and the program itself.
+const SERVER_RESERVE: usize = 384 << 20;
+
 /// The most bytes of answers one response may hold: within a limited
 /// address space, a third of what the stacks of the lanes computing at
-/// once leave, shared among them (each response is kept, then written
-/// whole; four `strategy *500000` in one request took the server past
-/// 4 GB); else a gigabyte, more than a page can show.
+/// once and the server's own reserve leave, shared among them (each
+/// response is kept, then written whole, into a buffer that doubles as it
+/// grows; four `strategy *500000` in one request took the server past
+/// 4 GB, and a table of a million rows took it past 1.6 GB); else a
+/// gigabyte, more than a page can show.
 fn answer_room(at_once: usize) -> usize {
     let room = match crate::session::address_space_limit() {
         Some(limit) => {
             let stacks = at_once.saturating_mul(crate::front::STACK_SIZE);
-            limit.saturating_sub(stacks) / 3 / at_once
+            let taken = stacks.saturating_add(SERVER_RESERVE);
+            limit.saturating_sub(taken) / 3 / at_once
         }
         None => 1 << 30,
     };
