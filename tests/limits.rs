@@ -465,3 +465,38 @@ fn a_code_table_past_memory_says_memory_ran_out() {
         assert!(!stderr.contains("--max-states 1`"), "{stderr}");
     }
 }
+
+/// Under an address space too small for the evaluator's stack (1 GB,
+/// reserved), `run` and `serve` stop at once with a message that says
+/// what to raise: the server had started, then answered every request
+/// 503, "cannot start the thread that evaluates".
+#[cfg(target_os = "linux")]
+#[test]
+fn an_address_space_below_the_stack_stops_run_and_serve_at_once() {
+    let output = run_capped_with(&[], "grundy *3", 900_000_000);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("could not reserve the 1024 MB"), "{stderr}");
+    assert!(stderr.contains("to 2 GB or more"), "{stderr}");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_sprague"));
+    command
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    common::cap_child(&mut command, common::Cap::AddressSpace(900_000_000));
+    let mut child = command.spawn().expect("sprague serve starts");
+    // A server that started is stopped after a while, and fails the test.
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let output = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(!stdout.contains("http://"), "{stdout}");
+    assert!(stderr.contains("could not reserve the 1024 MB"), "{stderr}");
+}

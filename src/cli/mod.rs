@@ -394,10 +394,18 @@ pub fn main() -> ExitCode {
         // `watched`): a stop while the sources are read is said too.
         crate::front::progress::hear_ctrl_c(true);
     }
-    // The server evaluates on a thread of its own, made when first needed;
-    // its other threads need no large stack.
+    // The server evaluates on threads of its own, made when first needed;
+    // its other threads need no large stack. One is made at once, so that
+    // a limit that refuses their stacks stops the server at its start,
+    // not each request after.
     if let Some(Command::Serve { .. }) = cli.command {
-        return run(cli);
+        let probe = std::thread::Builder::new()
+            .stack_size(STACK_SIZE)
+            .spawn(|| {});
+        return match probe.map(std::thread::JoinHandle::join) {
+            Ok(_) => run(cli),
+            Err(error) => stack_refused(&error),
+        };
     }
     let thread = std::thread::Builder::new()
         .name("sprague".into())
@@ -405,22 +413,24 @@ pub fn main() -> ExitCode {
         .spawn(move || run(cli));
     let thread = match thread {
         Ok(thread) => thread,
-        // The stack is address space reserved: a limit on address space
-        // below it (`ulimit -v`, `prlimit --as`) refuses it at once.
-        Err(error) => {
-            telln!(
-                "sprague: could not reserve the {} MB of address space the evaluator's stack \
-                 takes ({error})\n  help: raise the limit on address space (`ulimit -v`, \
-                 `prlimit --as`) to 2 GB or more; the stack is reserved, not used",
-                STACK_SIZE >> 20
-            );
-            return ExitCode::FAILURE;
-        }
+        Err(error) => return stack_refused(&error),
     };
     thread.join().unwrap_or_else(|_| {
         telln!("sprague: the evaluator panicked");
         ExitCode::FAILURE
     })
+}
+
+/// The evaluator's stack is address space reserved: a limit on address
+/// space below it (`ulimit -v`, `prlimit --as`) refuses it at once.
+fn stack_refused(error: &std::io::Error) -> ExitCode {
+    telln!(
+        "sprague: could not reserve the {} MB of address space the evaluator's stack \
+         takes ({error})\n  help: raise the limit on address space (`ulimit -v`, \
+         `prlimit --as`) to 2 GB or more; the stack is reserved, not used",
+        STACK_SIZE >> 20
+    );
+    ExitCode::FAILURE
 }
 
 /// Prints clap's message, with a hint when a file was given where a
