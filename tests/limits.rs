@@ -469,7 +469,8 @@ fn a_code_table_past_memory_says_memory_ran_out() {
 /// Under an address space too small for the evaluator's stack (1 GB,
 /// reserved), `run` and `serve` stop at once with a message that says
 /// what to raise: the server had started, then answered every request
-/// 503, "cannot start the thread that evaluates".
+/// 503, "cannot start the thread that evaluates" (a test in serve.rs
+/// asserted those 503s, and is replaced by this one).
 #[cfg(target_os = "linux")]
 #[test]
 fn an_address_space_below_the_stack_stops_run_and_serve_at_once() {

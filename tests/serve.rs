@@ -897,23 +897,6 @@ fn the_moves_of_a_long_sum_leave_the_server_answering() {
     assert_eq!(status, 200, "{body}");
 }
 
-/// With too little address space for the evaluating thread's stack, a
-/// computation is answered 503 with a JSON reason, not a panic, and the
-/// server goes on answering.
-#[test]
-fn no_room_for_the_evaluating_thread_is_a_503_not_a_panic() {
-    let server = Server::start(900_000_000, &[]);
-    for _ in 0..2 {
-        let (status, body) = server.post("/api/run", &json!({ "source": "grundy *1" }));
-        assert_eq!(status, 503, "{body}");
-        let body: Value = serde_json::from_str(&body).unwrap();
-        let error = body["error"].as_str().unwrap();
-        assert!(error.contains("thread"), "{error}");
-    }
-    let (status, body) = server.post("/api/cancel", &json!({}));
-    assert_eq!(status, 200, "{body}");
-}
-
 /// A server on a free port of loopback, in this process, with timeouts of
 /// a second.
 async fn listening() -> u16 {
